@@ -1,0 +1,164 @@
+/**
+ * What a format reader hands back: plain data that crosses a worker boundary
+ * cheaply (typed arrays and one string of extras), never one object per page.
+ *
+ * Both the parsers (which build it) and the tree (which reads it lazily) depend
+ * on this file; it depends on nothing.
+ *
+ * @module
+ */
+
+/** How often a page changes, as the sitemaps protocol spells it. */
+export type ChangeFrequency =
+  | "always"
+  | "hourly"
+  | "daily"
+  | "weekly"
+  | "monthly"
+  | "yearly"
+  | "never";
+
+/**
+ * Codes used in {@linkcode PackedPages.changeFrequency}: index + 1 in this list,
+ * 0 meaning "none".
+ */
+export const CHANGE_FREQUENCIES: readonly ChangeFrequency[] = [
+  "always",
+  "hourly",
+  "daily",
+  "weekly",
+  "monthly",
+  "yearly",
+  "never",
+];
+
+/** Google News extension data of one page (dates as epoch milliseconds, NaN when absent). */
+export interface NewsStoryData {
+  readonly title: string;
+  readonly publishDate: number;
+  readonly publicationName: string | null;
+  readonly publicationLanguage: string | null;
+  readonly access: string | null;
+  readonly genres: readonly string[];
+  readonly keywords: readonly string[];
+  readonly stockTickers: readonly string[];
+}
+
+/** Google Image extension data of one image. */
+export interface ImageData {
+  readonly loc: string;
+  readonly caption: string | null;
+  readonly geoLocation: string | null;
+  readonly title: string | null;
+  readonly license: string | null;
+}
+
+/** Google Video extension data of one video (dates as epoch milliseconds, NaN when absent). */
+export interface VideoData {
+  readonly thumbnailLoc: string | null;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly contentLoc: string | null;
+  readonly playerLoc: string | null;
+  /** Seconds, or null. */
+  readonly duration: number | null;
+  readonly expirationDate: number;
+  readonly rating: number | null;
+  readonly viewCount: number | null;
+  readonly publicationDate: number;
+  readonly familyFriendly: boolean | null;
+  readonly requiresSubscription: boolean | null;
+  readonly live: boolean | null;
+  readonly uploader: string | null;
+  readonly tags: readonly string[];
+}
+
+/** An xhtml:link rel="alternate" hreflang entry. */
+export interface AlternateData {
+  readonly hreflang: string;
+  readonly href: string;
+}
+
+/** The rare per-page data, present only for pages that have any of it. */
+export interface PageExtrasData {
+  readonly newsStory?: NewsStoryData;
+  readonly images?: readonly ImageData[];
+  readonly videos?: readonly VideoData[];
+  readonly alternates?: readonly AlternateData[];
+}
+
+/**
+ * The pages of one sitemap in column form.
+ *
+ * All typed arrays have `count` entries (the backing buffers may be longer
+ * than needed only if `count` says so: readers must use `count`). Every
+ * `ArrayBuffer` here is its own, so the whole value can be posted with its
+ * buffers in the transfer list.
+ */
+export interface PackedPages {
+  readonly count: number;
+  /** UTF-8 bytes of every page URL, concatenated in page order. */
+  readonly urlBytes: Uint8Array;
+  /**
+   * `urlEnds[i]` is where page i's URL ends in the string obtained by decoding
+   * `urlBytes` as UTF-8, in UTF-16 code units; page i starts at `urlEnds[i-1]`
+   * (0 for the first page).
+   */
+  readonly urlEnds: Uint32Array;
+  /** Epoch milliseconds; NaN when the page has no (parseable) lastmod. */
+  readonly lastModified: Float64Array;
+  /** Already normalised: 0.5 when absent or invalid. */
+  readonly priority: Float64Array;
+  /** 0 = none, otherwise 1 + index in {@linkcode CHANGE_FREQUENCIES}. */
+  readonly changeFrequency: Uint8Array;
+  /**
+   * JSON of `[pageIndex, PageExtrasData][]` in ascending page order, or "" when
+   * no page has extras.
+   */
+  readonly extras: string;
+}
+
+/** One child named by a sitemap index or robots.txt. */
+export interface IndexEntry {
+  readonly url: string;
+  /** Epoch milliseconds of the entry's `<lastmod>`; NaN when absent. */
+  readonly lastModified: number;
+}
+
+/** The format of a pages sitemap. */
+export type PagesFormat = "urlset" | "text" | "rss" | "atom";
+
+/** The result of reading one sitemap document. */
+export type ParseResult =
+  | {
+    readonly kind: "pages";
+    readonly format: PagesFormat;
+    readonly pages: PackedPages;
+    /** Entries found before the `since` filter (after dedup). */
+    readonly found: number;
+    /** Why reading stopped early (truncation, size cap), or null when the document was read whole. */
+    readonly warning: string | null;
+  }
+  | {
+    readonly kind: "index";
+    readonly format: "index" | "robots";
+    readonly children: readonly IndexEntry[];
+    readonly warning: string | null;
+  }
+  | {
+    readonly kind: "invalid";
+    readonly reason: string;
+  };
+
+/** The buffers of a result, for a `postMessage` transfer list. */
+export function transferablesOf(result: ParseResult): ArrayBuffer[] {
+  if (result.kind !== "pages") return [];
+  const p = result.pages;
+  return [
+    p.urlBytes.buffer,
+    p.urlEnds.buffer,
+    p.lastModified.buffer,
+    p.priority.buffer,
+    p.changeFrequency.buffer,
+  ] as ArrayBuffer[];
+}
