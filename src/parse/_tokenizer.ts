@@ -1,8 +1,19 @@
 /**
  * A streaming XML tokenizer written for sitemaps.
  *
- * INTERFACE ONLY (placeholder): the implementation is being written; the types
- * and the class's public surface below are the contract the readers use.
+ * It is fed decoded text in chunks of any size and reports elements (namespace
+ * resolved), text and CDATA. It is deliberately not a validating parser: it
+ * recovers from what real sitemaps get wrong and refuses only what is
+ * dangerous (DTDs, which are the door to entity expansion) or unbounded
+ * (nesting and token length).
+ *
+ * How it stays fast and linear: every token (text run, tag, comment, CDATA,
+ * processing instruction) is located with `indexOf`/`charCodeAt` on the
+ * current chunk, and only the unfinished token at the end of a chunk is kept.
+ * While a token is unfinished, later chunks are only searched for its
+ * terminator (with just enough state to see a terminator split across two
+ * chunks), so a long token fed in small chunks costs one pass, not one pass
+ * per chunk.
  *
  * @module
  */
@@ -30,7 +41,8 @@ export interface XmlHandler {
   /**
    * Character data, decoded exactly once. A text run between two pieces of
    * markup arrives in one call; a CDATA section arrives in its own call.
-   * Whitespace-only runs outside CDATA are not reported.
+   * Whitespace-only runs outside CDATA are not reported, nor is anything
+   * outside the root element, nor an empty CDATA section.
    */
   onText(text: string): void;
 }
@@ -43,25 +55,721 @@ export interface XmlTokenizerOptions {
   readonly maxTokenLength?: number;
 }
 
+/** The namespace the `xml:` prefix is bound to by definition. */
+export const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
+
+const EMPTY_ATTRS: readonly XmlAttribute[] = Object.freeze([]);
+
+const GT = 0x3e; // >
+const SLASH = 0x2f; // /
+const BANG = 0x21; // !
+const QUESTION = 0x3f; // ?
+const DQUOTE = 0x22; // "
+const SQUOTE = 0x27; // '
+const EQUALS = 0x3d; // =
+const COLON = 0x3a; // :
+const HASH = 0x23; // #
+const SEMI = 0x3b; // ;
+const DASH = 0x2d; // -
+const LBRACKET = 0x5b; // [
+
+// What the unfinished token at the end of the input so far is.
+const PEND_NONE = 0;
+/** Text waiting for its `<`. */
+const PEND_TEXT = 1;
+/** A start tag (or nameless bogus tag) waiting for a `>` outside quotes. */
+const PEND_TAG = 2;
+/** An end tag or bogus `<!...` declaration waiting for a `>`. */
+const PEND_GT = 3;
+const PEND_COMMENT = 4;
+const PEND_CDATA = 5;
+const PEND_PI = 6;
+/** `<`, `<!`, `<![CDA`, `<!DOCT`...: too short to know what it is (at most 8 chars). */
+const PEND_UNDECIDED = 7;
+
+const TERMINATORS = ["", "", "", "", "-->", "]]>", "?>", ""] as const;
+
+function isXmlSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** True when `s[from, to)` holds only XML whitespace. */
+function onlySpace(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    if (!isXmlSpace(s.charCodeAt(i))) return false;
+  }
+  return true;
+}
+
+/**
+ * Compares `s` at `at` with `marker`: 1 when it matches whole, 0 when `s` ends
+ * while still matching (more input could decide), -1 on a mismatch. With
+ * `foldCase`, ASCII letters of `s` match either case (`marker` is upper case).
+ */
+function matchMarker(s: string, at: number, marker: string, foldCase: boolean): -1 | 0 | 1 {
+  for (let k = 0; k < marker.length; k++) {
+    if (at + k >= s.length) return 0;
+    let c = s.charCodeAt(at + k);
+    if (foldCase && c >= 0x61 && c <= 0x7a) c -= 0x20;
+    if (c !== marker.charCodeAt(k)) return -1;
+  }
+  return 1;
+}
+
+/** XML end-of-line handling: CRLF and lone CR become LF (XML 1.0 section 2.11). */
+function normalizeNewlines(t: string): string {
+  return t.indexOf("\r") === -1 ? t : t.replace(/\r\n?/g, "\n");
+}
+
+/** Attribute-value normalisation for literal whitespace (XML 1.0 section 3.3.3). */
+function normalizeAttributeSpace(v: string): string {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x0a || c === 0x09 || c === 0x0d) return v.replace(/\r\n?|[\n\t]/g, " ");
+  }
+  return v;
+}
+
+/**
+ * Decodes the five predefined entities and numeric character references in
+ * one pass, so the output is never decoded again (`&amp;lt;` gives `&lt;`).
+ * Anything else starting with `&` is kept as written.
+ *
+ * @param t Raw text.
+ * @param amp Index of the first `&` in `t`.
+ * @returns The decoded text.
+ */
+export function decodeEntities(t: string, amp: number): string {
+  let out = "";
+  let copied = 0;
+  let i = amp;
+  const n = t.length;
+  while (i !== -1) {
+    let replacement: string | null = null;
+    let end = i + 1; // index after the reference when it is one
+    const c1 = t.charCodeAt(i + 1);
+    if (c1 === HASH) {
+      let j = i + 2;
+      const hex = t.charCodeAt(j) === 0x78; // only lower-case x is XML
+      if (hex) j++;
+      const digitsStart = j;
+      let value = 0;
+      for (; j < n; j++) {
+        const c = t.charCodeAt(j);
+        let d: number;
+        if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+        else if (hex && c >= 0x61 && c <= 0x66) d = c - 0x57;
+        else if (hex && c >= 0x41 && c <= 0x46) d = c - 0x37;
+        else break;
+        // Saturate instead of overflowing: any value past the last code point is invalid anyway.
+        value = value > 0x10ffff ? value : value * (hex ? 16 : 10) + d;
+      }
+      if (j > digitsStart && t.charCodeAt(j) === SEMI) {
+        const valid = value !== 0 && value <= 0x10ffff && (value < 0xd800 || value > 0xdfff);
+        replacement = String.fromCodePoint(valid ? value : 0xfffd);
+        end = j + 1;
+      }
+    } else if (c1 === 0x61) { // a
+      if (t.startsWith("amp;", i + 1)) {
+        replacement = "&";
+        end = i + 5;
+      } else if (t.startsWith("apos;", i + 1)) {
+        replacement = "'";
+        end = i + 6;
+      }
+    } else if (c1 === 0x6c) { // l
+      if (t.startsWith("lt;", i + 1)) {
+        replacement = "<";
+        end = i + 4;
+      }
+    } else if (c1 === 0x67) { // g
+      if (t.startsWith("gt;", i + 1)) {
+        replacement = ">";
+        end = i + 4;
+      }
+    } else if (c1 === 0x71) { // q
+      if (t.startsWith("quot;", i + 1)) {
+        replacement = '"';
+        end = i + 6;
+      }
+    }
+    if (replacement !== null) {
+      out += t.slice(copied, i) + replacement;
+      copied = end;
+    }
+    i = t.indexOf("&", end);
+  }
+  return copied === 0 ? t : out + t.slice(copied);
+}
+
+/** A raw attribute before namespace resolution. */
+interface RawAttribute {
+  readonly name: string;
+  readonly colon: number;
+  readonly value: string;
+}
+
 /**
  * Push-style tokenizer: `write()` decoded text chunks, then `end()`. Never
  * throws; after a fatal problem (DOCTYPE, too deep, too long) it stops
  * emitting and `error` says why. Truncated input simply ends.
+ *
+ * Recovery rules, chosen to keep every complete entry of a broken sitemap:
+ * - An end tag closes the innermost open element with the same qualified
+ *   name, and every element opened inside it (like libxml2's recover mode);
+ *   an end tag that matches no open element is ignored.
+ * - Once the root element closes, the rest of the input is ignored (trailing
+ *   garbage is common: debug output, a second document).
+ * - A token cut off by the end of input produces no event, so a truncated
+ *   document yields exactly a prefix of the events of the whole one.
+ * - Malformed markup (`<` followed by no name, `<!FOO>`) is skipped up to its
+ *   `>`; an unknown or malformed entity reference is kept as written.
+ *
+ * @example Counting URLs
+ * ```ts
+ * import { XmlTokenizer } from "./_tokenizer.ts";
+ *
+ * let urls = 0;
+ * const tokenizer = new XmlTokenizer({
+ *   onStart(_ns, local) {
+ *     if (local === "url") urls++;
+ *   },
+ *   onEnd() {},
+ *   onText() {},
+ * });
+ * tokenizer.write("<urlset><url><loc>https://a.example/</loc></u");
+ * tokenizer.write("rl></urlset>");
+ * tokenizer.end();
+ * if (urls !== 1 || tokenizer.error !== null) throw new Error("unexpected");
+ * ```
  */
 export class XmlTokenizer {
   /** Why tokenizing stopped before the end of input, or null. */
   error: string | null = null;
 
+  readonly #handler: XmlHandler;
+  readonly #maxDepth: number;
+  readonly #maxToken: number;
+
+  /** No more events: an error, the root element closed, or `end()` was called. */
+  #stopped = false;
+  /** Open elements; text is reported only inside one. */
+  #depth = 0;
+  /** Any CR seen so far; until then text needs no newline normalisation. */
+  #sawCR = false;
+
+  // The element stack, as parallel arrays (push/pop only).
+  readonly #qnames: string[] = [];
+  readonly #nss: string[] = [];
+  readonly #locals: string[] = [];
+  /** Prefixes each open element declared (null for none, the usual case); "" is the default. */
+  readonly #declared: (string[] | null)[] = [];
+
+  /** Prefix -> stack of namespace URIs bound to it (innermost last). */
+  readonly #prefixes = new Map<string, string[]>();
+  /** Default-namespace stack; the innermost binding is last. */
+  readonly #defaults: string[] = [];
+  #defaultNs = "";
+
+  // The unfinished token at the end of the input so far.
+  #pendKind = PEND_NONE;
+  #pendPieces: string[] = [];
+  #pendLength = 0;
+  /** PEND_TAG: the quote (a char code) the tag is inside, or 0. */
+  #pendQuote = 0;
+  /** PEND_COMMENT/CDATA/PI: the last chars after the opener, to see a terminator split by a chunk. */
+  #pendCarry = "";
+
+  /**
+   * Creates a tokenizer that reports to `handler`.
+   *
+   * @param handler Receives the events.
+   * @param options Limits; both must be positive integers.
+   * @throws {RangeError} When a limit is not a positive integer.
+   */
   constructor(handler: XmlHandler, options: XmlTokenizerOptions = {}) {
-    void handler;
-    void options;
+    const maxDepth = options.maxDepth ?? 256;
+    const maxToken = options.maxTokenLength ?? 4 * 1024 * 1024;
+    if (!Number.isInteger(maxDepth) || maxDepth < 1) {
+      throw new RangeError(`maxDepth must be a positive integer, got ${maxDepth}`);
+    }
+    if (!Number.isInteger(maxToken) || maxToken < 1) {
+      throw new RangeError(`maxTokenLength must be a positive integer, got ${maxToken}`);
+    }
+    this.#handler = handler;
+    this.#maxDepth = maxDepth;
+    this.#maxToken = maxToken;
   }
 
-  /** Feeds the next chunk of decoded text. */
+  /**
+   * Feeds the next chunk of decoded text.
+   *
+   * @param chunk Any slice of the document; boundaries may fall anywhere.
+   */
   write(chunk: string): void {
-    void chunk;
+    if (this.#stopped || chunk.length === 0) return;
+    if (!this.#sawCR && chunk.indexOf("\r") !== -1) this.#sawCR = true;
+    if (this.#pendKind === PEND_NONE) {
+      this.#run(chunk);
+      return;
+    }
+    if (this.#pendKind !== PEND_UNDECIDED && !this.#pendEndsIn(chunk)) {
+      this.#pendPieces.push(chunk);
+      this.#pendLength += chunk.length;
+      if (this.#pendLength > this.#maxToken) this.#failTooLong();
+      return;
+    }
+    const pieces = this.#pendPieces;
+    pieces.push(chunk);
+    this.#pendKind = PEND_NONE;
+    this.#pendPieces = [];
+    this.#pendLength = 0;
+    this.#run(pieces.length === 2 ? pieces[0]! + pieces[1]! : pieces.join(""));
   }
 
-  /** Signals the end of input (flushes a pending text run). */
-  end(): void {}
+  /**
+   * Signals the end of input. A token cut off by it, including a text run in
+   * an unclosed element, produces no event; open elements get no `onEnd`.
+   */
+  end(): void {
+    this.#stopped = true;
+    this.#pendKind = PEND_NONE;
+    this.#pendPieces = [];
+    this.#pendLength = 0;
+  }
+
+  #fail(message: string): void {
+    this.error = message;
+    this.#stopped = true;
+    this.#pendKind = PEND_NONE;
+    this.#pendPieces = [];
+  }
+
+  #failTooLong(): void {
+    this.#fail(`XML token longer than ${this.#maxToken} characters (maxTokenLength)`);
+  }
+
+  /** Keeps `s[start..]` as the unfinished token of kind `kind`; false when it is already too long. */
+  #pend(kind: number, s: string, start: number): boolean {
+    const length = s.length - start;
+    if (length > this.#maxToken) {
+      this.#failTooLong();
+      return false;
+    }
+    this.#pendKind = kind;
+    this.#pendPieces = [start === 0 ? s : s.slice(start)];
+    this.#pendLength = length;
+    return true;
+  }
+
+  /** Keeps an unfinished comment, CDATA section or PI whose body starts at `bodyStart`. */
+  #pendDelimited(kind: number, s: string, start: number, bodyStart: number): void {
+    if (!this.#pend(kind, s, start)) return;
+    const keep = TERMINATORS[kind]!.length - 1;
+    this.#pendCarry = s.slice(Math.max(bodyStart, s.length - keep));
+  }
+
+  /** Whether `chunk` holds the end of the unfinished token; if not, updates the carried state. */
+  #pendEndsIn(chunk: string): boolean {
+    switch (this.#pendKind) {
+      case PEND_TEXT:
+        return chunk.indexOf("<") !== -1;
+      case PEND_GT:
+        return chunk.indexOf(">") !== -1;
+      case PEND_TAG: {
+        let quote = this.#pendQuote;
+        for (let j = 0; j < chunk.length; j++) {
+          const c = chunk.charCodeAt(j);
+          if (quote !== 0) {
+            if (c === quote) quote = 0;
+          } else if (c === GT) {
+            return true;
+          } else if (c === DQUOTE || c === SQUOTE) {
+            quote = c;
+          }
+        }
+        this.#pendQuote = quote;
+        return false;
+      }
+      default: {
+        const term = TERMINATORS[this.#pendKind]!;
+        const keep = term.length - 1;
+        const carry = this.#pendCarry;
+        if (carry.length > 0 && (carry + chunk.slice(0, keep)).indexOf(term) !== -1) return true;
+        if (chunk.indexOf(term) !== -1) return true;
+        this.#pendCarry = chunk.length >= keep ? chunk.slice(chunk.length - keep) : (carry + chunk)
+          .slice(-keep);
+        return false;
+      }
+    }
+  }
+
+  /** Tokenizes `s` (the unfinished token, if any, followed by the new chunk). */
+  #run(s: string): void {
+    const n = s.length;
+    const max = this.#maxToken;
+    let i = 0;
+    while (i < n) {
+      const lt = s.indexOf("<", i);
+      if (lt === -1) {
+        this.#pend(PEND_TEXT, s, i);
+        return;
+      }
+      if (lt > i) {
+        if (lt - i > max) return this.#failTooLong();
+        if (this.#depth > 0) this.#text(s, i, lt);
+      }
+      i = lt;
+      if (i + 1 >= n) {
+        this.#pend(PEND_UNDECIDED, s, i);
+        return;
+      }
+      const c = s.charCodeAt(i + 1);
+      if (c === SLASH) {
+        const gt = s.indexOf(">", i + 2);
+        if (gt === -1) {
+          this.#pend(PEND_GT, s, i);
+          return;
+        }
+        if (gt + 1 - i > max) return this.#failTooLong();
+        this.#endTag(s, i + 2, gt);
+        if (this.#stopped) return;
+        i = gt + 1;
+      } else if (c === BANG) {
+        const next = this.#bang(s, i);
+        if (next === -1) return;
+        i = next;
+      } else if (c === QUESTION) {
+        const e = s.indexOf("?>", i + 2);
+        if (e === -1) {
+          this.#pendDelimited(PEND_PI, s, i, i + 2);
+          return;
+        }
+        if (e + 2 - i > max) return this.#failTooLong();
+        i = e + 2;
+      } else {
+        const next = this.#startTag(s, i);
+        if (next === -1 || this.#stopped) return;
+        i = next;
+      }
+    }
+  }
+
+  /** Handles markup starting with `<!` at `i`; returns where to go on, or -1 to stop this run. */
+  #bang(s: string, i: number): number {
+    const n = s.length;
+    if (i + 2 >= n) {
+      this.#pend(PEND_UNDECIDED, s, i);
+      return -1;
+    }
+    const c = s.charCodeAt(i + 2);
+    let marker = 0;
+    if (c === DASH) {
+      marker = matchMarker(s, i, "<!--", false);
+      if (marker === 1) {
+        const e = s.indexOf("-->", i + 4);
+        if (e === -1) {
+          this.#pendDelimited(PEND_COMMENT, s, i, i + 4);
+          return -1;
+        }
+        if (e + 3 - i > this.#maxToken) {
+          this.#failTooLong();
+          return -1;
+        }
+        return e + 3;
+      }
+    } else if (c === LBRACKET) {
+      marker = matchMarker(s, i, "<![CDATA[", false);
+      if (marker === 1) {
+        const e = s.indexOf("]]>", i + 9);
+        if (e === -1) {
+          this.#pendDelimited(PEND_CDATA, s, i, i + 9);
+          return -1;
+        }
+        if (e + 3 - i > this.#maxToken) {
+          this.#failTooLong();
+          return -1;
+        }
+        if (this.#depth > 0 && e > i + 9) {
+          const text = s.slice(i + 9, e);
+          this.#handler.onText(this.#sawCR ? normalizeNewlines(text) : text);
+        }
+        return e + 3;
+      }
+    } else if (c === 0x44 || c === 0x64) { // D, d: HTML writes it in lower case
+      marker = matchMarker(s, i, "<!DOCTYPE", true);
+      if (marker === 1) {
+        this.#fail("XML DOCTYPE declarations are not allowed (entity expansion is refused)");
+        return -1;
+      }
+    } else if (c === 0x45) { // E
+      marker = matchMarker(s, i, "<!ENTITY", false);
+      if (marker === 1) {
+        this.#fail("XML ENTITY declarations are not allowed (entity expansion is refused)");
+        return -1;
+      }
+    }
+    if (marker === 0) {
+      this.#pend(PEND_UNDECIDED, s, i);
+      return -1;
+    }
+    // Some other declaration (`<!ELEMENT`, `<!x>`): skipped, it has no meaning without a DTD.
+    const gt = s.indexOf(">", i + 2);
+    if (gt === -1) {
+      this.#pend(PEND_GT, s, i);
+      return -1;
+    }
+    if (gt + 1 - i > this.#maxToken) {
+      this.#failTooLong();
+      return -1;
+    }
+    return gt + 1;
+  }
+
+  /** Emits the text `s[from, to)` unless it is whitespace only. */
+  #text(s: string, from: number, to: number): void {
+    let j = from;
+    while (j < to && isXmlSpace(s.charCodeAt(j))) j++;
+    if (j === to) return;
+    let t = s.slice(from, to);
+    if (this.#sawCR) t = normalizeNewlines(t);
+    const amp = t.indexOf("&");
+    if (amp !== -1) {
+      t = decodeEntities(t, amp);
+      if (onlySpace(t, 0, t.length)) return;
+    }
+    this.#handler.onText(t);
+  }
+
+  /** Handles a start tag at `i`; returns where to go on, or -1 to stop this run. */
+  #startTag(s: string, i: number): number {
+    const n = s.length;
+    let j = i + 1;
+    let colon = -1;
+    let c = 0;
+    for (; j < n; j++) {
+      c = s.charCodeAt(j);
+      if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
+      if (c === COLON && colon === -1) colon = j;
+    }
+    if (j === n) {
+      this.#pend(PEND_TAG, s, i);
+      this.#pendQuote = 0;
+      return -1;
+    }
+    if (c === GT && j > i + 1) {
+      if (j + 1 - i > this.#maxToken) {
+        this.#failTooLong();
+        return -1;
+      }
+      this.#open(s.slice(i + 1, j), colon === -1 ? -1 : colon - i - 1, EMPTY_ATTRS, null, false);
+      return j + 1;
+    }
+    // The general case: find the `>` that is outside quoted values, then read attributes.
+    let quote = 0;
+    let gt = -1;
+    for (let k = j; k < n; k++) {
+      const ch = s.charCodeAt(k);
+      if (quote !== 0) {
+        if (ch === quote) quote = 0;
+      } else if (ch === GT) {
+        gt = k;
+        break;
+      } else if (ch === DQUOTE || ch === SQUOTE) {
+        quote = ch;
+      }
+    }
+    if (gt === -1) {
+      if (this.#pend(PEND_TAG, s, i)) this.#pendQuote = quote;
+      return -1;
+    }
+    if (gt + 1 - i > this.#maxToken) {
+      this.#failTooLong();
+      return -1;
+    }
+    if (j === i + 1) return gt + 1; // no name: not an element
+    const selfClosing = s.charCodeAt(gt - 1) === SLASH;
+    const raw = readAttributes(s, j, selfClosing ? gt - 1 : gt);
+    this.#openWithAttributes(
+      s.slice(i + 1, j),
+      colon === -1 ? -1 : colon - i - 1,
+      raw,
+      selfClosing,
+    );
+    return gt + 1;
+  }
+
+  #openWithAttributes(
+    qname: string,
+    colon: number,
+    raw: RawAttribute[],
+    selfClosing: boolean,
+  ): void {
+    let declared: string[] | null = null;
+    for (const a of raw) {
+      if (a.name === "xmlns") {
+        (declared ??= []).push("");
+        this.#defaults.push(a.value);
+        this.#defaultNs = a.value;
+      } else if (a.colon === 5 && a.name.startsWith("xmlns")) {
+        const prefix = a.name.slice(6);
+        // Neither reserved prefix can be rebound (Namespaces in XML 1.0, section 3).
+        if (prefix === "" || prefix === "xml" || prefix === "xmlns") continue;
+        (declared ??= []).push(prefix);
+        const stack = this.#prefixes.get(prefix);
+        if (stack === undefined) this.#prefixes.set(prefix, [a.value]);
+        else stack.push(a.value);
+      }
+    }
+    let attrs: XmlAttribute[] | readonly XmlAttribute[] = EMPTY_ATTRS;
+    for (const a of raw) {
+      if (a.name === "xmlns" || (a.colon === 5 && a.name.startsWith("xmlns"))) continue;
+      const attr: XmlAttribute = a.colon === -1 ? { ns: "", local: a.name, value: a.value } : {
+        ns: this.#lookup(a.name.slice(0, a.colon)),
+        local: a.name.slice(a.colon + 1),
+        value: a.value,
+      };
+      if (attrs === EMPTY_ATTRS) attrs = [attr];
+      else (attrs as XmlAttribute[]).push(attr);
+    }
+    this.#open(qname, colon, attrs, declared, selfClosing);
+  }
+
+  /** The namespace bound to `prefix` here, or "". */
+  #lookup(prefix: string): string {
+    if (prefix === "xml") return XML_NAMESPACE;
+    if (prefix === "xmlns") return "http://www.w3.org/2000/xmlns/";
+    const stack = this.#prefixes.get(prefix);
+    return stack === undefined || stack.length === 0 ? "" : stack[stack.length - 1]!;
+  }
+
+  /** Reports an element start (and end, when self-closing) and keeps it on the stack. */
+  #open(
+    qname: string,
+    colon: number,
+    attrs: readonly XmlAttribute[],
+    declared: string[] | null,
+    selfClosing: boolean,
+  ): void {
+    if (this.#depth >= this.#maxDepth) {
+      this.#fail(`XML elements nest deeper than ${this.#maxDepth} levels (maxDepth)`);
+      return;
+    }
+    const ns = colon === -1 ? this.#defaultNs : this.#lookup(qname.slice(0, colon));
+    const local = colon === -1 ? qname : qname.slice(colon + 1);
+    this.#depth++;
+    this.#handler.onStart(ns, local, attrs);
+    if (selfClosing) {
+      this.#depth--;
+      if (declared !== null) this.#undeclare(declared);
+      this.#handler.onEnd(ns, local);
+      if (this.#depth === 0) this.#stopped = true;
+      return;
+    }
+    this.#qnames.push(qname);
+    this.#nss.push(ns);
+    this.#locals.push(local);
+    this.#declared.push(declared);
+  }
+
+  #undeclare(declared: string[]): void {
+    for (const prefix of declared) {
+      if (prefix === "") {
+        this.#defaults.pop();
+        this.#defaultNs = this.#defaults.length === 0
+          ? ""
+          : this.#defaults[this.#defaults.length - 1]!;
+      } else {
+        this.#prefixes.get(prefix)!.pop();
+      }
+    }
+  }
+
+  /** Handles an end tag whose name (maybe followed by spaces) is `s[from, to)`. */
+  #endTag(s: string, from: number, to: number): void {
+    const depth = this.#depth;
+    if (depth === 0) return;
+    const qnames = this.#qnames;
+    const top = qnames[depth - 1]!;
+    let target = -1;
+    if (s.startsWith(top, from) && onlySpace(s, from + top.length, to)) {
+      target = depth - 1;
+    } else {
+      let e = to;
+      while (e > from && isXmlSpace(s.charCodeAt(e - 1))) e--;
+      const name = s.slice(from, e);
+      // Searching the stack costs at most maxDepth comparisons per stray end tag.
+      for (let k = depth - 2; k >= 0; k--) {
+        if (qnames[k] === name) {
+          target = k;
+          break;
+        }
+      }
+      if (target === -1) return;
+    }
+    while (this.#depth > target) {
+      qnames.pop();
+      const ns = this.#nss.pop()!;
+      const local = this.#locals.pop()!;
+      const declared = this.#declared.pop() ?? null;
+      if (declared !== null) this.#undeclare(declared);
+      this.#depth--;
+      this.#handler.onEnd(ns, local);
+    }
+    if (this.#depth === 0) this.#stopped = true;
+  }
+}
+
+/**
+ * Reads the attributes of a start tag from `s[from, to)`, which is known to
+ * have balanced quotes. Tolerates a missing value (the attribute is dropped)
+ * and an unquoted value (read up to the next space).
+ */
+function readAttributes(s: string, from: number, to: number): RawAttribute[] {
+  const out: RawAttribute[] = [];
+  let p = from;
+  while (p < to) {
+    let c = s.charCodeAt(p);
+    if (c <= 0x20 || c === SLASH) {
+      p++;
+      continue;
+    }
+    if (c === DQUOTE || c === SQUOTE) {
+      // A quoted string where a name belongs: skip it whole to stay in step with the quotes.
+      const close = s.indexOf(c === DQUOTE ? '"' : "'", p + 1);
+      if (close === -1 || close >= to) break; // cannot happen: the caller balanced the quotes
+      p = close + 1;
+      continue;
+    }
+    const nameStart = p;
+    let colon = -1;
+    for (; p < to; p++) {
+      c = s.charCodeAt(p);
+      if (c <= 0x20 || c === EQUALS || c === SLASH || c === DQUOTE || c === SQUOTE) break;
+      if (c === COLON && colon === -1) colon = p - nameStart;
+    }
+    const name = s.slice(nameStart, p);
+    while (p < to && s.charCodeAt(p) <= 0x20) p++;
+    if (p >= to || s.charCodeAt(p) !== EQUALS) continue;
+    p++;
+    while (p < to && s.charCodeAt(p) <= 0x20) p++;
+    if (p >= to) break;
+    c = s.charCodeAt(p);
+    let raw: string;
+    if (c === DQUOTE || c === SQUOTE) {
+      const close = s.indexOf(c === DQUOTE ? '"' : "'", p + 1);
+      if (close === -1 || close >= to) break; // cannot happen: the caller balanced the quotes
+      raw = s.slice(p + 1, close);
+      p = close + 1;
+    } else {
+      const valueStart = p;
+      // Stopping at a quote keeps this reader in step with the quote-aware search for `>`.
+      while (p < to && (c = s.charCodeAt(p)) > 0x20 && c !== DQUOTE && c !== SQUOTE) p++;
+      raw = s.slice(valueStart, p);
+    }
+    raw = normalizeAttributeSpace(raw);
+    const amp = raw.indexOf("&");
+    out.push({ name, colon, value: amp === -1 ? raw : decodeEntities(raw, amp) });
+  }
+  return out;
 }
