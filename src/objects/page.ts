@@ -1,0 +1,522 @@
+/**
+ * The page-level data model: one {@linkcode SitemapPage} per URL a sitemap
+ * lists, with the optional Google News, Image, Video and hreflang extensions.
+ *
+ * Every class takes one init object, assigns its fields once and never changes
+ * them; lists are empty (shared, frozen) arrays when absent, never null.
+ *
+ * @module
+ */
+
+import type { ChangeFrequency } from "../parse/_result.ts";
+
+export type { ChangeFrequency } from "../parse/_result.ts";
+
+/** The shared frozen empty list, so absent lists cost no allocation per page. */
+// deno-lint-ignore no-explicit-any
+const EMPTY: readonly any[] = Object.freeze([]);
+
+/** Freezes a copy, so a caller keeping the array cannot change the object. */
+function frozenList<T>(list: readonly T[] | undefined): readonly T[] {
+  if (list === undefined || list.length === 0) return EMPTY as readonly T[];
+  return Object.freeze(list.slice());
+}
+
+/** A Date, or null for absent and invalid dates (an invalid Date cannot be serialised). */
+function validDate(date: Date | null | undefined): Date | null {
+  return date != null && date.getTime() === date.getTime() ? date : null;
+}
+
+function isoOrNull(date: Date | null): string | null {
+  return date === null ? null : date.toISOString();
+}
+
+/** Fields of a {@linkcode SitemapNewsStory}; only `title` is required. */
+export interface SitemapNewsStoryInit {
+  /** The article's title. */
+  readonly title: string;
+  /** When the article was published. @default {null} */
+  readonly publishDate?: Date | null;
+  /** The publication's name, e.g. "The Example Times". @default {null} */
+  readonly publicationName?: string | null;
+  /** The publication's language as an ISO 639 code. @default {null} */
+  readonly publicationLanguage?: string | null;
+  /** "Subscription" or "Registration" when access is restricted. @default {null} */
+  readonly access?: string | null;
+  /** E.g. "PressRelease", "Blog". @default {[]} */
+  readonly genres?: readonly string[];
+  /** @default {[]} */
+  readonly keywords?: readonly string[];
+  /** E.g. "NASDAQ:AMAT". @default {[]} */
+  readonly stockTickers?: readonly string[];
+}
+
+/** A {@linkcode SitemapNewsStory} as {@linkcode SitemapNewsStory.toJSON} writes it. */
+export interface SitemapNewsStoryJSON {
+  readonly title: string;
+  /** ISO 8601, or null. */
+  readonly publishDate: string | null;
+  readonly publicationName: string | null;
+  readonly publicationLanguage: string | null;
+  readonly access: string | null;
+  readonly genres: readonly string[];
+  readonly keywords: readonly string[];
+  readonly stockTickers: readonly string[];
+}
+
+/**
+ * A Google News story attached to a page (also used for the title and date of
+ * an RSS or Atom feed item).
+ *
+ * @example Build a story
+ * ```ts
+ * import { SitemapNewsStory } from "./page.ts";
+ *
+ * const story = new SitemapNewsStory({ title: "Launch", publicationName: "Example News" });
+ * story.genres; // []
+ * ```
+ */
+export class SitemapNewsStory {
+  /** The article's title. */
+  readonly title: string;
+  /** When the article was published, or null. */
+  readonly publishDate: Date | null;
+  /** The publication's name, or null. */
+  readonly publicationName: string | null;
+  /** The publication's language (ISO 639), or null. */
+  readonly publicationLanguage: string | null;
+  /** "Subscription", "Registration", or null. */
+  readonly access: string | null;
+  /** Genres such as "Blog"; empty when none. */
+  readonly genres: readonly string[];
+  /** Keywords; empty when none. */
+  readonly keywords: readonly string[];
+  /** Stock tickers such as "NASDAQ:AMAT"; empty when none. */
+  readonly stockTickers: readonly string[];
+
+  /**
+   * @param init The story's fields; omitted ones take their defaults.
+   */
+  constructor(init: SitemapNewsStoryInit) {
+    this.title = init.title;
+    this.publishDate = validDate(init.publishDate);
+    this.publicationName = init.publicationName ?? null;
+    this.publicationLanguage = init.publicationLanguage ?? null;
+    this.access = init.access ?? null;
+    this.genres = frozenList(init.genres);
+    this.keywords = frozenList(init.keywords);
+    this.stockTickers = frozenList(init.stockTickers);
+  }
+
+  /**
+   * @returns The story as plain JSON data, dates as ISO 8601 strings.
+   *
+   * @example Serialise
+   * ```ts
+   * import { SitemapNewsStory } from "./page.ts";
+   *
+   * new SitemapNewsStory({ title: "T", publishDate: new Date(0) }).toJSON().publishDate;
+   * // "1970-01-01T00:00:00.000Z"
+   * ```
+   */
+  toJSON(): SitemapNewsStoryJSON {
+    return {
+      title: this.title,
+      publishDate: isoOrNull(this.publishDate),
+      publicationName: this.publicationName,
+      publicationLanguage: this.publicationLanguage,
+      access: this.access,
+      genres: [...this.genres],
+      keywords: [...this.keywords],
+      stockTickers: [...this.stockTickers],
+    };
+  }
+}
+
+/** Fields of a {@linkcode SitemapImage}; only `loc` is required. */
+export interface SitemapImageInit {
+  /** The image's URL. */
+  readonly loc: string;
+  /** @default {null} */
+  readonly caption?: string | null;
+  /** E.g. "Limerick, Ireland". @default {null} */
+  readonly geoLocation?: string | null;
+  /** @default {null} */
+  readonly title?: string | null;
+  /** URL of the image's license. @default {null} */
+  readonly license?: string | null;
+}
+
+/** A {@linkcode SitemapImage} as {@linkcode SitemapImage.toJSON} writes it. */
+export interface SitemapImageJSON {
+  readonly loc: string;
+  readonly caption: string | null;
+  readonly geoLocation: string | null;
+  readonly title: string | null;
+  readonly license: string | null;
+}
+
+/**
+ * A Google Image extension entry of a page.
+ *
+ * @example Build an image
+ * ```ts
+ * import { SitemapImage } from "./page.ts";
+ *
+ * new SitemapImage({ loc: "https://example.com/a.png" }).caption; // null
+ * ```
+ */
+export class SitemapImage {
+  /** The image's URL. */
+  readonly loc: string;
+  /** The image's caption, or null. */
+  readonly caption: string | null;
+  /** Where the image was taken, or null. */
+  readonly geoLocation: string | null;
+  /** The image's title, or null. */
+  readonly title: string | null;
+  /** URL of the image's license, or null. */
+  readonly license: string | null;
+
+  /**
+   * @param init The image's fields; omitted ones are null.
+   */
+  constructor(init: SitemapImageInit) {
+    this.loc = init.loc;
+    this.caption = init.caption ?? null;
+    this.geoLocation = init.geoLocation ?? null;
+    this.title = init.title ?? null;
+    this.license = init.license ?? null;
+  }
+
+  /**
+   * @returns The image as plain JSON data.
+   *
+   * @example Serialise
+   * ```ts
+   * import { SitemapImage } from "./page.ts";
+   *
+   * JSON.stringify(new SitemapImage({ loc: "https://example.com/a.png" }));
+   * ```
+   */
+  toJSON(): SitemapImageJSON {
+    return {
+      loc: this.loc,
+      caption: this.caption,
+      geoLocation: this.geoLocation,
+      title: this.title,
+      license: this.license,
+    };
+  }
+}
+
+/** Fields of a {@linkcode SitemapVideo}; all optional, absent ones are null or empty. */
+export interface SitemapVideoInit {
+  /** @default {null} */
+  readonly thumbnailLoc?: string | null;
+  /** @default {null} */
+  readonly title?: string | null;
+  /** @default {null} */
+  readonly description?: string | null;
+  /** @default {null} */
+  readonly contentLoc?: string | null;
+  /** @default {null} */
+  readonly playerLoc?: string | null;
+  /** In seconds. @default {null} */
+  readonly duration?: number | null;
+  /** @default {null} */
+  readonly expirationDate?: Date | null;
+  /** 0.0 to 5.0. @default {null} */
+  readonly rating?: number | null;
+  /** @default {null} */
+  readonly viewCount?: number | null;
+  /** @default {null} */
+  readonly publicationDate?: Date | null;
+  /** @default {null} */
+  readonly familyFriendly?: boolean | null;
+  /** @default {null} */
+  readonly requiresSubscription?: boolean | null;
+  /** @default {null} */
+  readonly live?: boolean | null;
+  /** @default {null} */
+  readonly uploader?: string | null;
+  /** @default {[]} */
+  readonly tags?: readonly string[];
+}
+
+/** A {@linkcode SitemapVideo} as {@linkcode SitemapVideo.toJSON} writes it. */
+export interface SitemapVideoJSON {
+  readonly thumbnailLoc: string | null;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly contentLoc: string | null;
+  readonly playerLoc: string | null;
+  readonly duration: number | null;
+  /** ISO 8601, or null. */
+  readonly expirationDate: string | null;
+  readonly rating: number | null;
+  readonly viewCount: number | null;
+  /** ISO 8601, or null. */
+  readonly publicationDate: string | null;
+  readonly familyFriendly: boolean | null;
+  readonly requiresSubscription: boolean | null;
+  readonly live: boolean | null;
+  readonly uploader: string | null;
+  readonly tags: readonly string[];
+}
+
+/**
+ * A Google Video extension entry of a page.
+ *
+ * @example Build a video
+ * ```ts
+ * import { SitemapVideo } from "./page.ts";
+ *
+ * const video = new SitemapVideo({ title: "Grilling steaks", duration: 600 });
+ * video.tags; // []
+ * ```
+ */
+export class SitemapVideo {
+  /** URL of the thumbnail, or null. */
+  readonly thumbnailLoc: string | null;
+  /** The video's title, or null. */
+  readonly title: string | null;
+  /** The video's description, or null. */
+  readonly description: string | null;
+  /** URL of the media file, or null. */
+  readonly contentLoc: string | null;
+  /** URL of a player for the video, or null. */
+  readonly playerLoc: string | null;
+  /** Length in seconds, or null. */
+  readonly duration: number | null;
+  /** When the video stops being available, or null. */
+  readonly expirationDate: Date | null;
+  /** Rating from 0.0 to 5.0, or null. */
+  readonly rating: number | null;
+  /** How many times the video was viewed, or null. */
+  readonly viewCount: number | null;
+  /** When the video was first published, or null. */
+  readonly publicationDate: Date | null;
+  /** Whether the video suits children, or null when not said. */
+  readonly familyFriendly: boolean | null;
+  /** Whether watching needs a subscription, or null when not said. */
+  readonly requiresSubscription: boolean | null;
+  /** Whether the video is a live stream, or null when not said. */
+  readonly live: boolean | null;
+  /** Who uploaded the video, or null. */
+  readonly uploader: string | null;
+  /** Tags; empty when none. */
+  readonly tags: readonly string[];
+
+  /**
+   * @param init The video's fields; omitted ones are null or empty.
+   */
+  constructor(init: SitemapVideoInit) {
+    this.thumbnailLoc = init.thumbnailLoc ?? null;
+    this.title = init.title ?? null;
+    this.description = init.description ?? null;
+    this.contentLoc = init.contentLoc ?? null;
+    this.playerLoc = init.playerLoc ?? null;
+    this.duration = init.duration ?? null;
+    this.expirationDate = validDate(init.expirationDate);
+    this.rating = init.rating ?? null;
+    this.viewCount = init.viewCount ?? null;
+    this.publicationDate = validDate(init.publicationDate);
+    this.familyFriendly = init.familyFriendly ?? null;
+    this.requiresSubscription = init.requiresSubscription ?? null;
+    this.live = init.live ?? null;
+    this.uploader = init.uploader ?? null;
+    this.tags = frozenList(init.tags);
+  }
+
+  /**
+   * @returns The video as plain JSON data, dates as ISO 8601 strings.
+   *
+   * @example Serialise
+   * ```ts
+   * import { SitemapVideo } from "./page.ts";
+   *
+   * new SitemapVideo({ live: true }).toJSON().live; // true
+   * ```
+   */
+  toJSON(): SitemapVideoJSON {
+    return {
+      thumbnailLoc: this.thumbnailLoc,
+      title: this.title,
+      description: this.description,
+      contentLoc: this.contentLoc,
+      playerLoc: this.playerLoc,
+      duration: this.duration,
+      expirationDate: isoOrNull(this.expirationDate),
+      rating: this.rating,
+      viewCount: this.viewCount,
+      publicationDate: isoOrNull(this.publicationDate),
+      familyFriendly: this.familyFriendly,
+      requiresSubscription: this.requiresSubscription,
+      live: this.live,
+      uploader: this.uploader,
+      tags: [...this.tags],
+    };
+  }
+}
+
+/** Fields of a {@linkcode SitemapAlternate}. */
+export interface SitemapAlternateInit {
+  /** Language (and optional region) code, or "x-default". */
+  readonly hreflang: string;
+  /** URL of the page in that language. */
+  readonly href: string;
+}
+
+/** A {@linkcode SitemapAlternate} as {@linkcode SitemapAlternate.toJSON} writes it. */
+export interface SitemapAlternateJSON {
+  readonly hreflang: string;
+  readonly href: string;
+}
+
+/**
+ * An `xhtml:link rel="alternate"` entry: the same page in another language.
+ *
+ * @example Build an alternate
+ * ```ts
+ * import { SitemapAlternate } from "./page.ts";
+ *
+ * new SitemapAlternate({ hreflang: "de", href: "https://example.com/de/" }).href;
+ * ```
+ */
+export class SitemapAlternate {
+  /** Language (and optional region) code, or "x-default". */
+  readonly hreflang: string;
+  /** URL of the page in that language. */
+  readonly href: string;
+
+  /**
+   * @param init The language code and URL.
+   */
+  constructor(init: SitemapAlternateInit) {
+    this.hreflang = init.hreflang;
+    this.href = init.href;
+  }
+
+  /**
+   * @returns The alternate as plain JSON data.
+   *
+   * @example Serialise
+   * ```ts
+   * import { SitemapAlternate } from "./page.ts";
+   *
+   * new SitemapAlternate({ hreflang: "de", href: "https://example.com/de/" }).toJSON();
+   * ```
+   */
+  toJSON(): SitemapAlternateJSON {
+    return { hreflang: this.hreflang, href: this.href };
+  }
+}
+
+/** Fields of a {@linkcode SitemapPage}; only `url` is required. */
+export interface SitemapPageInit {
+  /** The page's URL. */
+  readonly url: string;
+  /** Values that are not numbers in [0, 1] become 0.5, as the protocol's default. @default {0.5} */
+  readonly priority?: number;
+  /** An invalid Date becomes null. @default {null} */
+  readonly lastModified?: Date | null;
+  /** @default {null} */
+  readonly changeFrequency?: ChangeFrequency | null;
+  /** @default {null} */
+  readonly newsStory?: SitemapNewsStory | null;
+  /** @default {[]} */
+  readonly images?: readonly SitemapImage[];
+  /** @default {[]} */
+  readonly videos?: readonly SitemapVideo[];
+  /** @default {[]} */
+  readonly alternates?: readonly SitemapAlternate[];
+}
+
+/** A {@linkcode SitemapPage} as {@linkcode SitemapPage.toJSON} writes it. */
+export interface SitemapPageJSON {
+  readonly url: string;
+  readonly priority: number;
+  /** ISO 8601, or null. */
+  readonly lastModified: string | null;
+  readonly changeFrequency: ChangeFrequency | null;
+  readonly newsStory: SitemapNewsStoryJSON | null;
+  readonly images: readonly SitemapImageJSON[];
+  readonly videos: readonly SitemapVideoJSON[];
+  readonly alternates: readonly SitemapAlternateJSON[];
+}
+
+/**
+ * One page listed by a sitemap.
+ *
+ * Fields are read-only. Dates are ordinary `Date` objects: mutating one
+ * changes what later readers of the same page object see, so don't.
+ *
+ * @example Build a page
+ * ```ts
+ * import { SitemapPage } from "./page.ts";
+ *
+ * const page = new SitemapPage({ url: "https://example.com/", changeFrequency: "daily" });
+ * page.priority; // 0.5
+ * page.images; // []
+ * ```
+ */
+export class SitemapPage {
+  /** The page's URL. */
+  readonly url: string;
+  /** From 0 to 1; 0.5 when the sitemap gave none or an invalid one. */
+  readonly priority: number;
+  /** When the page last changed, or null. */
+  readonly lastModified: Date | null;
+  /** How often the page changes, or null. */
+  readonly changeFrequency: ChangeFrequency | null;
+  /** Google News (or feed item) data, or null. */
+  readonly newsStory: SitemapNewsStory | null;
+  /** Google Image entries; empty when none. */
+  readonly images: readonly SitemapImage[];
+  /** Google Video entries; empty when none. */
+  readonly videos: readonly SitemapVideo[];
+  /** hreflang alternates; empty when none. */
+  readonly alternates: readonly SitemapAlternate[];
+
+  /**
+   * @param init The page's fields; omitted ones take their defaults.
+   */
+  constructor(init: SitemapPageInit) {
+    const priority = init.priority ?? 0.5;
+    this.url = init.url;
+    // False for NaN too.
+    this.priority = priority >= 0 && priority <= 1 ? priority : 0.5;
+    this.lastModified = validDate(init.lastModified);
+    this.changeFrequency = init.changeFrequency ?? null;
+    this.newsStory = init.newsStory ?? null;
+    this.images = frozenList(init.images);
+    this.videos = frozenList(init.videos);
+    this.alternates = frozenList(init.alternates);
+  }
+
+  /**
+   * @returns The page as plain JSON data, dates as ISO 8601 strings; absent
+   * values stay null and absent lists stay empty, so every key is always there.
+   *
+   * @example Serialise
+   * ```ts
+   * import { SitemapPage } from "./page.ts";
+   *
+   * new SitemapPage({ url: "https://example.com/", lastModified: new Date(0) }).toJSON();
+   * // { url: "https://example.com/", priority: 0.5, lastModified: "1970-01-01T00:00:00.000Z", ... }
+   * ```
+   */
+  toJSON(): SitemapPageJSON {
+    return {
+      url: this.url,
+      priority: this.priority,
+      lastModified: isoOrNull(this.lastModified),
+      changeFrequency: this.changeFrequency,
+      newsStory: this.newsStory === null ? null : this.newsStory.toJSON(),
+      images: this.images.map((image) => image.toJSON()),
+      videos: this.videos.map((video) => video.toJSON()),
+      alternates: this.alternates.map((alternate) => alternate.toJSON()),
+    };
+  }
+}
