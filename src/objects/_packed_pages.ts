@@ -1,0 +1,186 @@
+/**
+ * Turns the column form a parser hands back ({@linkcode PackedPages}) into
+ * {@linkcode SitemapPage} objects, on demand.
+ *
+ * A pages node keeps only the columns, which cost little more than the URL
+ * bytes; objects are built here when someone reads them. The URL column is
+ * decoded with one `TextDecoder` call per traversal and sliced by offsets, and
+ * the rare extras are parsed once per traversal, so a traversal costs one
+ * object per page and nothing that lives longer than the caller keeps it.
+ *
+ * @module
+ */
+
+import {
+  type AlternateData,
+  CHANGE_FREQUENCIES,
+  type ChangeFrequency,
+  type ImageData,
+  type NewsStoryData,
+  type PackedPages,
+  type PageExtrasData,
+  type VideoData,
+} from "../parse/_result.ts";
+import {
+  SitemapAlternate,
+  SitemapImage,
+  SitemapNewsStory,
+  SitemapPage,
+  SitemapVideo,
+} from "./page.ts";
+
+/**
+ * `ignoreBOM` keeps a leading U+FEFF as a character: the offsets count it, so
+ * dropping it would shift every URL by one.
+ */
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Index i holds the value of code i; code 0 (and any unknown code) is null. */
+const FREQUENCY_BY_CODE: readonly (ChangeFrequency | null)[] = [null, ...CHANGE_FREQUENCIES];
+
+/**
+ * Checks what can be checked without decoding, so a malformed value fails
+ * when the node is built rather than when someone first reads its pages.
+ *
+ * @param packed The columns to check.
+ * @throws {RangeError} When a column is shorter than `count` or the URL offsets
+ * go backwards or past what the bytes can hold.
+ */
+export function checkPackedPages(packed: PackedPages): void {
+  const { count, urlEnds } = packed;
+  if (!Number.isSafeInteger(count) || count < 0) {
+    throw new RangeError(
+      `Expected PackedPages.count to be a non-negative integer but got ${count}`,
+    );
+  }
+  for (const column of ["urlEnds", "lastModified", "priority", "changeFrequency"] as const) {
+    const length = packed[column].length;
+    if (length < count) {
+      throw new RangeError(
+        `Expected PackedPages.${column} to hold ${count} entries but it holds ${length}`,
+      );
+    }
+  }
+  // A UTF-16 length never exceeds the UTF-8 byte length, so this bounds every offset.
+  let previous = 0;
+  for (let i = 0; i < count; i++) {
+    const end = urlEnds[i]!;
+    if (end < previous || end > packed.urlBytes.length) {
+      throw new RangeError(
+        `Expected PackedPages.urlEnds[${i}] to be between ${previous} and ${packed.urlBytes.length} but got ${end}`,
+      );
+    }
+    previous = end;
+  }
+}
+
+/** JSON turns NaN into null; both mean "no date". */
+function dateFromEpoch(ms: number | null | undefined): Date | null {
+  return ms == null || ms !== ms ? null : new Date(ms);
+}
+
+function newsStoryFrom(data: NewsStoryData): SitemapNewsStory {
+  return new SitemapNewsStory({
+    title: data.title,
+    publishDate: dateFromEpoch(data.publishDate),
+    publicationName: data.publicationName ?? null,
+    publicationLanguage: data.publicationLanguage ?? null,
+    access: data.access ?? null,
+    genres: data.genres ?? [],
+    keywords: data.keywords ?? [],
+    stockTickers: data.stockTickers ?? [],
+  });
+}
+
+function imageFrom(data: ImageData): SitemapImage {
+  return new SitemapImage(data);
+}
+
+function videoFrom(data: VideoData): SitemapVideo {
+  return new SitemapVideo({
+    thumbnailLoc: data.thumbnailLoc,
+    title: data.title,
+    description: data.description,
+    contentLoc: data.contentLoc,
+    playerLoc: data.playerLoc,
+    duration: data.duration,
+    expirationDate: dateFromEpoch(data.expirationDate),
+    rating: data.rating,
+    viewCount: data.viewCount,
+    publicationDate: dateFromEpoch(data.publicationDate),
+    familyFriendly: data.familyFriendly,
+    requiresSubscription: data.requiresSubscription,
+    live: data.live,
+    uploader: data.uploader,
+    tags: data.tags ?? [],
+  });
+}
+
+function alternateFrom(data: AlternateData): SitemapAlternate {
+  return new SitemapAlternate(data);
+}
+
+/** Reads page i of one decoded traversal; built once per traversal. */
+class PackedReader {
+  readonly #packed: PackedPages;
+  readonly #text: string;
+  readonly #extras: ReadonlyMap<number, PageExtrasData> | null;
+
+  constructor(packed: PackedPages) {
+    this.#packed = packed;
+    this.#text = packed.count === 0 ? "" : decoder.decode(packed.urlBytes);
+    this.#extras = packed.extras === ""
+      ? null
+      : new Map(JSON.parse(packed.extras) as [number, PageExtrasData][]);
+  }
+
+  read(i: number): SitemapPage {
+    const packed = this.#packed;
+    const ms = packed.lastModified[i]!;
+    const url = this.#text.slice(i === 0 ? 0 : packed.urlEnds[i - 1]!, packed.urlEnds[i]!);
+    const lastModified = ms !== ms ? null : new Date(ms);
+    const changeFrequency = FREQUENCY_BY_CODE[packed.changeFrequency[i]!] ?? null;
+    const extras = this.#extras?.get(i);
+    if (extras === undefined) {
+      return new SitemapPage({ url, priority: packed.priority[i]!, lastModified, changeFrequency });
+    }
+    return new SitemapPage({
+      url,
+      priority: packed.priority[i]!,
+      lastModified,
+      changeFrequency,
+      newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
+      images: extras.images?.map(imageFrom) ?? [],
+      videos: extras.videos?.map(videoFrom) ?? [],
+      alternates: extras.alternates?.map(alternateFrom) ?? [],
+    });
+  }
+}
+
+/**
+ * Yields fresh page objects, in order; nothing is cached between traversals.
+ *
+ * @param packed The columns to read.
+ * @returns A generator of one new {@linkcode SitemapPage} per page.
+ */
+export function* iteratePackedPages(packed: PackedPages): Generator<SitemapPage, void, undefined> {
+  const count = packed.count;
+  if (count === 0) return;
+  const reader = new PackedReader(packed);
+  for (let i = 0; i < count; i++) yield reader.read(i);
+}
+
+/**
+ * Builds every page object at once.
+ *
+ * @param packed The columns to read.
+ * @returns A new array of `packed.count` pages, in order.
+ */
+export function materialisePackedPages(packed: PackedPages): SitemapPage[] {
+  const count = packed.count;
+  const pages = new Array<SitemapPage>(count);
+  if (count === 0) return pages;
+  const reader = new PackedReader(packed);
+  for (let i = 0; i < count; i++) pages[i] = reader.read(i);
+  return pages;
+}

@@ -1,0 +1,516 @@
+/**
+ * The sitemap tree: index nodes that list other sitemaps, pages nodes that
+ * list pages, and invalid nodes that say why a sitemap could not be read.
+ *
+ * Every node answers the same questions (`subSitemaps`, `pages`,
+ * `allSitemaps()`, `allPages()`, `toJSON()`), with empty answers where they do
+ * not apply, so callers need not check a node's type. Children are fixed when a
+ * node is built: the tree is built bottom-up and never changes afterwards.
+ *
+ * @module
+ */
+
+import type { PackedPages, PagesFormat } from "../parse/_result.ts";
+import type { SitemapPage, SitemapPageJSON } from "./page.ts";
+import { checkPackedPages, iteratePackedPages, materialisePackedPages } from "./_packed_pages.ts";
+
+/** The `type` of each node class, as `toJSON()` writes it. */
+export type SitemapType =
+  | "website"
+  | "robots"
+  | "index"
+  | "urlset"
+  | "text"
+  | "rss"
+  | "atom"
+  | "invalid";
+
+/** An {@linkcode IndexWebsiteSitemap} as JSON. */
+export interface WebsiteSitemapJSON {
+  readonly type: "website";
+  readonly url: string;
+  readonly subSitemaps: readonly SitemapJSON[];
+}
+
+/** An {@linkcode IndexRobotsTxtSitemap} or {@linkcode IndexXMLSitemap} as JSON. */
+export interface IndexSitemapJSON {
+  readonly type: "robots" | "index";
+  readonly url: string;
+  readonly subSitemaps: readonly SitemapJSON[];
+  /** Aligned with `subSitemaps`: each entry's `<lastmod>` as ISO 8601, or null. */
+  readonly subSitemapLastModified: readonly (string | null)[];
+}
+
+/** A pages node as JSON. */
+export interface PagesSitemapJSON {
+  readonly type: PagesFormat;
+  readonly url: string;
+  readonly pages: readonly SitemapPageJSON[];
+}
+
+/** An {@linkcode InvalidSitemap} as JSON. */
+export interface InvalidSitemapJSON {
+  readonly type: "invalid";
+  readonly url: string;
+  readonly reason: string;
+}
+
+/** Any node as `toJSON()` writes it; `sitemapTreeFromJSON()` reads it back. */
+export type SitemapJSON =
+  | WebsiteSitemapJSON
+  | IndexSitemapJSON
+  | PagesSitemapJSON
+  | InvalidSitemapJSON;
+
+const NO_SITEMAPS: readonly AbstractSitemap[] = Object.freeze([]);
+const NO_PAGES: readonly SitemapPage[] = Object.freeze([]);
+
+/**
+ * What every node of the tree has.
+ *
+ * @example Walk a tree without caring about node types
+ * ```ts
+ * import { IndexWebsiteSitemap, PagesXMLSitemap } from "./sitemap.ts";
+ * import { SitemapPage } from "./page.ts";
+ *
+ * const pages = new PagesXMLSitemap("https://example.com/sitemap.xml", [
+ *   new SitemapPage({ url: "https://example.com/" }),
+ * ]);
+ * const root = new IndexWebsiteSitemap("https://example.com/", [pages]);
+ * for (const page of root.allPages()) page.url; // "https://example.com/"
+ * ```
+ */
+export abstract class AbstractSitemap {
+  /** Which kind of node this is; also written by `toJSON()`. */
+  abstract readonly type: SitemapType;
+  /** The sitemap's URL, after redirects. */
+  readonly url: string;
+
+  /**
+   * @param url The sitemap's URL, after redirects.
+   */
+  constructor(url: string) {
+    this.url = url;
+  }
+
+  /** The direct children; empty (and frozen) for pages and invalid nodes. */
+  abstract get subSitemaps(): readonly AbstractSitemap[];
+
+  /** The pages this node lists itself; empty (and frozen) for index and invalid nodes. */
+  abstract get pages(): readonly SitemapPage[];
+
+  /**
+   * Every descendant sitemap, pre-order depth-first, not including this node.
+   *
+   * @returns A generator over the descendants.
+   *
+   * @example List a tree's sitemaps
+   * ```ts
+   * import { IndexWebsiteSitemap, InvalidSitemap } from "./sitemap.ts";
+   *
+   * const root = new IndexWebsiteSitemap("https://example.com/", [
+   *   new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap from URL: 404 Not Found"),
+   * ]);
+   * [...root.allSitemaps()].map((s) => s.type); // ["invalid"]
+   * ```
+   */
+  *allSitemaps(): Generator<AbstractSitemap, void, undefined> {
+    // An explicit stack: no generator chain as deep as the tree.
+    const stack: AbstractSitemap[] = [];
+    for (let i = this.subSitemaps.length - 1; i >= 0; i--) stack.push(this.subSitemaps[i]!);
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      yield node;
+      const children = node.subSitemaps;
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    }
+  }
+
+  /**
+   * Every page in this node's subtree, depth-first, each sitemap's pages in
+   * document order.
+   *
+   * @returns A generator over the pages.
+   *
+   * @example Count a tree's pages
+   * ```ts
+   * import { IndexWebsiteSitemap } from "./sitemap.ts";
+   *
+   * let count = 0;
+   * for (const _ of new IndexWebsiteSitemap("https://example.com/", []).allPages()) count++;
+   * ```
+   */
+  abstract allPages(): Generator<SitemapPage, void, undefined>;
+
+  /**
+   * @returns The node and its subtree as plain JSON data, readable back by
+   * `sitemapTreeFromJSON()`.
+   *
+   * @example Serialise a tree
+   * ```ts
+   * import { InvalidSitemap } from "./sitemap.ts";
+   *
+   * JSON.stringify(new InvalidSitemap("https://example.com/x.xml", "Not a sitemap"));
+   * // '{"type":"invalid","url":"https://example.com/x.xml","reason":"Not a sitemap"}'
+   * ```
+   */
+  abstract toJSON(): SitemapJSON;
+}
+
+/**
+ * A node that lists other sitemaps.
+ *
+ * @example Read the children's lastmod
+ * ```ts
+ * import { IndexXMLSitemap, InvalidSitemap } from "./sitemap.ts";
+ *
+ * const child = new InvalidSitemap("https://example.com/a.xml", "Not a sitemap");
+ * const index = new IndexXMLSitemap("https://example.com/index.xml", [child], [new Date(0)]);
+ * index.subSitemapLastModified[0]; // 1970-01-01T00:00:00.000Z
+ * ```
+ */
+export abstract class AbstractIndexSitemap extends AbstractSitemap {
+  readonly #subSitemaps: readonly AbstractSitemap[];
+  /**
+   * Aligned with `subSitemaps`: the `<lastmod>` the index gave for each child,
+   * or null. All null for robots.txt and website nodes.
+   */
+  readonly subSitemapLastModified: readonly (Date | null)[];
+
+  /**
+   * @param url The sitemap's URL, after redirects.
+   * @param subSitemaps The children, in the order the document named them.
+   * @param subSitemapLastModified Each child's `<lastmod>` (aligned with
+   * `subSitemaps`); all null when omitted. Invalid Dates become null.
+   * @throws {RangeError} When `subSitemapLastModified` is not as long as `subSitemaps`.
+   */
+  constructor(
+    url: string,
+    subSitemaps: readonly AbstractSitemap[],
+    subSitemapLastModified?: readonly (Date | null)[],
+  ) {
+    super(url);
+    if (
+      subSitemapLastModified !== undefined && subSitemapLastModified.length !== subSitemaps.length
+    ) {
+      throw new RangeError(
+        `Expected subSitemapLastModified to hold ${subSitemaps.length} entries (one per sub-sitemap) but it holds ${subSitemapLastModified.length}`,
+      );
+    }
+    this.#subSitemaps = subSitemaps.length === 0 ? NO_SITEMAPS : Object.freeze(subSitemaps.slice());
+    this.subSitemapLastModified = Object.freeze(
+      subSitemaps.map((_, i) => {
+        const date = subSitemapLastModified?.[i] ?? null;
+        return date !== null && date.getTime() === date.getTime() ? date : null;
+      }),
+    );
+  }
+
+  /** The direct children, in document order (frozen). */
+  override get subSitemaps(): readonly AbstractSitemap[] {
+    return this.#subSitemaps;
+  }
+
+  /** Always empty: index nodes list sitemaps, not pages. */
+  override get pages(): readonly SitemapPage[] {
+    return NO_PAGES;
+  }
+
+  /**
+   * Every page of every descendant pages node, depth-first.
+   *
+   * @returns A generator over the pages.
+   */
+  override *allPages(): Generator<SitemapPage, void, undefined> {
+    for (const node of this.allSitemaps()) {
+      if (node instanceof AbstractPagesSitemap) yield* node.allPages();
+    }
+  }
+
+  /** @returns The index and its subtree as JSON data. */
+  abstract override toJSON(): WebsiteSitemapJSON | IndexSitemapJSON;
+
+  /** JSON of the children and their lastmod, for the subclasses' `toJSON()`. */
+  protected childrenJSON(): {
+    subSitemaps: SitemapJSON[];
+    subSitemapLastModified: (string | null)[];
+  } {
+    return {
+      subSitemaps: this.#subSitemaps.map((node) => node.toJSON()),
+      subSitemapLastModified: this.subSitemapLastModified.map((date) =>
+        date === null ? null : date.toISOString()
+      ),
+    };
+  }
+}
+
+/**
+ * A node that lists pages.
+ *
+ * Built from {@linkcode PackedPages} (what the parsers produce), it keeps only
+ * those columns and builds page objects when they are read: `allPages()`
+ * builds fresh objects on every traversal and keeps none, so iterating a huge
+ * tree keeps memory flat; `pages` builds the whole array once and caches it
+ * (after which `allPages()` yields those same cached objects).
+ *
+ * @example Read pages lazily
+ * ```ts
+ * import { PagesTextSitemap } from "./sitemap.ts";
+ * import { SitemapPage } from "./page.ts";
+ *
+ * const node = new PagesTextSitemap("https://example.com/sitemap.txt", [
+ *   new SitemapPage({ url: "https://example.com/a" }),
+ * ]);
+ * node.pageCount; // 1
+ * ```
+ */
+export abstract class AbstractPagesSitemap extends AbstractSitemap {
+  abstract override readonly type: PagesFormat;
+  /** How many pages this node lists; reading it builds no page objects. */
+  readonly pageCount: number;
+  #packed: PackedPages | null;
+  #pages: readonly SitemapPage[] | null;
+
+  /**
+   * @param url The sitemap's URL, after redirects.
+   * @param pages The pages in column form (kept as is, read lazily) or as
+   * objects (copied into a frozen array).
+   * @throws {RangeError} When packed columns are shorter than their `count`
+   * or their URL offsets are out of order.
+   */
+  constructor(url: string, pages: PackedPages | readonly SitemapPage[]) {
+    super(url);
+    if (isPageArray(pages)) {
+      this.#packed = null;
+      this.#pages = pages.length === 0 ? NO_PAGES : Object.freeze(pages.slice());
+      this.pageCount = pages.length;
+    } else {
+      checkPackedPages(pages);
+      this.#packed = pages.count === 0 ? null : pages;
+      this.#pages = pages.count === 0 ? NO_PAGES : null;
+      this.pageCount = pages.count;
+    }
+  }
+
+  /** Always empty: pages nodes have no sub-sitemaps. */
+  override get subSitemaps(): readonly AbstractSitemap[] {
+    return NO_SITEMAPS;
+  }
+
+  /**
+   * The pages, in document order (frozen). The first read builds every page
+   * object and caches the array, which then costs memory as long as the node
+   * lives; use `allPages()` to stream instead.
+   */
+  override get pages(): readonly SitemapPage[] {
+    if (this.#pages === null) {
+      this.#pages = Object.freeze(materialisePackedPages(this.#packed!));
+      // The objects now hold everything; the columns would only double the cost.
+      this.#packed = null;
+    }
+    return this.#pages;
+  }
+
+  /**
+   * This node's pages in document order. Until `pages` is read, each call
+   * builds fresh page objects and caches none.
+   *
+   * @returns A generator over the pages.
+   */
+  override *allPages(): Generator<SitemapPage, void, undefined> {
+    if (this.#pages !== null) yield* this.#pages;
+    else yield* iteratePackedPages(this.#packed!);
+  }
+
+  /** @returns The node and its pages as JSON data (does not cache the pages). */
+  override toJSON(): PagesSitemapJSON {
+    const pages: SitemapPageJSON[] = [];
+    for (const page of this.allPages()) pages.push(page.toJSON());
+    return { type: this.type, url: this.url, pages };
+  }
+}
+
+function isPageArray(pages: PackedPages | readonly SitemapPage[]): pages is readonly SitemapPage[] {
+  return Array.isArray(pages);
+}
+
+/**
+ * The root of every tree `sitemapTreeForHomepage()` returns: its children are
+ * the robots.txt node (if fetched), then each sitemap found at a well-known path.
+ *
+ * @example Build a root
+ * ```ts
+ * import { IndexWebsiteSitemap } from "./sitemap.ts";
+ *
+ * new IndexWebsiteSitemap("https://example.com/", []).type; // "website"
+ * ```
+ */
+export class IndexWebsiteSitemap extends AbstractIndexSitemap {
+  /** Always `"website"`. */
+  override readonly type: "website" = "website";
+
+  /**
+   * @param url The homepage URL.
+   * @param subSitemaps The robots.txt node, then the well-known-path sitemaps.
+   */
+  constructor(url: string, subSitemaps: readonly AbstractSitemap[]) {
+    super(url, subSitemaps);
+  }
+
+  /** @returns `{ type, url, subSitemaps }` (a website has no lastmod list). */
+  override toJSON(): WebsiteSitemapJSON {
+    return { type: this.type, url: this.url, subSitemaps: this.childrenJSON().subSitemaps };
+  }
+}
+
+/**
+ * A robots.txt file, as an index of the sitemaps its `Sitemap:` lines name.
+ *
+ * @example Build a robots.txt node
+ * ```ts
+ * import { IndexRobotsTxtSitemap } from "./sitemap.ts";
+ *
+ * new IndexRobotsTxtSitemap("https://example.com/robots.txt", []).type; // "robots"
+ * ```
+ */
+export class IndexRobotsTxtSitemap extends AbstractIndexSitemap {
+  /** Always `"robots"`. */
+  override readonly type: "robots" = "robots";
+
+  /** @returns `{ type, url, subSitemaps, subSitemapLastModified }`. */
+  override toJSON(): IndexSitemapJSON {
+    return { type: this.type, url: this.url, ...this.childrenJSON() };
+  }
+}
+
+/**
+ * An XML `<sitemapindex>`.
+ *
+ * @example Build an index node
+ * ```ts
+ * import { IndexXMLSitemap } from "./sitemap.ts";
+ *
+ * new IndexXMLSitemap("https://example.com/sitemap_index.xml", []).type; // "index"
+ * ```
+ */
+export class IndexXMLSitemap extends AbstractIndexSitemap {
+  /** Always `"index"`. */
+  override readonly type: "index" = "index";
+
+  /** @returns `{ type, url, subSitemaps, subSitemapLastModified }`. */
+  override toJSON(): IndexSitemapJSON {
+    return { type: this.type, url: this.url, ...this.childrenJSON() };
+  }
+}
+
+/**
+ * An XML `<urlset>`.
+ *
+ * @example Build a urlset node
+ * ```ts
+ * import { PagesXMLSitemap } from "./sitemap.ts";
+ * import { SitemapPage } from "./page.ts";
+ *
+ * new PagesXMLSitemap("https://example.com/sitemap.xml", [
+ *   new SitemapPage({ url: "https://example.com/" }),
+ * ]).pageCount; // 1
+ * ```
+ */
+export class PagesXMLSitemap extends AbstractPagesSitemap {
+  /** Always `"urlset"`. */
+  override readonly type: "urlset" = "urlset";
+}
+
+/**
+ * A plain-text sitemap: one URL per line.
+ *
+ * @example Build a text node
+ * ```ts
+ * import { PagesTextSitemap } from "./sitemap.ts";
+ *
+ * new PagesTextSitemap("https://example.com/sitemap.txt", []).type; // "text"
+ * ```
+ */
+export class PagesTextSitemap extends AbstractPagesSitemap {
+  /** Always `"text"`. */
+  override readonly type: "text" = "text";
+}
+
+/**
+ * An RSS 2.0 or RSS 1.0 (RDF) feed; each item's title and date are its page's news story.
+ *
+ * @example Build an RSS node
+ * ```ts
+ * import { PagesRSSSitemap } from "./sitemap.ts";
+ *
+ * new PagesRSSSitemap("https://example.com/feed.rss", []).type; // "rss"
+ * ```
+ */
+export class PagesRSSSitemap extends AbstractPagesSitemap {
+  /** Always `"rss"`. */
+  override readonly type: "rss" = "rss";
+}
+
+/**
+ * An Atom 0.3 or 1.0 feed; each entry's title and date are its page's news story.
+ *
+ * @example Build an Atom node
+ * ```ts
+ * import { PagesAtomSitemap } from "./sitemap.ts";
+ *
+ * new PagesAtomSitemap("https://example.com/feed.atom", []).type; // "atom"
+ * ```
+ */
+export class PagesAtomSitemap extends AbstractPagesSitemap {
+  /** Always `"atom"`. */
+  override readonly type: "atom" = "atom";
+}
+
+/**
+ * A sitemap that could not be fetched or read, with the reason.
+ *
+ * @example Build an invalid node
+ * ```ts
+ * import { InvalidSitemap } from "./sitemap.ts";
+ *
+ * const node = new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap from URL: 404 Not Found");
+ * node.pages; // []
+ * ```
+ */
+export class InvalidSitemap extends AbstractSitemap {
+  /** Always `"invalid"`. */
+  override readonly type: "invalid" = "invalid";
+  /** Why the sitemap could not be used, in words a person can act on. */
+  readonly reason: string;
+
+  /**
+   * @param url The sitemap's URL, after redirects.
+   * @param reason Why it could not be used.
+   */
+  constructor(url: string, reason: string) {
+    super(url);
+    this.reason = reason;
+  }
+
+  /** Always empty. */
+  override get subSitemaps(): readonly AbstractSitemap[] {
+    return NO_SITEMAPS;
+  }
+
+  /** Always empty. */
+  override get pages(): readonly SitemapPage[] {
+    return NO_PAGES;
+  }
+
+  /**
+   * Yields nothing: an invalid sitemap has no pages.
+   *
+   * @returns An empty generator.
+   */
+  override *allPages(): Generator<SitemapPage, void, undefined> {}
+
+  /** @returns `{ type, url, reason }`. */
+  override toJSON(): InvalidSitemapJSON {
+    return { type: this.type, url: this.url, reason: this.reason };
+  }
+}
