@@ -301,6 +301,11 @@ export class XmlTokenizer {
     this.#maxToken = maxToken;
   }
 
+  /** UTF-16 units held for the unfinished token at the end of the input so far. */
+  get pendingLength(): number {
+    return this.#pendLength;
+  }
+
   /**
    * Feeds the next chunk of decoded text.
    *
@@ -314,9 +319,9 @@ export class XmlTokenizer {
       return;
     }
     if (this.#pendKind !== PEND_UNDECIDED && !this.#pendEndsIn(chunk)) {
+      if (this.#pendLength + chunk.length > this.#maxToken) return this.#failTooLong();
       this.#pendPieces.push(chunk);
       this.#pendLength += chunk.length;
-      if (this.#pendLength > this.#maxToken) this.#failTooLong();
       return;
     }
     const pieces = this.#pendPieces;
@@ -343,6 +348,7 @@ export class XmlTokenizer {
     this.#stopped = true;
     this.#pendKind = PEND_NONE;
     this.#pendPieces = [];
+    this.#pendLength = 0;
   }
 
   #failTooLong(): void {
@@ -463,7 +469,7 @@ export class XmlTokenizer {
       return -1;
     }
     const c = s.charCodeAt(i + 2);
-    let marker = 0;
+    let marker = -1;
     if (c === DASH) {
       marker = matchMarker(s, i, "<!--", false);
       if (marker === 1) {
