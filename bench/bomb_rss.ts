@@ -1,0 +1,110 @@
+/**
+ * Time and peak-RSS cost of rejecting a gzip bomb, each case in a fresh
+ * process so earlier allocations cannot hide the peak.
+ *
+ *     deno run -A bench/bomb_rss.ts            # all cases, 5 child processes each
+ *     bun bench/bomb_rss.ts --runs 9
+ *     deno run -A bench/bomb_rss.ts zlib xml   # one case, in this process (JSON)
+ *
+ * Peak RSS is Linux's VmHWM, reset through /proc/self/clear_refs after the
+ * bomb is built, so the figure is the decompression's alone: the high-water
+ * mark minus the RSS just before. Target (DESIGN §5): 194 KB -> 200 MB bomb
+ * rejected in <= 0.1 s with peak RSS + <= 60 MiB.
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { decompressIfGzip, decompressIfGzipWithStreams } from "../src/decompress.ts";
+import { type BombContent, gzipBomb } from "../fixtures/bombs.ts";
+
+const MiB = 1024 * 1024;
+const EXPANDED = 200 * MiB;
+const MAX_BYTES = 50 * MiB;
+const ENGINES = ["zlib", "streams"] as const;
+const CONTENTS: readonly BombContent[] = ["zeros", "xml"];
+const isDeno = "Deno" in globalThis;
+const runtime = isDeno
+  ? `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`
+  : `Bun ${process.versions.bun}`;
+
+function statusMiB(field: "VmRSS" | "VmHWM"): number {
+  const match = readFileSync("/proc/self/status", "utf8").match(new RegExp(`${field}:\\s+(\\d+)`));
+  if (match?.[1] === undefined) throw new Error(`No ${field} in /proc/self/status`);
+  return Number(match[1]) / 1024;
+}
+
+interface Sample {
+  readonly ms: number;
+  readonly peakMiB: number;
+  readonly bombBytes: number;
+  readonly outcome: string;
+}
+
+async function measure(engine: string, content: BombContent): Promise<Sample> {
+  const bomb = gzipBomb(EXPANDED, { content });
+  const inflate = engine === "streams" ? decompressIfGzipWithStreams : decompressIfGzip;
+  // Loads node:zlib outside the measured span: a one-off cost of the first call.
+  await inflate(bomb.subarray(0, 0), MAX_BYTES);
+  const before = statusMiB("VmRSS");
+  writeFileSync("/proc/self/clear_refs", "5");
+  const start = performance.now();
+  const result = await inflate(bomb, MAX_BYTES);
+  const ms = performance.now() - start;
+  const peakMiB = statusMiB("VmHWM") - before;
+  const outcome = result.ok ? `ACCEPTED ${result.bytes.byteLength} bytes` : result.reason;
+  return { ms, peakMiB, bombBytes: bomb.byteLength, outcome };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+// Deno fills process.argv like Node and Bun: runtime, script, then the arguments.
+const [engine, content] = process.argv.slice(2);
+
+if (engine !== undefined && engine !== "--runs") {
+  console.log(JSON.stringify(await measure(engine, (content ?? "zeros") as BombContent)));
+} else {
+  // Other processes share this 2-core machine: the median of fresh runs, and the best.
+  const runs = engine === "--runs" ? Number(content) : 5;
+  const script = fileURLToPath(import.meta.url);
+  console.log(
+    `${runtime}: gzip bomb -> ${EXPANDED / MiB} MiB, bound ${MAX_BYTES / MiB} MiB, ` +
+      `${runs} fresh processes per row (median / min)`,
+  );
+  for (const e of ENGINES) {
+    for (const c of CONTENTS) {
+      const samples: Sample[] = [];
+      for (let i = 0; i < runs; i++) {
+        const args = isDeno ? ["run", "-A", script, e, c] : [script, e, c];
+        const child = spawnSync(process.execPath, args, { encoding: "utf8" });
+        if (child.status !== 0) {
+          process.exitCode = 1;
+          console.error(child.stderr);
+          break;
+        }
+        samples.push(JSON.parse(child.stdout) as Sample);
+      }
+      const first = samples[0];
+      if (first === undefined) continue;
+      const ms = samples.map((s) => s.ms);
+      const peak = samples.map((s) => s.peakMiB);
+      console.log(
+        [
+          e.padEnd(8),
+          c.padEnd(6),
+          `${(first.bombBytes / 1000).toFixed(0)} KB`.padStart(7),
+          `${median(ms).toFixed(1)} / ${Math.min(...ms).toFixed(1)} ms`.padStart(18),
+          `peak RSS +${median(peak).toFixed(1)} / ${Math.min(...peak).toFixed(1)} MiB`.padStart(
+            28,
+          ),
+          ` ${first.outcome}`,
+        ].join(" "),
+      );
+    }
+  }
+}
