@@ -1,10 +1,16 @@
 /**
  * One entry point from bytes to a {@linkcode ParseResult}: decode, detect the
- * format, read it. PLACEHOLDER: signature only, implementation in progress.
+ * format, read it.
  *
  * @module
  */
+import { chooseEncoding, decodeChunks, DEFAULT_CHUNK_BYTES, FIRST_CHUNK_BYTES } from "./_decode.ts";
+import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import type { ParseResult } from "./_result.ts";
+import { RobotsTxtReader } from "./_robots.ts";
+import { TextSitemapReader } from "./_text.ts";
+import { XmlTokenizer } from "./_tokenizer.ts";
+import { parseBase } from "./_url.ts";
 
 /** Options of {@linkcode parseSitemap}. */
 export interface ParseSitemapOptions {
@@ -16,14 +22,138 @@ export interface ParseSitemapOptions {
   readonly robots?: boolean;
   /** The HTTP Content-Type, a hint for the charset only. */
   readonly contentType?: string | null;
+  /**
+   * Decode with this encoding whatever the bytes declare, e.g. "utf-8" for
+   * bytes that came from encoding a JavaScript string. Unknown labels are
+   * ignored. @default detected from BOM, XML declaration, `contentType`
+   */
+  readonly encoding?: string;
+  /**
+   * Input bytes decoded and tokenized per step; memory holds about two such
+   * decoded chunks. @default 1048576
+   */
+  readonly chunkBytes?: number;
+}
+
+const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
+
+/** An HTML page that starts with its doctype: the tokenizer refuses DOCTYPE before the root shows. */
+const HTML_DOCTYPE = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html\b/i;
+
+function invalid(reason: string): ParseResult {
+  return { kind: "invalid", reason };
+}
+
+function forcedEncoding(label: string | undefined): string | null {
+  if (label === undefined) return null;
+  try {
+    return new TextDecoder(label).encoding;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Reads one sitemap document (already decompressed). Never throws: problems
- * become `{ kind: "invalid" }` or a `warning` beside the entries read so far.
+ * Reads one sitemap document (already decompressed): a `<urlset>`,
+ * `<sitemapindex>`, RSS, RDF or Atom feed, text sitemap, or (with `robots`)
+ * a robots.txt. Never throws: problems become `{ kind: "invalid" }` or a
+ * `warning` beside the entries read so far.
+ *
+ * @example Reading a small urlset
+ * ```ts
+ * import { parseSitemap } from "./parse_sitemap.ts";
+ *
+ * const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *   <url><loc>https://www.example.com/</loc><lastmod>2024-05-01</lastmod></url>
+ * </urlset>`;
+ * const result = parseSitemap(new TextEncoder().encode(xml), {
+ *   url: "https://www.example.com/sitemap.xml",
+ * });
+ * if (result.kind === "pages") console.log(result.pages.count); // 1
+ * ```
+ *
+ * @param bytes The document's bytes, decompressed.
+ * @param options The document's URL and how to read it.
+ * @returns Pages, index children, or the reason the document is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  void bytes;
-  void options;
-  return { kind: "invalid", reason: "Not implemented" };
+  try {
+    return read(bytes, options);
+  } catch (e) {
+    // Readers are written not to throw; this is the net under that promise.
+    return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function read(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
+  const since = options.since ?? NaN;
+  const base = parseBase(options.url);
+  const encoding = forcedEncoding(options.encoding) ??
+    chooseEncoding(bytes, options.contentType).encoding;
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  const chunks = decodeChunks(bytes, encoding, chunkBytes, Math.min(chunkBytes, FIRST_CHUNK_BYTES));
+
+  if (options.robots === true) {
+    const robots = new RobotsTxtReader(base);
+    for (const chunk of chunks) robots.write(chunk);
+    return robots.end();
+  }
+
+  let text: TextSitemapReader | null = null;
+  let dispatcher: XmlDispatcher | null = null;
+  let tokenizer: XmlTokenizer | null = null;
+  let htmlDoctype = false;
+  for (const chunk of chunks) {
+    if (tokenizer !== null) {
+      tokenizer.write(chunk);
+      if (tokenizer.error !== null || dispatcher!.done) break;
+      continue;
+    }
+    if (text !== null) {
+      text.write(chunk);
+      continue;
+    }
+    const sniffed = sniffFormat(chunk);
+    if (sniffed === "undecided") continue;
+    if (sniffed === "text") {
+      text = new TextSitemapReader(since);
+      text.write(chunk);
+      continue;
+    }
+    htmlDoctype = HTML_DOCTYPE.test(chunk.slice(0, 4096));
+    dispatcher = new XmlDispatcher(base, since);
+    tokenizer = new XmlTokenizer(dispatcher);
+    tokenizer.write(chunk.trimStart());
+    if (tokenizer.error !== null || dispatcher.done) break;
+  }
+
+  if (tokenizer === null || dispatcher === null) {
+    // Only whitespace, or nothing at all: an empty text sitemap.
+    return (text ?? new TextSitemapReader(since)).end();
+  }
+  if (tokenizer.error === null && !dispatcher.done) tokenizer.end();
+
+  const reader = dispatcher.reader;
+  const error = tokenizer.error;
+  if (reader === null) {
+    if (dispatcher.rootName !== null) {
+      return invalid(
+        `Not a sitemap: the document's root element is <${dispatcher.rootName}> (${EXPECTED_ROOTS})`,
+      );
+    }
+    if (htmlDoctype) {
+      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
+    }
+    if (error !== null) return invalid(`Not a sitemap: unreadable XML: ${error}`);
+    return invalid(`Not a sitemap: the document has no root element (${EXPECTED_ROOTS})`);
+  }
+
+  let warning: string | null = null;
+  if (dispatcher.open) {
+    warning = error !== null
+      ? `Reading stopped early: ${error}`
+      : `The document ends before </${dispatcher.rootName}>: it is truncated`;
+  }
+  if (warning !== null && reader.entries === 0) return invalid(`Not a sitemap: ${warning}`);
+  return reader.finish(warning);
 }

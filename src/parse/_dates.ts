@@ -1,0 +1,267 @@
+/**
+ * Date parsing for sitemaps and feeds: W3C datetime (the ISO 8601 profile
+ * sitemaps use) and RFC 822/2822 (RSS). Every function returns epoch
+ * milliseconds or NaN; none throws, and none fills a missing part from the
+ * current date.
+ *
+ * Hand-written scanners rather than `Date.parse`: engines disagree on what
+ * `Date.parse` accepts, treat zone-less values as local time, and lastmod is
+ * parsed once per page on the hot path.
+ *
+ * @module
+ */
+
+const MS_PER_DAY = 86_400_000;
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (valid for any year). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  // Shifting the year to start in March puts the leap day last, so the
+  // month lengths before any date follow one fixed formula.
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = (month + 9) % 12;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) {
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    return leap ? 29 : 28;
+  }
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Epoch ms of a UTC date and time, or NaN when a field is out of range. A
+ * leap second (60) is read as the last second of the minute.
+ */
+function utc(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+): number {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
+  if (hour > 23 || minute > 59 || second > 60) return NaN;
+  const s = second === 60 ? 59 : second;
+  return daysFromCivil(year, month, day) * MS_PER_DAY + ((hour * 60 + minute) * 60 + s) * 1000 +
+    ms;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0xa0 || c === 0xfeff;
+}
+
+/**
+ * Parses a W3C datetime (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then optionally
+ * `Thh:mm`, `:ss`, fractions and `Z` or `±hh:mm`). Date-only and zone-less
+ * values are UTC; `YYYY` and `YYYY-MM` mean the first day. Lenient where real
+ * sitemaps are: surrounding whitespace, a space instead of `T`, one-digit
+ * month or day, `±hhmm` and `±hh` offsets, lower-case `t` and `z`.
+ *
+ * @param value The text of a `<lastmod>` or similar element.
+ * @returns Epoch milliseconds, or NaN when `value` is not such a date.
+ */
+export function parseW3cDate(value: string): number {
+  const s = value;
+  let i = 0;
+  let end = s.length;
+  while (i < end && isSpace(s.charCodeAt(i))) i++;
+  while (end > i && isSpace(s.charCodeAt(end - 1))) end--;
+  if (end - i < 4) return NaN;
+
+  // A small cursor-based reader; `num` returns -1 when no digit is there.
+  const num = (min: number, max: number): number => {
+    let n = 0;
+    let k = 0;
+    while (k < max && i < end && isDigit(s.charCodeAt(i))) {
+      n = n * 10 + s.charCodeAt(i) - 48;
+      i++;
+      k++;
+    }
+    return k < min ? -1 : n;
+  };
+
+  const year = num(4, 4);
+  if (year < 0) return NaN;
+  if (i === end) return utc(year, 1, 1, 0, 0, 0, 0);
+  if (s.charCodeAt(i) !== 45 /* - */) return NaN;
+  i++;
+  const month = num(1, 2);
+  if (month < 0) return NaN;
+  if (i === end) return utc(year, month, 1, 0, 0, 0, 0);
+  if (s.charCodeAt(i) !== 45) return NaN;
+  i++;
+  const day = num(1, 2);
+  if (day < 0) return NaN;
+  if (i === end) return utc(year, month, day, 0, 0, 0, 0);
+
+  const sep = s.charCodeAt(i);
+  if (sep !== 84 /* T */ && sep !== 116 /* t */ && sep !== 32) return NaN;
+  i++;
+  while (i < end && s.charCodeAt(i) === 32) i++;
+  const hour = num(2, 2);
+  if (hour < 0 || s.charCodeAt(i) !== 58 /* : */) return NaN;
+  i++;
+  const minute = num(2, 2);
+  if (minute < 0) return NaN;
+  let second = 0;
+  let ms = 0;
+  if (i < end && s.charCodeAt(i) === 58) {
+    i++;
+    second = num(2, 2);
+    if (second < 0) return NaN;
+    const c = s.charCodeAt(i);
+    if (i < end && (c === 46 /* . */ || c === 44 /* , */)) {
+      i++;
+      const start = i;
+      let scale = 100;
+      while (i < end && isDigit(s.charCodeAt(i))) {
+        ms += (s.charCodeAt(i) - 48) * scale;
+        scale /= 10;
+        i++;
+      }
+      if (i === start) return NaN;
+      ms = Math.floor(ms);
+    }
+  }
+  while (i < end && s.charCodeAt(i) === 32) i++;
+  const local = utc(year, month, day, hour, minute, second, ms);
+  if (i === end) return local;
+
+  const z = s.charCodeAt(i);
+  if ((z === 90 /* Z */ || z === 122 /* z */) && i + 1 === end) return local;
+  if (z !== 43 /* + */ && z !== 45 /* - */) return NaN;
+  i++;
+  const offH = num(2, 2);
+  if (offH < 0 || offH > 23) return NaN;
+  let offM = 0;
+  if (i < end) {
+    if (s.charCodeAt(i) === 58) i++;
+    offM = num(2, 2);
+    if (offM < 0 || offM > 59) return NaN;
+  }
+  if (i !== end) return NaN;
+  const offset = (offH * 60 + offM) * 60_000;
+  return z === 43 ? local - offset : local + offset;
+}
+
+const MONTHS: Readonly<Record<string, number>> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+
+/** Zone names RFC 822 defines, plus a few that feeds use in practice; hours east of UTC. */
+const ZONES: Readonly<Record<string, number>> = {
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  est: -5,
+  edt: -4,
+  cst: -6,
+  cdt: -5,
+  mst: -7,
+  mdt: -6,
+  pst: -8,
+  pdt: -7,
+  cet: 1,
+  cest: 2,
+  bst: 1,
+};
+
+/**
+ * Parses an RFC 822 / RFC 2822 date as RSS uses it: `Tue, 10 Jun 2003
+ * 04:00:00 GMT`, with the weekday optional, seconds optional, full month
+ * names, `±hhmm` or `±hh:mm` offsets, the US zone names, and two-digit years
+ * (00–49 → 20xx, 50–99 → 19xx, as RFC 2822 says). A missing zone is UTC; an
+ * unknown zone name is read as UTC rather than rejected, since the date is
+ * still right to within a day.
+ *
+ * @param value The text of a `<pubDate>` or similar element.
+ * @returns Epoch milliseconds, or NaN when `value` is not such a date.
+ */
+export function parseRfc822Date(value: string): number {
+  const tokens = value.trim().replace(/,/g, " ").split(/\s+/);
+  let t = 0;
+  // An optional weekday: any leading word that is not a month.
+  const first = tokens[0];
+  if (
+    first !== undefined && /^[A-Za-z]+\.?$/.test(first) &&
+    !(first.slice(0, 3).toLowerCase() in MONTHS)
+  ) {
+    t++;
+  }
+  let dayTok = tokens[t];
+  let monTok = tokens[t + 1];
+  // "Jun 10 2003" appears too; swap to day-month order.
+  if (dayTok !== undefined && /^[A-Za-z]/.test(dayTok)) [dayTok, monTok] = [monTok, dayTok];
+  const yearTok = tokens[t + 2];
+  const timeTok = tokens[t + 3];
+  const zoneTok = tokens[t + 4];
+  if (dayTok === undefined || monTok === undefined || yearTok === undefined) return NaN;
+  if (tokens.length > t + 5) return NaN;
+  if (!/^\d{1,2}$/.test(dayTok) || !/^\d{2,4}$/.test(yearTok)) return NaN;
+  const month = MONTHS[monTok.slice(0, 3).toLowerCase()];
+  if (month === undefined || !/^[A-Za-z]+\.?$/.test(monTok)) return NaN;
+  const day = Number(dayTok);
+  let year = Number(yearTok);
+  if (yearTok.length === 2) year += year < 50 ? 2000 : 1900;
+  else if (yearTok.length === 3) year += 1900;
+
+  let hour = 0;
+  let minute = 0;
+  let second = 0;
+  if (timeTok !== undefined) {
+    const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(timeTok);
+    if (m === null) return NaN;
+    hour = Number(m[1]);
+    minute = Number(m[2]);
+    second = m[3] === undefined ? 0 : Number(m[3]);
+  }
+  const local = utc(year, month, day, hour, minute, second, 0);
+  if (zoneTok === undefined) return local;
+  const off = /^([+-])(\d{2}):?(\d{2})$/.exec(zoneTok);
+  if (off !== null) {
+    const minutes = Number(off[2]) * 60 + Number(off[3]);
+    if (Number(off[3]) > 59) return NaN;
+    return off[1] === "+" ? local - minutes * 60_000 : local + minutes * 60_000;
+  }
+  if (!/^[A-Za-z]{1,5}$/.test(zoneTok)) return NaN;
+  const hours = ZONES[zoneTok.toLowerCase()] ?? 0;
+  return local - hours * 3_600_000;
+}
+
+/**
+ * Parses a date in whichever of the two formats it is written: W3C datetime
+ * first (sitemaps, Atom, `dc:date`), then RFC 822 (RSS `pubDate`), since
+ * generators mix them up.
+ *
+ * @param value The element's text.
+ * @returns Epoch milliseconds, or NaN when neither format matches.
+ */
+export function parseDate(value: string): number {
+  const w3c = parseW3cDate(value);
+  if (!Number.isNaN(w3c)) return w3c;
+  return parseRfc822Date(value);
+}

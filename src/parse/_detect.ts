@@ -1,0 +1,124 @@
+/**
+ * Format detection: text or XML from the first significant character, then
+ * the reader from the XML root element.
+ *
+ * @module
+ */
+import { FeedReader } from "./_feeds.ts";
+import { Ns, nsKind } from "./_ns.ts";
+import type { DocumentReader } from "./_reader.ts";
+import { SitemapIndexReader } from "./_sitemapindex.ts";
+import type { XmlAttribute, XmlHandler } from "./_tokenizer.ts";
+import { UrlsetReader } from "./_urlset.ts";
+
+/** What the start of a document says it is. */
+export type Sniffed = "xml" | "text" | "undecided";
+
+/**
+ * Looks at the first character that is not whitespace (or a stray BOM): `<`
+ * means XML, anything else a text sitemap.
+ *
+ * @param chunk The next piece of decoded text.
+ * @returns The decision, or "undecided" when `chunk` is all whitespace.
+ */
+export function sniffFormat(chunk: string): Sniffed {
+  for (let i = 0; i < chunk.length; i++) {
+    const c = chunk.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) continue;
+    return c === 60 /* < */ ? "xml" : "text";
+  }
+  return "undecided";
+}
+
+/**
+ * The reader for a root element, or null when the root is not one of the
+ * formats. Roots are matched by local name alone: a misspelt namespace on the
+ * root is common and nothing else uses these names for a document.
+ *
+ * @param ns The root's namespace URI.
+ * @param local The root's local name.
+ * @param base The document's parsed URL, or null.
+ * @param since The lastmod filter (epoch ms, NaN for none).
+ * @returns A fresh reader, or null.
+ */
+export function readerForRoot(
+  ns: string,
+  local: string,
+  base: URL | null,
+  since: number,
+): DocumentReader | null {
+  switch (local) {
+    case "urlset":
+      return new UrlsetReader(ns, base, since);
+    case "sitemapindex":
+      return new SitemapIndexReader(ns, base);
+    case "rss":
+      return new FeedReader("rss", base, since);
+    case "RDF": {
+      const kind = nsKind(ns);
+      return kind === Ns.Rdf || kind === Ns.None ? new FeedReader("rss", base, since) : null;
+    }
+    case "feed":
+      return new FeedReader("atom", base, since);
+  }
+  return null;
+}
+
+/**
+ * Sits between the tokenizer and the format reader: picks the reader at the
+ * root element, forwards the root's content, and notices when the root
+ * closes (anything after it is ignored) or never closes (truncation).
+ */
+export class XmlDispatcher implements XmlHandler {
+  readonly #base: URL | null;
+  readonly #since: number;
+  #depth = 0;
+  /** The reader chosen by the root, once the root has started. */
+  reader: DocumentReader | null = null;
+  /** The root's local name, once seen. */
+  rootName: string | null = null;
+  /** True once nothing more will be read: the root closed, or was not a sitemap. */
+  done = false;
+
+  /**
+   * @param base The document's parsed URL, or null.
+   * @param since The lastmod filter (epoch ms, NaN for none).
+   */
+  constructor(base: URL | null, since: number) {
+    this.#base = base;
+    this.#since = since;
+  }
+
+  /** True while the root element is open. */
+  get open(): boolean {
+    return this.#depth > 0;
+  }
+
+  /** Forwards an element start, choosing the reader at the root. */
+  onStart(ns: string, local: string, attrs: readonly XmlAttribute[]): void {
+    if (this.done) return;
+    if (this.#depth === 0) {
+      this.rootName = local;
+      this.reader = readerForRoot(ns, local, this.#base, this.#since);
+      if (this.reader === null) {
+        this.done = true;
+        return;
+      }
+    }
+    this.#depth++;
+    this.reader!.onStart(ns, local, attrs);
+  }
+
+  /** Forwards an element end; the root's end finishes the document. */
+  onEnd(ns: string, local: string): void {
+    if (this.done || this.#depth === 0) return;
+    this.#depth--;
+    this.reader!.onEnd(ns, local);
+    if (this.#depth === 0) this.done = true;
+  }
+
+  /** Forwards character data inside the root. */
+  onText(text: string): void {
+    if (this.#depth !== 0 && !this.done) this.reader!.onText(text);
+  }
+}

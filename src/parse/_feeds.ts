@@ -1,0 +1,259 @@
+/**
+ * Feeds as page lists: RSS 2.0 (and 0.9x), RSS 1.0 / RDF, Atom 1.0 and Atom
+ * 0.3. Each item becomes a page whose news story carries the item's title
+ * and date, as ultimate-sitemap-parser does.
+ *
+ * @module
+ */
+import { parseDate } from "./_dates.ts";
+import { PackedPagesBuilder } from "./_pack.ts";
+import { Ns, type NsKind, nsKind } from "./_ns.ts";
+import type { DocumentReader } from "./_reader.ts";
+import type { NewsStoryData, ParseResult } from "./_result.ts";
+import type { XmlAttribute } from "./_tokenizer.ts";
+import { resolvePageUrl } from "./_url.ts";
+
+const F_LINK = 1;
+const F_GUID = 2;
+const F_TITLE = 3;
+const F_PUBDATE = 4;
+const F_DCDATE = 5;
+const F_UPDATED = 6;
+const F_PUBLISHED = 7;
+
+function attr(attrs: readonly XmlAttribute[], local: string): string | null {
+  for (const a of attrs) if (a.local === local && a.ns === "") return a.value;
+  return null;
+}
+
+/** RSS elements carry no namespace (2.0) or the RSS 1.0/0.90 one, which nothing else uses. */
+function isRssNs(kind: NsKind): boolean {
+  return kind === Ns.None || kind === Ns.Other;
+}
+
+/** Reads an RSS, RDF or Atom feed into packed pages. */
+export class FeedReader implements DocumentReader {
+  readonly #atom: boolean;
+  readonly #base: URL | null;
+  readonly #builder: PackedPagesBuilder;
+  #entries = 0;
+  #depth = 0;
+  #itemDepth = 0;
+  #field = 0;
+  #fieldDepth = 0;
+  #text = "";
+
+  #link: string | null = null;
+  #guid: string | null = null;
+  #guidIsPermaLink = true;
+  #title: string | null = null;
+  #pubDate: string | null = null;
+  #dcDate: string | null = null;
+  #updated: string | null = null;
+  #published: string | null = null;
+
+  /**
+   * @param format "atom" for `<feed>`, "rss" for `<rss>` and `<rdf:RDF>`.
+   * @param base The feed URL, for relative links; null if unknown.
+   * @param since Keep items dated >= this (epoch ms) or undated.
+   */
+  constructor(format: "rss" | "atom", base: URL | null, since: number) {
+    this.#atom = format === "atom";
+    this.#base = base;
+    this.#builder = new PackedPagesBuilder(since);
+  }
+
+  /** Complete `<item>` or `<entry>` elements read so far. */
+  get entries(): number {
+    return this.#entries;
+  }
+
+  /** Called by the tokenizer when an element starts. */
+  onStart(ns: string, local: string, attrs: readonly XmlAttribute[]): void {
+    const d = ++this.#depth;
+    if (this.#field !== 0) return;
+    if (this.#itemDepth === 0) {
+      if (this.#isItem(d, ns, local)) this.#startItem(d);
+      return;
+    }
+    if (d !== this.#itemDepth + 1) return;
+    const kind = nsKind(ns);
+    if (this.#atom) this.#startAtomField(d, kind, local, attrs);
+    else this.#startRssField(d, kind, local, attrs);
+  }
+
+  #isItem(d: number, ns: string, local: string): boolean {
+    const kind = nsKind(ns);
+    if (this.#atom) return d === 2 && local === "entry" && (kind === Ns.Atom || kind === Ns.None);
+    // RSS 2.0 nests items in <channel>; RSS 1.0 puts them beside it.
+    return (d === 2 || d === 3) && local === "item" && isRssNs(kind);
+  }
+
+  #startItem(d: number): void {
+    this.#itemDepth = d;
+    this.#link = null;
+    this.#guid = null;
+    this.#guidIsPermaLink = true;
+    this.#title = null;
+    this.#pubDate = null;
+    this.#dcDate = null;
+    this.#updated = null;
+    this.#published = null;
+  }
+
+  #capture(field: number, d: number): void {
+    this.#field = field;
+    this.#fieldDepth = d;
+    this.#text = "";
+  }
+
+  #startRssField(d: number, kind: NsKind, local: string, attrs: readonly XmlAttribute[]): void {
+    if (kind === Ns.Dc) {
+      if (local === "date") this.#capture(F_DCDATE, d);
+      else if (local === "title" && this.#title === null) this.#capture(F_TITLE, d);
+      return;
+    }
+    if (kind === Ns.Atom) {
+      // <atom:link href> in an RSS item: a fallback for a missing <link>.
+      if (local === "link" && this.#link === null) this.#atomLink(attrs);
+      return;
+    }
+    if (!isRssNs(kind)) return;
+    switch (local) {
+      case "link":
+        this.#capture(F_LINK, d);
+        break;
+      case "guid": {
+        const permaLink = attr(attrs, "isPermaLink");
+        this.#guidIsPermaLink = permaLink === null || permaLink.trim().toLowerCase() !== "false";
+        this.#capture(F_GUID, d);
+        break;
+      }
+      case "title":
+        this.#capture(F_TITLE, d);
+        break;
+      case "pubDate":
+        this.#capture(F_PUBDATE, d);
+        break;
+    }
+  }
+
+  #startAtomField(d: number, kind: NsKind, local: string, attrs: readonly XmlAttribute[]): void {
+    if (kind !== Ns.Atom && kind !== Ns.None) return;
+    switch (local) {
+      case "link":
+        if (this.#link === null) this.#atomLink(attrs);
+        break;
+      case "title":
+        this.#capture(F_TITLE, d);
+        break;
+      case "updated":
+      case "modified":
+        this.#capture(F_UPDATED, d);
+        break;
+      case "published":
+      case "issued":
+        this.#capture(F_PUBLISHED, d);
+        break;
+    }
+  }
+
+  /** Takes the href of a link whose rel is "alternate" or absent (RFC 4287 section 4.2.7.2). */
+  #atomLink(attrs: readonly XmlAttribute[]): void {
+    const rel = attr(attrs, "rel");
+    if (rel !== null && rel.trim().toLowerCase() !== "alternate") return;
+    const href = attr(attrs, "href");
+    if (href !== null && href.trim() !== "") this.#link = href;
+  }
+
+  /** Called by the tokenizer with character data. */
+  onText(text: string): void {
+    if (this.#field !== 0) this.#text += text;
+  }
+
+  /** Called by the tokenizer when an element ends. */
+  onEnd(_ns: string, _local: string): void {
+    const d = this.#depth--;
+    if (this.#field !== 0) {
+      if (d !== this.#fieldDepth) return;
+      this.#endField(this.#field, this.#text);
+      this.#field = 0;
+      this.#text = "";
+      return;
+    }
+    if (d === this.#itemDepth) {
+      this.#itemDepth = 0;
+      this.#entries++;
+      this.#commit();
+    }
+  }
+
+  #endField(field: number, text: string): void {
+    // The first of each wins: feeds repeat elements from other vocabularies.
+    switch (field) {
+      case F_LINK:
+        if (this.#link === null && text.trim() !== "") this.#link = text;
+        break;
+      case F_GUID:
+        this.#guid ??= text;
+        break;
+      case F_TITLE:
+        this.#title ??= text.trim();
+        break;
+      case F_PUBDATE:
+        this.#pubDate ??= text;
+        break;
+      case F_DCDATE:
+        this.#dcDate ??= text;
+        break;
+      case F_UPDATED:
+        this.#updated ??= text;
+        break;
+      case F_PUBLISHED:
+        this.#published ??= text;
+        break;
+    }
+  }
+
+  #commit(): void {
+    let url = this.#link === null ? null : resolvePageUrl(this.#link, this.#base);
+    if (url === null && this.#guid !== null && this.#guidIsPermaLink) {
+      url = resolvePageUrl(this.#guid, this.#base);
+    }
+    if (url === null) return;
+    let lastModified: number;
+    let publishDate: number;
+    if (this.#atom) {
+      const updated = this.#updated === null ? NaN : parseDate(this.#updated);
+      const published = this.#published === null ? NaN : parseDate(this.#published);
+      lastModified = Number.isNaN(updated) ? published : updated;
+      publishDate = Number.isNaN(published) ? updated : published;
+    } else {
+      const date = this.#pubDate ?? this.#dcDate;
+      lastModified = publishDate = date === null ? NaN : parseDate(date);
+    }
+    const newsStory: NewsStoryData = {
+      title: this.#title ?? "",
+      publishDate,
+      publicationName: null,
+      publicationLanguage: null,
+      access: null,
+      genres: [],
+      keywords: [],
+      stockTickers: [],
+    };
+    this.#builder.add(url, lastModified, 0.5, 0, { newsStory });
+  }
+
+  /**
+   * Packs the pages read.
+   *
+   * @param warning Why reading stopped early, or null.
+   * @returns A pages result of format "rss" or "atom".
+   */
+  finish(warning: string | null): ParseResult {
+    const found = this.#builder.found;
+    const format = this.#atom ? "atom" : "rss";
+    return { kind: "pages", format, pages: this.#builder.build(), found, warning };
+  }
+}
