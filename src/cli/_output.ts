@@ -1,0 +1,217 @@
+/**
+ * The output formats of `ls` other than `tabtree` (which is `formatTabTree`),
+ * and the `--stats` report. Each format is a generator of text pieces, so the
+ * caller writes them in batches without ever holding the whole output.
+ *
+ * @module
+ */
+import { stripOrigin } from "../format.ts";
+import type { SitemapPage } from "../objects/page.ts";
+import {
+  AbstractIndexSitemap,
+  AbstractPagesSitemap,
+  type AbstractSitemap,
+  IndexWebsiteSitemap,
+} from "../objects/sitemap.ts";
+import type { SitemapTreeStats } from "../stats.ts";
+import { formatBytes, formatCount, formatDuration } from "./_units.ts";
+
+/** The root's origin, or "" when its URL does not parse (then nothing is stripped). */
+function originOf(root: AbstractSitemap): string {
+  try {
+    return new URL(root.url).origin;
+  } catch {
+    return "";
+  }
+}
+
+/** Every pages node of the tree with its pages, depth-first, the root included. */
+function* pagesNodes(root: AbstractSitemap): Generator<AbstractPagesSitemap, void, undefined> {
+  if (root instanceof AbstractPagesSitemap) yield root;
+  for (const node of root.allSitemaps()) {
+    if (node instanceof AbstractPagesSitemap) yield node;
+  }
+}
+
+/**
+ * `pages`: one page URL per line, in tree order (as USP's `ls -f pages`).
+ *
+ * @param root The tree.
+ * @param stripUrl Print URLs on the root's origin as paths.
+ * @returns Lines with their `\n`.
+ */
+export function* pagesFormat(
+  root: AbstractSitemap,
+  stripUrl: boolean,
+): Generator<string, void, undefined> {
+  const origin = stripUrl ? originOf(root) : "";
+  for (const node of pagesNodes(root)) {
+    for (const page of node.allPages()) yield stripOrigin(page.url, origin) + "\n";
+  }
+}
+
+/**
+ * The NDJSON object of one page: `url`, `sitemap` (the URL of the sitemap
+ * that listed it), `lastModified` (ISO 8601 or null), `priority`,
+ * `changeFrequency` (or null) always; `newsStory`, `images`, `videos` and
+ * `alternates` (as in `SitemapPage.toJSON()`) only when the page has them,
+ * which keeps plain sitemaps' lines short.
+ *
+ * @param page The page.
+ * @param sitemap The URL of the sitemap that listed it.
+ * @returns The object, ready for `JSON.stringify`.
+ */
+export function ndjsonRecord(page: SitemapPage, sitemap: string): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    url: page.url,
+    sitemap,
+    lastModified: page.lastModified === null ? null : page.lastModified.toISOString(),
+    priority: page.priority,
+    changeFrequency: page.changeFrequency,
+  };
+  if (page.newsStory !== null) record.newsStory = page.newsStory.toJSON();
+  if (page.images.length > 0) record.images = page.images.map((image) => image.toJSON());
+  if (page.videos.length > 0) record.videos = page.videos.map((video) => video.toJSON());
+  if (page.alternates.length > 0) record.alternates = page.alternates.map((a) => a.toJSON());
+  return record;
+}
+
+/**
+ * `ndjson`: one JSON object per page and line, in tree order; see
+ * {@linkcode ndjsonRecord} for the keys.
+ *
+ * @param root The tree.
+ * @returns Lines with their `\n`.
+ */
+export function* ndjsonFormat(root: AbstractSitemap): Generator<string, void, undefined> {
+  for (const node of pagesNodes(root)) {
+    for (const page of node.allPages()) {
+      yield JSON.stringify(ndjsonRecord(page, node.url)) + "\n";
+    }
+  }
+}
+
+/** The header row of the `csv` format. */
+export const CSV_HEADER: readonly string[] = [
+  "url",
+  "lastmod",
+  "changefreq",
+  "priority",
+  "sitemap",
+];
+
+/**
+ * One CSV field, quoted per RFC 4180 when it holds a comma, quote, CR or LF.
+ *
+ * @param value The field.
+ * @returns The field as written.
+ */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/**
+ * `csv`: a header row, then `url,lastmod,changefreq,priority,sitemap` per
+ * page in tree order; lastmod is ISO 8601 and absent values are empty
+ * fields. Rows end with CRLF, as RFC 4180 says.
+ *
+ * @param root The tree.
+ * @returns Rows with their `\r\n`.
+ */
+export function* csvFormat(root: AbstractSitemap): Generator<string, void, undefined> {
+  yield CSV_HEADER.join(",") + "\r\n";
+  for (const node of pagesNodes(root)) {
+    const sitemap = csvField(node.url);
+    for (const page of node.allPages()) {
+      const lastmod = page.lastModified === null ? "" : page.lastModified.toISOString();
+      yield `${csvField(page.url)},${lastmod},${page.changeFrequency ?? ""},${
+        String(page.priority)
+      },${sitemap}\r\n`;
+    }
+  }
+}
+
+/**
+ * `json`: the tree's `toJSON()` as one line of compact JSON (pipe it to `jq`
+ * to read it), written node by node and page by page: the text equals
+ * `JSON.stringify(root.toJSON())` plus a line break, without ever building
+ * it whole.
+ *
+ * @param root The tree.
+ * @returns Pieces of the JSON text.
+ */
+export function* jsonFormat(root: AbstractSitemap): Generator<string, void, undefined> {
+  yield* jsonNode(root);
+  yield "\n";
+}
+
+function* jsonNode(node: AbstractSitemap): Generator<string, void, undefined> {
+  const head = `{"type":${JSON.stringify(node.type)},"url":${JSON.stringify(node.url)}`;
+  if (node instanceof AbstractPagesSitemap) {
+    yield head + `,"pages":[`;
+    let first = true;
+    for (const page of node.allPages()) {
+      yield (first ? "" : ",") + JSON.stringify(page.toJSON());
+      first = false;
+    }
+    yield "]}";
+  } else if (node instanceof AbstractIndexSitemap) {
+    yield head + `,"subSitemaps":[`;
+    let first = true;
+    for (const child of node.subSitemaps) {
+      if (!first) yield ",";
+      first = false;
+      yield* jsonNode(child);
+    }
+    yield "]";
+    if (!(node instanceof IndexWebsiteSitemap)) {
+      const lastmods = node.subSitemapLastModified.map((d) => d === null ? null : d.toISOString());
+      yield `,"subSitemapLastModified":${JSON.stringify(lastmods)}`;
+    }
+    yield "}";
+  } else {
+    // Invalid nodes: small, and their toJSON() is the contract.
+    yield JSON.stringify(node.toJSON());
+  }
+}
+
+const TYPE_ORDER = ["website", "robots", "index", "urlset", "text", "rss", "atom", "invalid"];
+
+function typeRank(type: string): number {
+  const rank = TYPE_ORDER.indexOf(type);
+  return rank === -1 ? TYPE_ORDER.length : rank;
+}
+
+/**
+ * The `--stats` report, one line per fact, for people (not parsers).
+ *
+ * @param stats The root's counters.
+ * @returns Lines without line breaks.
+ */
+export function formatStats(stats: SitemapTreeStats): string[] {
+  // A fixed order: the library counts types in the order sitemaps finished, which varies.
+  const byType = Object.entries(stats.sitemapsByType).sort(([a], [b]) => typeRank(a) - typeRank(b));
+  const total = byType.reduce((sum, [, n]) => sum + n, 0);
+  const lines = [
+    `sitemaps      ${formatCount(total)}${
+      byType.length === 0
+        ? ""
+        : ` (${byType.map(([type, n]) => `${type} ${formatCount(n)}`).join(", ")})`
+    }`,
+    `invalid       ${formatCount(stats.invalid.length)}`,
+  ];
+  for (const { url, reason } of stats.invalid) lines.push(`  ${url}: ${reason}`);
+  if (stats.warnings.length > 0) {
+    lines.push(`read in part  ${formatCount(stats.warnings.length)}`);
+    for (const { url, warning } of stats.warnings) lines.push(`  ${url}: ${warning}`);
+  }
+  lines.push(
+    `requests      ${formatCount(stats.requests)}`,
+    `downloaded    ${formatBytes(stats.bytesDownloaded)}`,
+    `decompressed  ${formatBytes(stats.bytesDecompressed)}`,
+    `pages         ${formatCount(stats.pagesFound)} found, ${formatCount(stats.pagesKept)} kept`,
+    `parse time    ${formatDuration(stats.parseMs)}`,
+    `elapsed       ${formatDuration(stats.elapsedMs)}`,
+  );
+  return lines;
+}

@@ -1,0 +1,132 @@
+/**
+ * The live progress line: one line on a terminal's stderr, redrawn in place
+ * about ten times a second and erased at the end, so the terminal is clean
+ * before the output and `--stats` appear.
+ *
+ * @module
+ */
+import type { SitemapProgressEvent } from "../options.ts";
+import type { SerialWriter } from "./_io.ts";
+import { formatBytes, formatCount, formatSeconds } from "./_units.ts";
+
+/** The counters the line shows. */
+export interface ProgressCounts {
+  readonly sitemapsDone: number;
+  readonly sitemapsQueued: number;
+  readonly pagesFound: number;
+  readonly bytesDownloaded: number;
+}
+
+/** Carriage return, then erase the whole line: the cursor ends at column 0 of a blank line. */
+export const CLEAR_LINE = "\r\x1b[2K";
+
+/**
+ * The line's text: `sitemaps 12 done / 3 queued · pages 240,118 · 18.4 MB · 2.3 s`.
+ *
+ * @param counts The latest counters.
+ * @param elapsedMs Milliseconds since the crawl started.
+ * @returns The text, without control characters.
+ */
+export function progressText(counts: ProgressCounts, elapsedMs: number): string {
+  return `sitemaps ${formatCount(counts.sitemapsDone)} done / ${
+    formatCount(counts.sitemapsQueued)
+  } queued · pages ${formatCount(counts.pagesFound)} · ${formatBytes(counts.bytesDownloaded)} · ${
+    formatSeconds(elapsedMs)
+  }`;
+}
+
+/** Options of {@linkcode ProgressLine}. */
+export interface ProgressLineOptions {
+  /** The terminal's width; the line is cut to one column less, so it never wraps. */
+  readonly columns?: number;
+  /** Milliseconds between redraws. @default {100} */
+  readonly intervalMs?: number;
+  /** The clock. @default {performance.now} */
+  readonly now?: () => number;
+}
+
+/**
+ * Draws the progress line on a timer rather than on every event: a crawl
+ * finishing hundreds of sitemaps a second redraws ten times a second, a
+ * crawl waiting on a slow server still sees its clock move, and a crawl
+ * done within the first interval draws nothing at all.
+ */
+export class ProgressLine {
+  readonly #out: SerialWriter;
+  readonly #columns: number;
+  readonly #intervalMs: number;
+  readonly #now: () => number;
+  readonly #started: number;
+  #counts: ProgressCounts = {
+    sitemapsDone: 0,
+    sitemapsQueued: 0,
+    pagesFound: 0,
+    bytesDownloaded: 0,
+  };
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #shown = "";
+
+  /**
+   * @param out The terminal's stderr.
+   * @param options Width, redraw interval and clock.
+   */
+  constructor(out: SerialWriter, options: ProgressLineOptions = {}) {
+    this.#out = out;
+    this.#columns = options.columns ?? 0;
+    this.#intervalMs = options.intervalMs ?? 100;
+    this.#now = options.now ?? (() => performance.now());
+    this.#started = this.#now();
+  }
+
+  /** Starts redrawing. */
+  start(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setInterval(() => this.draw(), this.#intervalMs);
+  }
+
+  /**
+   * Takes the counters of a library progress event; they show at the next redraw.
+   *
+   * @param event The event.
+   */
+  update(event: SitemapProgressEvent): void {
+    this.#counts = {
+      sitemapsDone: event.sitemapsDone,
+      sitemapsQueued: event.sitemapsQueued,
+      pagesFound: event.pagesFound,
+      bytesDownloaded: event.bytesDownloaded,
+    };
+  }
+
+  /** Redraws the line now (the timer calls this). */
+  draw(): void {
+    let text = progressText(this.#counts, this.#now() - this.#started);
+    if (this.#columns > 1 && text.length > this.#columns - 1) {
+      text = text.slice(0, this.#columns - 1);
+    }
+    if (text === this.#shown) return;
+    this.#shown = text;
+    this.#out.write(CLEAR_LINE + text);
+  }
+
+  /**
+   * Writes a whole line above the progress line (a log line on the same terminal).
+   *
+   * @param line The line, without a line break.
+   */
+  log(line: string): void {
+    if (this.#shown === "") {
+      this.#out.write(line + "\n");
+      return;
+    }
+    this.#out.write(`${CLEAR_LINE}${line}\n${this.#shown}`);
+  }
+
+  /** Stops redrawing and erases the line. */
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    if (this.#shown !== "") this.#out.write(CLEAR_LINE);
+    this.#shown = "";
+  }
+}
