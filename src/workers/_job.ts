@@ -1,0 +1,131 @@
+/**
+ * The unit of work a parse worker does, and the messages that carry it across
+ * the worker boundary. The worker module and the pool's in-thread fallback both
+ * run {@linkcode runParseJob}, so a sitemap parses the same either way.
+ *
+ * @module
+ */
+import { decompressIfGzip } from "../decompress.ts";
+import type { ParseResult } from "../parse/_result.ts";
+import { parseSitemap } from "../parse/parse_sitemap.ts";
+
+/** One sitemap body to decompress and parse. */
+export interface ParseJob {
+  /**
+   * The raw response body, maybe gzipped. A worker pool transfers its buffer to
+   * the worker, so the caller's view is detached once the job is handed over.
+   */
+  readonly bytes: Uint8Array;
+  /** The sitemap's final URL (after redirects); relative `<loc>`s resolve against it. */
+  readonly url: string;
+  /** Keep only pages whose lastmod is >= this (epoch ms) or missing; NaN keeps all. */
+  readonly since: number;
+  /** Read the body as robots.txt rather than detecting a sitemap format. */
+  readonly robots: boolean;
+  /** The HTTP Content-Type, a charset hint only. */
+  readonly contentType: string | null;
+  /** The most bytes the body may decompress (or, when plain, amount) to. */
+  readonly maxSitemapBytes: number;
+}
+
+/** What a {@linkcode ParseJob} produced. */
+export interface ParseOutcome {
+  readonly result: ParseResult;
+  /** Size of the document after decompression; 0 when decompression failed. */
+  readonly decompressedBytes: number;
+  /** Milliseconds spent decompressing and parsing, measured where the job ran. */
+  readonly parseMs: number;
+}
+
+/** A message from the pool to a worker: parse this. */
+export interface WorkerRequest {
+  /** Echoed in the reply, so a late answer to an abandoned job is recognised. */
+  readonly id: number;
+  readonly job: ParseJob;
+}
+
+/**
+ * A message from a worker to the pool. `ready` is posted once the module has
+ * loaded, which lets the pool tell a worker that cannot start (the pool then
+ * parses on the calling thread) from one that crashed on a job.
+ */
+export type WorkerReply =
+  | { readonly type: "ready" }
+  | { readonly type: "done"; readonly id: number; readonly outcome: ParseOutcome }
+  | { readonly type: "failed"; readonly id: number; readonly message: string };
+
+/**
+ * Decompresses (when gzipped) and parses one sitemap body.
+ *
+ * Never rejects: a body that cannot be inflated, one past `maxSitemapBytes` and
+ * any unexpected error become a `{ kind: "invalid" }` result. A truncated gzip
+ * stream is parsed as far as it inflated, and the decompressor's warning is
+ * carried into the result when the parser had none of its own.
+ *
+ * @param job The body and how to read it.
+ * @returns The parse result with its sizes and timing.
+ *
+ * @example Parse a plain robots.txt body
+ * ```ts
+ * import { runParseJob } from "./_job.ts";
+ *
+ * const outcome = await runParseJob({
+ *   bytes: new TextEncoder().encode("Sitemap: https://example.com/sitemap.xml\n"),
+ *   url: "https://example.com/robots.txt",
+ *   since: NaN,
+ *   robots: true,
+ *   contentType: "text/plain",
+ *   maxSitemapBytes: 52_428_800,
+ * });
+ * console.log(outcome.result.kind);
+ * ```
+ */
+export async function runParseJob(job: ParseJob): Promise<ParseOutcome> {
+  const start = performance.now();
+  const elapsed = (): number => performance.now() - start;
+  try {
+    const inflated = await decompressIfGzip(job.bytes, job.maxSitemapBytes);
+    if (!inflated.ok) {
+      return { result: invalid(inflated.reason), decompressedBytes: 0, parseMs: elapsed() };
+    }
+    const bytes = inflated.bytes;
+    // Checked whether or not the body was gzipped, so a decompressor that
+    // overshoots its bound by a chunk still cannot hand the parser more.
+    if (bytes.byteLength > job.maxSitemapBytes) {
+      return {
+        result: invalid(`Sitemap expands past ${job.maxSitemapBytes} bytes`),
+        decompressedBytes: bytes.byteLength,
+        parseMs: elapsed(),
+      };
+    }
+    const parsed = parseSitemap(bytes, {
+      url: job.url,
+      since: job.since,
+      robots: job.robots,
+      contentType: job.contentType,
+    });
+    const result = withWarning(parsed, inflated.warning ?? null);
+    return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed() };
+  } catch (error) {
+    return {
+      result: invalid(`Parser failed: ${errorMessage(error)}`),
+      decompressedBytes: 0,
+      parseMs: elapsed(),
+    };
+  }
+}
+
+/** A readable message for anything thrown or reported as an error. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+function invalid(reason: string): ParseResult {
+  return { kind: "invalid", reason };
+}
+
+function withWarning(result: ParseResult, warning: string | null): ParseResult {
+  if (warning === null || result.kind === "invalid" || result.warning !== null) return result;
+  return { ...result, warning };
+}

@@ -1,0 +1,396 @@
+/**
+ * A small pool of module workers that decompress and parse sitemaps off the
+ * calling thread. Bodies go in as transferred buffers and results come back as
+ * transferred buffers (see `PackedPages`), so the calling thread's share of a
+ * 50,000-URL sitemap is a few milliseconds, not a parse.
+ *
+ * Where workers are unavailable (no global `Worker`, as in Node, or a worker
+ * module that cannot be loaded, as in Deno without read access to it) the pool
+ * parses on the calling thread behind the same interface.
+ *
+ * @module
+ */
+import { errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import type { WorkerReply, WorkerRequest } from "./_job.ts";
+
+export type { ParseJob, ParseOutcome } from "./_job.ts";
+
+/** Parses sitemap bodies, on workers or on the calling thread. */
+export interface ParsePool {
+  /**
+   * Parses one body. Resolves, never rejects: a worker that crashes, times out
+   * or is closed under the job yields an invalid result naming why.
+   *
+   * The job's bytes belong to the pool from this call on: their buffer is
+   * transferred to a worker, which leaves the caller's view empty.
+   */
+  parse(job: ParseJob): Promise<ParseOutcome>;
+  /**
+   * Terminates the workers so the process can exit. Jobs still queued or
+   * running resolve as invalid; later calls to `parse` do too.
+   */
+  close(): void;
+  /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
+  readonly size: number;
+}
+
+/** Options of {@linkcode createParsePool}. */
+export interface ParsePoolOptions {
+  /** Workers to run at most, started as jobs arrive; 0 parses on the calling thread. */
+  readonly workers: number;
+  /**
+   * How long one job may take on a worker before the worker is terminated and
+   * the job becomes invalid; a worker's start-up gets the same allowance of its
+   * own. `Infinity` waits forever.
+   */
+  readonly jobTimeoutMs: number;
+  /**
+   * For tests only: the worker module to run instead of `worker.ts`. It must
+   * speak the `WorkerRequest` / `WorkerReply` protocol of `_job.ts`.
+   */
+  readonly workerUrl?: URL;
+}
+
+/**
+ * The default number of parse workers: one per core, at most 4. More workers
+ * than cores made the calling thread's lag worse in measurements.
+ *
+ * @returns A worker count of at least 1.
+ *
+ * @example Size a pool to the machine
+ * ```ts
+ * import { createParsePool, defaultWorkerCount } from "./pool.ts";
+ *
+ * const pool = createParsePool({ workers: defaultWorkerCount(), jobTimeoutMs: 60_000 });
+ * pool.close();
+ * ```
+ */
+export function defaultWorkerCount(): number {
+  const cores = globalThis.navigator?.hardwareConcurrency;
+  return Math.min(4, typeof cores === "number" && cores >= 1 ? Math.floor(cores) : 1);
+}
+
+/**
+ * Creates a parse pool. Workers start lazily, one per job in flight up to
+ * `workers`, and are reused; jobs beyond that wait in order. Call `close()`
+ * when done, or the idle workers keep the process alive.
+ *
+ * @param options How many workers, and how long one job may take.
+ * @returns The pool.
+ * @throws {RangeError} When `workers` is not a non-negative integer or
+ *   `jobTimeoutMs` is not positive.
+ *
+ * @example Parse a body on a worker
+ * ```ts
+ * import { createParsePool } from "./pool.ts";
+ *
+ * const pool = createParsePool({ workers: 1, jobTimeoutMs: 60_000 });
+ * try {
+ *   const outcome = await pool.parse({
+ *     bytes: new TextEncoder().encode("https://example.com/a\nhttps://example.com/b\n"),
+ *     url: "https://example.com/sitemap.txt",
+ *     since: NaN,
+ *     robots: false,
+ *     contentType: "text/plain",
+ *     maxSitemapBytes: 52_428_800,
+ *   });
+ *   console.log(outcome.result.kind);
+ * } finally {
+ *   pool.close();
+ * }
+ * ```
+ */
+export function createParsePool(options: ParsePoolOptions): ParsePool {
+  const { workers, jobTimeoutMs } = options;
+  if (!Number.isSafeInteger(workers) || workers < 0) {
+    throw new RangeError(`Invalid number of parse workers: ${workers}`);
+  }
+  if (!(jobTimeoutMs > 0)) {
+    throw new RangeError(`Invalid parse job timeout: ${jobTimeoutMs} ms`);
+  }
+  const url = options.workerUrl ?? DEFAULT_WORKER_URL;
+  if (workers === 0 || typeof globalThis.Worker !== "function" || !mayLoadWorker(url)) {
+    return new InThreadPool();
+  }
+  return new WorkerPool(workers, jobTimeoutMs, url);
+}
+
+// Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
+// see both; `.js` covers this package after an npm-style build (JSR's npm
+// layer, for one), which renames modules but not strings.
+const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
+  ? new URL("./worker.js", import.meta.url)
+  : new URL("./worker.ts", import.meta.url);
+
+const CLOSED_REASON = "Parser pool was closed";
+
+// Deno refuses to load a local worker module without read access to it, and
+// would ask for it on a terminal; parsing on this thread is the quieter choice.
+function mayLoadWorker(url: URL): boolean {
+  if (url.protocol !== "file:") return true;
+  const permissions = (globalThis as { Deno?: typeof Deno }).Deno?.permissions;
+  if (permissions === undefined) return true;
+  try {
+    return permissions.querySync({ name: "read", path: url }).state === "granted";
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * One line naming the error. Deno's message reads "Uncaught Error: kaboom";
+ * Bun's is a source excerpt with a caret, the error line and a stack.
+ */
+function workerErrorMessage(event: ErrorEvent): string {
+  if (event.error instanceof Error) return `${event.error.name}: ${event.error.message}`;
+  const lines = (event.message ?? "").split("\n").map((line) => line.trim());
+  const line = lines.find((line) => line !== "" && !/^(?:\d+ \||\^$|at )/.test(line));
+  // Bun writes a plain Error as "error: kaboom".
+  return line?.replace(/^Uncaught (?:\(in promise\) )?/, "").replace(/^error: /, "Error: ") ||
+    "unknown error";
+}
+
+function invalidOutcome(reason: string): ParseOutcome {
+  return { result: { kind: "invalid", reason }, decompressedBytes: 0, parseMs: 0 };
+}
+
+class InThreadPool implements ParsePool {
+  #closed = false;
+
+  get size(): number {
+    return 0;
+  }
+
+  parse(job: ParseJob): Promise<ParseOutcome> {
+    if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
+    return runParseJob(job);
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+interface Task {
+  readonly job: ParseJob;
+  readonly resolve: (outcome: ParseOutcome) => void;
+}
+
+/** One worker position in the pool; its worker is replaced after a failure. */
+interface Slot {
+  worker: Worker | null;
+  /** The worker has posted "ready": a later error is a crash, not a failed start. */
+  ready: boolean;
+  task: Task | null;
+  taskId: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+class WorkerPool implements ParsePool {
+  readonly #maxWorkers: number;
+  readonly #jobTimeoutMs: number;
+  readonly #url: URL;
+  readonly #slots: Slot[] = [];
+  #queue: Task[] = [];
+  #queueHead = 0;
+  #nextId = 1;
+  #closed = false;
+  /** Set once a worker could not start: everything left parses on this thread. */
+  #inThread = false;
+
+  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL) {
+    this.#maxWorkers = maxWorkers;
+    this.#jobTimeoutMs = jobTimeoutMs;
+    this.#url = url;
+  }
+
+  get size(): number {
+    return this.#inThread ? 0 : this.#maxWorkers;
+  }
+
+  parse(job: ParseJob): Promise<ParseOutcome> {
+    if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
+    if (this.#inThread) return runParseJob(job);
+    return new Promise((resolve) => {
+      this.#queue.push({ job, resolve });
+      this.#pump();
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const slot of this.#slots) {
+      const task = this.#release(slot);
+      this.#retire(slot);
+      task?.resolve(invalidOutcome(CLOSED_REASON));
+    }
+    for (const task of this.#drainQueue()) task.resolve(invalidOutcome(CLOSED_REASON));
+  }
+
+  #pump(): void {
+    while (this.#queueHead < this.#queue.length && !this.#closed) {
+      if (this.#inThread) {
+        for (const task of this.#drainQueue()) void runParseJob(task.job).then(task.resolve);
+        return;
+      }
+      const slot = this.#idleSlot();
+      if (slot === undefined) return;
+      const task = this.#queue[this.#queueHead++]!;
+      if (this.#queueHead === this.#queue.length) this.#drainQueue();
+      this.#dispatch(slot, task);
+    }
+  }
+
+  #drainQueue(): Task[] {
+    const rest = this.#queue.slice(this.#queueHead);
+    this.#queue = [];
+    this.#queueHead = 0;
+    return rest;
+  }
+
+  #idleSlot(): Slot | undefined {
+    // A started worker is preferred to an empty slot, which would cost a start-up.
+    let empty: Slot | undefined;
+    for (const slot of this.#slots) {
+      if (slot.task !== null) continue;
+      if (slot.worker !== null) return slot;
+      empty ??= slot;
+    }
+    if (empty !== undefined || this.#slots.length >= this.#maxWorkers) return empty;
+    const slot: Slot = { worker: null, ready: false, task: null, taskId: 0, timer: undefined };
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  #dispatch(slot: Slot, task: Task): void {
+    let worker: Worker;
+    try {
+      worker = slot.worker ?? this.#start(slot);
+    } catch {
+      // The runtime has a Worker but will not start this one: parse here instead.
+      this.#inThread = true;
+      void runParseJob(task.job).then(task.resolve);
+      return;
+    }
+    slot.task = task;
+    slot.taskId = this.#nextId++;
+    // Until the worker has loaded, the bytes stay here: if it never loads, the
+    // job still has them to parse on this thread. Start-up is timed too.
+    this.#startTimer(slot);
+    if (slot.ready) this.#send(slot, worker);
+  }
+
+  #startTimer(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (Number.isFinite(this.#jobTimeoutMs) && this.#jobTimeoutMs <= MAX_TIMER_MS) {
+      const id = slot.taskId;
+      slot.timer = setTimeout(() => this.#timedOut(slot, id), this.#jobTimeoutMs);
+    }
+  }
+
+  #send(slot: Slot, worker: Worker): void {
+    const task = slot.task;
+    if (task === null) return;
+    // The job's own allowance starts now, not when the worker began loading.
+    this.#startTimer(slot);
+    const bytes = ownBuffer(task.job.bytes);
+    const request: WorkerRequest = { id: slot.taskId, job: { ...task.job, bytes } };
+    try {
+      worker.postMessage(request, bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : []);
+    } catch (error) {
+      this.#fail(slot, slot.taskId, `Parser worker failed: ${errorMessage(error)}`);
+    }
+  }
+
+  #start(slot: Slot): Worker {
+    const worker = new Worker(this.#url, { type: "module" });
+    slot.worker = worker;
+    slot.ready = false;
+    worker.onmessage = (event: MessageEvent<WorkerReply>) =>
+      this.#onReply(slot, worker, event.data);
+    worker.onerror = (event: ErrorEvent) => {
+      // Handled here: unhandled, a worker's error is re-thrown on this thread.
+      event.preventDefault();
+      this.#onError(slot, worker, workerErrorMessage(event));
+    };
+    worker.onmessageerror = () => {
+      if (slot.worker === worker) {
+        this.#fail(slot, slot.taskId, "Parser worker failed: its reply could not be read");
+      }
+    };
+    return worker;
+  }
+
+  #onReply(slot: Slot, worker: Worker, reply: WorkerReply): void {
+    if (slot.worker !== worker) return;
+    if (reply.type === "ready") {
+      slot.ready = true;
+      this.#send(slot, worker);
+      return;
+    }
+    if (slot.task === null || reply.id !== slot.taskId) return;
+    if (reply.type === "done") {
+      this.#release(slot)?.resolve(reply.outcome);
+      this.#pump();
+    } else {
+      this.#fail(slot, reply.id, `Parser worker failed: ${reply.message}`);
+    }
+  }
+
+  #onError(slot: Slot, worker: Worker, message: string): void {
+    if (slot.worker !== worker) return;
+    if (!slot.ready) {
+      // It never loaded (missing module, refused permission): every worker would
+      // fail the same way, so the job and all after it parse on this thread.
+      this.#inThread = true;
+      const task = this.#release(slot);
+      this.#retire(slot);
+      if (task !== null) void runParseJob(task.job).then(task.resolve);
+      this.#pump();
+      return;
+    }
+    this.#fail(slot, slot.taskId, `Parser worker failed: ${message}`);
+  }
+
+  #timedOut(slot: Slot, id: number): void {
+    this.#fail(slot, id, `Parser worker timed out after ${this.#jobTimeoutMs} ms`);
+  }
+
+  /** Ends the slot's job as invalid and replaces its worker, whose state is now unknown. */
+  #fail(slot: Slot, id: number, reason: string): void {
+    const task = slot.taskId === id ? this.#release(slot) : null;
+    this.#retire(slot);
+    task?.resolve(invalidOutcome(reason));
+    this.#pump();
+  }
+
+  #release(slot: Slot): Task | null {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    const task = slot.task;
+    slot.task = null;
+    return task;
+  }
+
+  #retire(slot: Slot): void {
+    const worker = slot.worker;
+    slot.worker = null;
+    slot.ready = false;
+    if (worker === null) return;
+    worker.onmessage = null;
+    worker.onerror = null;
+    worker.onmessageerror = null;
+    worker.terminate();
+  }
+}
+
+// setTimeout fires at once for delays past a signed 32-bit millisecond count.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The bytes in a buffer of their own, so transferring it moves nothing else. */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  return bytes.slice();
+}

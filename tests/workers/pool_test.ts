@@ -1,0 +1,351 @@
+import assert from "node:assert/strict";
+import { type ParseJob, type ParseOutcome, runParseJob } from "../../src/workers/_job.ts";
+import { createParsePool, defaultWorkerCount } from "../../src/workers/pool.ts";
+import { jobData, plainOutcome } from "./_outcome.ts";
+
+/** What tests/workers/_test_worker.js reports about a job it echoes. */
+interface Echo {
+  /** Random per worker instance. */
+  readonly worker: string;
+  readonly url: string;
+  readonly text: string;
+  /** Size of the buffer that arrived in the worker. */
+  readonly bufferBytes: number;
+  /** Jobs the worker held at once, this one included. */
+  readonly concurrent: number;
+}
+
+const TEST_WORKER = new URL("./_test_worker.js", import.meta.url);
+
+const URLSET = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/old</loc><lastmod>2020-01-01</lastmod></url>
+  <url><loc>https://example.com/new</loc><lastmod>2024-06-01</lastmod><priority>0.8</priority></url>
+</urlset>
+`;
+
+async function gzip(text: string): Promise<Uint8Array> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+const BUN = new URL("../../node_modules/.bin/bun", import.meta.url);
+
+interface ScriptOptions {
+  readonly runtime?: "deno" | "bun";
+  readonly workers?: number;
+  readonly jobTimeoutMs?: number;
+  /** Another worker module; the real one when absent. */
+  readonly workerUrl?: URL;
+}
+
+/**
+ * Parses the jobs on a pool of workers in a subprocess (see _pool_script.ts),
+ * which must exit by itself within a generous deadline.
+ */
+async function parseInSubprocess(
+  jobs: readonly ParseJob[],
+  options: ScriptOptions = {},
+): Promise<{ size: number; outcomes: unknown[] }> {
+  const script = new URL("./_pool_script.ts", import.meta.url);
+  const [command, args] = options.runtime === "bun"
+    ? [BUN.pathname, [script.pathname]]
+    : [Deno.execPath(), ["run", "-A", script.href]];
+  const child = new Deno.Command(command, {
+    args,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  try {
+    const input = {
+      workers: options.workers ?? 1,
+      jobTimeoutMs: options.jobTimeoutMs ?? 30_000,
+      workerUrl: options.workerUrl?.href ?? null,
+      jobs: jobs.map(jobData),
+    };
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(JSON.stringify(input)));
+    await writer.close();
+    const { code, signal, stdout, stderr } = await child.output();
+    if (options.workerUrl === undefined) assert.equal(new TextDecoder().decode(stderr), "");
+    assert.deepEqual({ code, signal }, { code: 0, signal: null }, "exited by itself in time");
+    return JSON.parse(new TextDecoder().decode(stdout));
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+function job(url: string, text = "", overrides: Partial<ParseJob> = {}): ParseJob {
+  return {
+    bytes: new TextEncoder().encode(text),
+    url,
+    since: NaN,
+    robots: false,
+    contentType: null,
+    maxSitemapBytes: 1_000_000,
+    ...overrides,
+  };
+}
+
+function echoOf(outcome: ParseOutcome): Echo {
+  assert.equal(outcome.result.kind, "invalid", JSON.stringify(outcome.result));
+  return JSON.parse(outcome.result.kind === "invalid" ? outcome.result.reason : "") as Echo;
+}
+
+function reasonOf(outcome: ParseOutcome): string {
+  return outcome.result.kind === "invalid" ? outcome.result.reason : `<${outcome.result.kind}>`;
+}
+
+function comparable(outcome: ParseOutcome): unknown {
+  return { ...outcome, parseMs: 0 };
+}
+
+Deno.test("defaultWorkerCount() is one per core, at most 4", () => {
+  assert.equal(defaultWorkerCount(), Math.min(4, navigator.hardwareConcurrency));
+});
+
+Deno.test("createParsePool() rejects a bad worker count or timeout", () => {
+  assert.throws(
+    () => createParsePool({ workers: -1, jobTimeoutMs: 1000 }),
+    new RangeError("Invalid number of parse workers: -1"),
+  );
+  assert.throws(
+    () => createParsePool({ workers: 1.5, jobTimeoutMs: 1000 }),
+    new RangeError("Invalid number of parse workers: 1.5"),
+  );
+  assert.throws(
+    () => createParsePool({ workers: 1, jobTimeoutMs: 0 }),
+    new RangeError("Invalid parse job timeout: 0 ms"),
+  );
+  assert.throws(
+    () => createParsePool({ workers: 1, jobTimeoutMs: NaN }),
+    new RangeError("Invalid parse job timeout: NaN ms"),
+  );
+});
+
+Deno.test("ParsePool.parse() on a worker gives the calling thread's outcome", async () => {
+  const jobs = [
+    job("https://example.com/robots.txt", "Sitemap: https://example.com/a.xml\n", {
+      robots: true,
+      contentType: "text/plain",
+    }),
+    job("https://example.com/sitemap.txt", "https://example.com/a\nhttps://example.com/b\n"),
+    job("https://example.com/sitemap.xml", URLSET),
+    job("https://example.com/sitemap.xml.gz", "", { bytes: await gzip(URLSET) }),
+  ];
+  const expected = [];
+  for (const each of jobs) expected.push(plainOutcome(await runParseJob(each)));
+  const { size, outcomes } = await parseInSubprocess(jobs, { workers: 2 });
+  assert.equal(size, 2);
+  assert.deepEqual(outcomes, expected);
+});
+
+Deno.test("ParsePool.parse() reads a gzipped urlset on a worker, since applied there", async () => {
+  const bytes = await gzip(URLSET);
+  const since = Date.UTC(2023, 0, 1);
+  const url = "https://example.com/sitemap.xml.gz";
+  const { outcomes } = await parseInSubprocess([
+    job(url, "", { bytes }),
+    job(url, "", { bytes: bytes.slice(), since }),
+  ]);
+  const pages = (urls: string[], lastModified: number[], priority: number[]) => ({
+    count: urls.length,
+    urls,
+    lastModified,
+    priority,
+    changeFrequency: urls.map(() => 0),
+    extras: "",
+  });
+  const result = (found: number, packed: unknown) => ({
+    result: { kind: "pages", format: "urlset", pages: packed, found, warning: null },
+    decompressedBytes: new TextEncoder().encode(URLSET).byteLength,
+  });
+  assert.deepEqual(outcomes, [
+    result(
+      2,
+      pages(
+        ["https://example.com/old", "https://example.com/new"],
+        [Date.UTC(2020, 0, 1), Date.UTC(2024, 5, 1)],
+        [0.5, 0.8],
+      ),
+    ),
+    // `found` counts both pages: the filter ran in the worker, after reading.
+    result(2, pages(["https://example.com/new"], [Date.UTC(2024, 5, 1)], [0.8])),
+  ]);
+});
+
+Deno.test("ParsePool.parse() runs on Bun's workers", async () => {
+  const bytes = await gzip(URLSET);
+  const url = "https://example.com/sitemap.xml.gz";
+  const expected = plainOutcome(await runParseJob(job(url, "", { bytes: bytes.slice() })));
+  const real = await parseInSubprocess([job(url, "", { bytes })], { runtime: "bun" });
+  assert.deepEqual(real, { size: 1, outcomes: [expected] });
+
+  const misbehaving = await parseInSubprocess(
+    [job("test:crash"), job("test:hang"), job("test:throw"), job("test:after", "ok")],
+    { runtime: "bun", workerUrl: TEST_WORKER, jobTimeoutMs: 500 },
+  );
+  const reasons = misbehaving.outcomes.map((outcome) => reasonOf(outcome as ParseOutcome));
+  assert.deepEqual(reasons.slice(0, 3), [
+    "Parser worker failed: Error: kaboom",
+    "Parser worker timed out after 500 ms",
+    "Parser worker failed: boom",
+  ]);
+  assert.equal(echoOf(misbehaving.outcomes[3] as ParseOutcome).text, "ok");
+});
+
+Deno.test("ParsePool.parse() with 0 workers parses on the calling thread", async () => {
+  const pool = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
+  assert.equal(pool.size, 0);
+  const bytes = new TextEncoder().encode("https://example.com/a\n");
+  const outcome = await pool.parse(job("https://example.com/s.txt", "", { bytes }));
+  const expected = await runParseJob(job("https://example.com/s.txt", "https://example.com/a\n"));
+  assert.deepEqual(comparable(outcome), comparable(expected));
+  assert.equal(bytes.byteLength, 22, "nothing is transferred on the calling thread");
+  pool.close();
+  assert.equal(reasonOf(await pool.parse(job("x"))), "Parser pool was closed");
+});
+
+Deno.test("ParsePool.parse() parses on the calling thread where Worker is missing", async () => {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "Worker")!;
+  Reflect.deleteProperty(globalThis, "Worker");
+  try {
+    const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000 });
+    assert.equal(pool.size, 0);
+    const outcome = await pool.parse(job("https://example.com/s.txt", "https://example.com/a\n"));
+    const expected = await runParseJob(job("https://example.com/s.txt", "https://example.com/a\n"));
+    assert.deepEqual(comparable(outcome), comparable(expected));
+    pool.close();
+  } finally {
+    Object.defineProperty(globalThis, "Worker", saved);
+  }
+});
+
+Deno.test("ParsePool.parse() falls back to the calling thread when the worker cannot load", async () => {
+  const missing = new URL("./_no_such_worker.ts", import.meta.url);
+  const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000, workerUrl: missing });
+  try {
+    assert.equal(pool.size, 2);
+    const text = "https://example.com/a\n";
+    const [first, second] = await Promise.all([
+      pool.parse(job("https://example.com/1.txt", text)),
+      pool.parse(job("https://example.com/2.txt", text)),
+    ]);
+    assert.deepEqual(
+      comparable(first!),
+      comparable(await runParseJob(job("https://example.com/1.txt", text))),
+    );
+    assert.deepEqual(
+      comparable(second!),
+      comparable(await runParseJob(job("https://example.com/2.txt", text))),
+    );
+    assert.equal(pool.size, 0);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.parse() transfers the body's buffer to the worker", async () => {
+  const pool = createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  try {
+    const whole = job("test:echo", "hello");
+    const echo = echoOf(await pool.parse(whole));
+    assert.deepEqual([echo.text, echo.bufferBytes], ["hello", 5]);
+    assert.equal(whole.bytes.byteLength, 0, "the caller's view is detached");
+
+    // A view on a bigger buffer: only its bytes travel, and the rest stays usable.
+    const big = new TextEncoder().encode("....slice....");
+    const view = big.subarray(4, 9);
+    const sliced = echoOf(await pool.parse(job("test:echo", "", { bytes: view })));
+    assert.deepEqual([sliced.text, sliced.bufferBytes], ["slice", 5]);
+    assert.equal(new TextDecoder().decode(big), "....slice....");
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.parse() starts workers lazily and reuses them", async () => {
+  const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  try {
+    const sequential = [];
+    for (let i = 0; i < 3; i++) sequential.push(echoOf(await pool.parse(job(`test:${i}`))));
+    assert.equal(new Set(sequential.map((echo) => echo.worker)).size, 1);
+
+    const parallel = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${20 + i}`, String(i)))),
+    );
+    const echoes = parallel.map(echoOf);
+    assert.deepEqual(echoes.map((echo) => echo.text), ["0", "1", "2", "3", "4", "5"]);
+    assert.equal(new Set(echoes.map((echo) => echo.worker)).size, 2);
+    assert.deepEqual(echoes.map((echo) => echo.concurrent), [1, 1, 1, 1, 1, 1]);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.parse() recovers from a crashed worker", async () => {
+  const pool = createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  try {
+    const before = echoOf(await pool.parse(job("test:before")));
+    const [crashed, next, last] = await Promise.all([
+      pool.parse(job("test:crash")),
+      pool.parse(job("test:next")),
+      pool.parse(job("test:last")),
+    ]);
+    assert.equal(reasonOf(crashed!), "Parser worker failed: Error: kaboom");
+    assert.deepEqual([echoOf(next!).url, echoOf(last!).url], ["test:next", "test:last"]);
+    assert.notEqual(echoOf(next!).worker, before.worker, "the crashed worker was replaced");
+    assert.equal(echoOf(last!).worker, echoOf(next!).worker);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.parse() reports a job that threw inside the worker", async () => {
+  const pool = createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  try {
+    const [thrown, next] = await Promise.all([
+      pool.parse(job("test:throw")),
+      pool.parse(job("test:next")),
+    ]);
+    assert.equal(reasonOf(thrown!), "Parser worker failed: boom");
+    assert.equal(echoOf(next!).url, "test:next");
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.parse() times out a hung worker and replaces it", async () => {
+  const pool = createParsePool({ workers: 1, jobTimeoutMs: 1000, workerUrl: TEST_WORKER });
+  try {
+    const before = echoOf(await pool.parse(job("test:before")));
+    const [hung, next] = await Promise.all([
+      pool.parse(job("test:hang")),
+      pool.parse(job("test:next")),
+    ]);
+    assert.equal(reasonOf(hung!), "Parser worker timed out after 1000 ms");
+    assert.equal(echoOf(next!).url, "test:next");
+    assert.notEqual(echoOf(next!).worker, before.worker);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.close() ends queued and running jobs as invalid", async () => {
+  const pool = createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  const running = pool.parse(job("test:hang"));
+  const queued = pool.parse(job("test:queued"));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  pool.close();
+  assert.equal(reasonOf(await running), "Parser pool was closed");
+  assert.equal(reasonOf(await queued), "Parser pool was closed");
+  assert.equal(reasonOf(await pool.parse(job("test:after"))), "Parser pool was closed");
+});
+
+Deno.test("ParsePool.close() lets a script exit by itself", async () => {
+  const { size, outcomes } = await parseInSubprocess([job("https://example.com/s.txt")]);
+  assert.equal(size, 1);
+  assert.equal(outcomes.length, 1);
+});
