@@ -62,6 +62,26 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 0xa0 || c === 0xfeff;
 }
 
+/** Cursor of {@linkcode digits}, a module field so that the hot path allocates nothing. */
+let pos = 0;
+
+/**
+ * Reads `min` to `max` ASCII digits of `s` at {@linkcode pos} (advancing it)
+ * before `end`; -1 when fewer than `min` are there.
+ */
+function digits(s: string, end: number, min: number, max: number): number {
+  let n = 0;
+  let k = 0;
+  while (k < max && pos < end) {
+    const c = s.charCodeAt(pos);
+    if (c < 48 || c > 57) break;
+    n = n * 10 + c - 48;
+    pos++;
+    k++;
+  }
+  return k < min ? -1 : n;
+}
+
 /**
  * Parses a W3C datetime (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then optionally
  * `Thh:mm`, `:ss`, fractions and `Z` or `±hh:mm`). Date-only and zone-less
@@ -79,79 +99,68 @@ export function parseW3cDate(value: string): number {
   while (i < end && isSpace(s.charCodeAt(i))) i++;
   while (end > i && isSpace(s.charCodeAt(end - 1))) end--;
   if (end - i < 4) return NaN;
+  pos = i;
 
-  // A small cursor-based reader; `num` returns -1 when no digit is there.
-  const num = (min: number, max: number): number => {
-    let n = 0;
-    let k = 0;
-    while (k < max && i < end && isDigit(s.charCodeAt(i))) {
-      n = n * 10 + s.charCodeAt(i) - 48;
-      i++;
-      k++;
-    }
-    return k < min ? -1 : n;
-  };
-
-  const year = num(4, 4);
+  const year = digits(s, end, 4, 4);
   if (year < 0) return NaN;
-  if (i === end) return utc(year, 1, 1, 0, 0, 0, 0);
-  if (s.charCodeAt(i) !== 45 /* - */) return NaN;
-  i++;
-  const month = num(1, 2);
+  if (pos === end) return utc(year, 1, 1, 0, 0, 0, 0);
+  if (s.charCodeAt(pos) !== 45 /* - */) return NaN;
+  pos++;
+  const month = digits(s, end, 1, 2);
   if (month < 0) return NaN;
-  if (i === end) return utc(year, month, 1, 0, 0, 0, 0);
-  if (s.charCodeAt(i) !== 45) return NaN;
-  i++;
-  const day = num(1, 2);
+  if (pos === end) return utc(year, month, 1, 0, 0, 0, 0);
+  if (s.charCodeAt(pos) !== 45) return NaN;
+  pos++;
+  const day = digits(s, end, 1, 2);
   if (day < 0) return NaN;
-  if (i === end) return utc(year, month, day, 0, 0, 0, 0);
+  if (pos === end) return utc(year, month, day, 0, 0, 0, 0);
 
-  const sep = s.charCodeAt(i);
+  const sep = s.charCodeAt(pos);
   if (sep !== 84 /* T */ && sep !== 116 /* t */ && sep !== 32) return NaN;
-  i++;
-  while (i < end && s.charCodeAt(i) === 32) i++;
-  const hour = num(2, 2);
-  if (hour < 0 || s.charCodeAt(i) !== 58 /* : */) return NaN;
-  i++;
-  const minute = num(2, 2);
+  pos++;
+  while (pos < end && s.charCodeAt(pos) === 32) pos++;
+  const hour = digits(s, end, 2, 2);
+  if (hour < 0 || s.charCodeAt(pos) !== 58 /* : */) return NaN;
+  pos++;
+  const minute = digits(s, end, 2, 2);
   if (minute < 0) return NaN;
   let second = 0;
   let ms = 0;
-  if (i < end && s.charCodeAt(i) === 58) {
-    i++;
-    second = num(2, 2);
+  if (pos < end && s.charCodeAt(pos) === 58) {
+    pos++;
+    second = digits(s, end, 2, 2);
     if (second < 0) return NaN;
-    const c = s.charCodeAt(i);
-    if (i < end && (c === 46 /* . */ || c === 44 /* , */)) {
-      i++;
-      const start = i;
+    const c = s.charCodeAt(pos);
+    if (pos < end && (c === 46 /* . */ || c === 44 /* , */)) {
+      pos++;
+      const start = pos;
       let scale = 100;
-      while (i < end && isDigit(s.charCodeAt(i))) {
-        ms += (s.charCodeAt(i) - 48) * scale;
+      while (pos < end && isDigit(s.charCodeAt(pos))) {
+        ms += (s.charCodeAt(pos) - 48) * scale;
         scale /= 10;
-        i++;
+        pos++;
       }
-      if (i === start) return NaN;
+      if (pos === start) return NaN;
       ms = Math.floor(ms);
     }
   }
-  while (i < end && s.charCodeAt(i) === 32) i++;
+  while (pos < end && s.charCodeAt(pos) === 32) pos++;
   const local = utc(year, month, day, hour, minute, second, ms);
-  if (i === end) return local;
+  if (pos === end) return local;
 
-  const z = s.charCodeAt(i);
-  if ((z === 90 /* Z */ || z === 122 /* z */) && i + 1 === end) return local;
+  const z = s.charCodeAt(pos);
+  if ((z === 90 /* Z */ || z === 122 /* z */) && pos + 1 === end) return local;
   if (z !== 43 /* + */ && z !== 45 /* - */) return NaN;
-  i++;
-  const offH = num(2, 2);
+  pos++;
+  const offH = digits(s, end, 2, 2);
   if (offH < 0 || offH > 23) return NaN;
   let offM = 0;
-  if (i < end) {
-    if (s.charCodeAt(i) === 58) i++;
-    offM = num(2, 2);
+  if (pos < end) {
+    if (s.charCodeAt(pos) === 58) pos++;
+    offM = digits(s, end, 2, 2);
     if (offM < 0 || offM > 59) return NaN;
   }
-  if (i !== end) return NaN;
+  if (pos !== end) return NaN;
   const offset = (offH * 60 + offM) * 60_000;
   return z === 43 ? local - offset : local + offset;
 }
