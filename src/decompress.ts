@@ -54,6 +54,15 @@ const MAX_GZIP_LAYERS = 2;
 /** Output chunk of `gunzipSync`: measured faster and ~5 MiB leaner than the 16 KiB default on a bomb. */
 const ZLIB_CHUNK_BYTES = 64 * 1024;
 
+/**
+ * Largest output chunk sized from the gzip trailer's length field. One chunk
+ * that holds the whole output spares the final concatenation (half the peak
+ * memory, 2-3x faster on a 42 MB sitemap), but the field is the sender's claim:
+ * a bomb claiming a small size costs the bound plus one such chunk before it is
+ * stopped, so the chunk stays small next to the bound (measured +58 MiB at 8 MiB).
+ */
+const ZLIB_SIZED_CHUNK_MAX = 8 * 1024 * 1024;
+
 /** Input piece fed to `DecompressionStream`: Deno stopped a bomb at ~54 MB with 4 KiB, ~66 MB with 16 KiB. */
 const STREAM_PIECE_BYTES = 4 * 1024;
 
@@ -186,11 +195,12 @@ async function loadZlibInflater(): Promise<Inflater | null> {
 
     return (bytes, maxBytes) => {
       const limit = Math.max(1, Math.min(maxBytes, maxLength));
+      const chunkSize = outputChunkSize(bytes);
       const gunzip = (truncated: boolean): Inflated => {
         try {
           const output = gunzipSync(bytes, {
             maxOutputLength: limit,
-            chunkSize: ZLIB_CHUNK_BYTES,
+            chunkSize,
             // Z_SYNC_FLUSH at the end of input returns what was inflated instead
             // of "unexpected end of file"; only used once that error was seen.
             ...(truncated ? { finishFlush: syncFlush } : {}),
@@ -214,6 +224,18 @@ async function loadZlibInflater(): Promise<Inflater | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * The last member's ISIZE (RFC 1952 §2.3.1) plus one, so that zlib sees the
+ * end of the stream before it runs out of room, when that is a plausible
+ * single chunk; the default chunk otherwise.
+ */
+function outputChunkSize(bytes: Uint8Array): number {
+  if (bytes.byteLength < 18) return ZLIB_CHUNK_BYTES;
+  const trailer = new DataView(bytes.buffer, bytes.byteOffset + bytes.byteLength - 4, 4);
+  const size = trailer.getUint32(0, true) + 1;
+  return size > ZLIB_CHUNK_BYTES && size <= ZLIB_SIZED_CHUNK_MAX ? size : ZLIB_CHUNK_BYTES;
 }
 
 // --- DecompressionStream ---------------------------------------------------

@@ -102,6 +102,21 @@ Deno.test("decompressIfGzip() rejects a truncated gzip bomb by size, not truncat
   });
 });
 
+Deno.test("decompressIfGzip() rejects a gzip bomb whose trailer lies about its size", async () => {
+  const liar = gzipBomb(200 * MiB, { claimedBytes: 4 * MiB });
+  assert.deepEqual(await decompressIfGzip(liar, 20 * MiB), {
+    ok: false,
+    reason: "Sitemap expands past 20971520 bytes",
+  });
+});
+
+Deno.test("decompressIfGzip() refuses gzip whose length field does not match", async () => {
+  assert.deepEqual(await decompressIfGzip(gzipBomb(MiB, { claimedBytes: MiB + 1 }), 4 * MiB), {
+    ok: false,
+    reason: "Invalid gzip data: incorrect length check",
+  });
+});
+
 Deno.test("decompressIfGzip() inflates a bomb that fits its bound, byte for byte", async () => {
   const result = await decompressIfGzip(gzipBomb(3 * MiB + 5, { content: "xml" }), 4 * MiB);
   assert.ok(result.ok);
