@@ -60,6 +60,7 @@ export const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
 
 const EMPTY_ATTRS: readonly XmlAttribute[] = Object.freeze([]);
 
+const LT = 0x3c; // <
 const GT = 0x3e; // >
 const SLASH = 0x2f; // /
 const BANG = 0x21; // !
@@ -253,23 +254,24 @@ export class XmlTokenizer {
 
   /** No more events: an error, the root element closed, or `end()` was called. */
   #stopped = false;
-  /** Open elements; text is reported only inside one. */
-  #depth = 0;
   /** Any CR seen so far; until then text needs no newline normalisation. */
   #sawCR = false;
 
-  // The element stack, as parallel arrays (push/pop only).
-  readonly #qnames: string[] = [];
-  readonly #nss: string[] = [];
-  readonly #locals: string[] = [];
-  /** Prefixes each open element declared (null for none, the usual case); "" is the default. */
-  readonly #declared: (string[] | null)[] = [];
+  /** Open elements, innermost last; its length is the depth. Push/pop only. */
+  readonly #stack: Frame[] = [];
+  /**
+   * Frames of recent simple start tags (`<name>`), keyed by the name's first
+   * two chars: a hit costs one `startsWith`, no scan and no allocation.
+   */
+  readonly #frames: (Frame | undefined)[] = new Array(FRAME_CACHE_SIZE).fill(undefined);
 
   /** Prefix -> stack of namespace URIs bound to it (innermost last). */
   readonly #prefixes = new Map<string, string[]>();
   /** Default-namespace stack; the innermost binding is last. */
   readonly #defaults: string[] = [];
   #defaultNs = "";
+  /** Changes whenever a binding comes or goes, which makes cached frames stale. */
+  #scope = 0;
 
   // The unfinished token at the end of the input so far.
   #pendKind = PEND_NONE;
@@ -355,6 +357,10 @@ export class XmlTokenizer {
     this.#fail(`XML token longer than ${this.#maxToken} characters (maxTokenLength)`);
   }
 
+  #failTooDeep(): void {
+    this.#fail(`XML elements nest deeper than ${this.#maxDepth} levels (maxDepth)`);
+  }
+
   /** Keeps `s[start..]` as the unfinished token of kind `kind`; false when it is already too long. */
   #pend(kind: number, s: string, start: number): boolean {
     const length = s.length - start;
@@ -410,28 +416,56 @@ export class XmlTokenizer {
     }
   }
 
-  /** Tokenizes `s` (the unfinished token, if any, followed by the new chunk). */
+  /**
+   * Tokenizes `s` (the unfinished token, if any, followed by the new chunk).
+   * The two common tags of a sitemap, `<name>` seen before and the end tag of
+   * the innermost element, are handled inline; everything else in methods.
+   */
   #run(s: string): void {
     const n = s.length;
     const max = this.#maxToken;
+    const handler = this.#handler;
+    const stack = this.#stack;
+    const frames = this.#frames;
     let i = 0;
     while (i < n) {
-      const lt = s.indexOf("<", i);
-      if (lt === -1) {
-        this.#pend(PEND_TEXT, s, i);
-        return;
-      }
-      if (lt > i) {
+      // Most text between tags is indentation: skip it without a search or a slice.
+      let j = i;
+      let c = s.charCodeAt(j);
+      while (c === 0x0a || c === 0x20 || c === 0x09 || c === 0x0d) c = s.charCodeAt(++j);
+      let lt = j;
+      if (c !== LT) {
+        lt = j < n ? s.indexOf("<", j + 1) : -1;
+        if (lt === -1) {
+          this.#pend(PEND_TEXT, s, i);
+          return;
+        }
         if (lt - i > max) return this.#failTooLong();
-        if (this.#depth > 0) this.#text(s, i, lt);
+        if (stack.length > 0) this.#text(s, i, lt);
+      } else if (lt - i > max) {
+        return this.#failTooLong();
       }
       i = lt;
-      if (i + 1 >= n) {
-        this.#pend(PEND_UNDECIDED, s, i);
-        return;
-      }
-      const c = s.charCodeAt(i + 1);
+      c = s.charCodeAt(i + 1); // NaN at the end of `s`
       if (c === SLASH) {
+        const depth = stack.length;
+        if (depth > 0) {
+          const top = stack[depth - 1]!;
+          const name = top.qname;
+          const gt = i + 2 + name.length;
+          if (s.charCodeAt(gt) === GT && s.startsWith(name, i + 2)) {
+            if (gt + 1 - i > max) return this.#failTooLong();
+            stack.pop();
+            if (top.declared !== null) this.#undeclare(top.declared);
+            handler.onEnd(top.ns, top.local);
+            if (depth === 1) {
+              this.#stopped = true;
+              return;
+            }
+            i = gt + 1;
+            continue;
+          }
+        }
         const gt = s.indexOf(">", i + 2);
         if (gt === -1) {
           this.#pend(PEND_GT, s, i);
@@ -453,7 +487,23 @@ export class XmlTokenizer {
         }
         if (e + 2 - i > max) return this.#failTooLong();
         i = e + 2;
+      } else if (c !== c) { // NaN: `<` is the last char
+        this.#pend(PEND_UNDECIDED, s, i);
+        return;
       } else {
+        const frame = frames[frameKey(c, s.charCodeAt(i + 2))];
+        if (frame !== undefined && frame.scope === this.#scope) {
+          const name = frame.qname;
+          const gt = i + 1 + name.length;
+          if (s.charCodeAt(gt) === GT && s.startsWith(name, i + 1)) {
+            // A cached name was a whole tag once, so it cannot be too long now.
+            if (stack.length >= this.#maxDepth) return this.#failTooDeep();
+            stack.push(frame);
+            handler.onStart(frame.ns, frame.local, EMPTY_ATTRS);
+            i = gt + 1;
+            continue;
+          }
+        }
         const next = this.#startTag(s, i);
         if (next === -1 || this.#stopped) return;
         i = next;
@@ -496,7 +546,7 @@ export class XmlTokenizer {
           this.#failTooLong();
           return -1;
         }
-        if (this.#depth > 0 && e > i + 9) {
+        if (this.#stack.length > 0 && e > i + 9) {
           const text = s.slice(i + 9, e);
           this.#handler.onText(this.#sawCR ? normalizeNewlines(text) : text);
         }
@@ -532,11 +582,8 @@ export class XmlTokenizer {
     return gt + 1;
   }
 
-  /** Emits the text `s[from, to)` unless it is whitespace only. */
+  /** Emits the text `s[from, to)`, which holds a char other than whitespace, unless that is a reference. */
   #text(s: string, from: number, to: number): void {
-    let j = from;
-    while (j < to && isXmlSpace(s.charCodeAt(j))) j++;
-    if (j === to) return;
     let t = s.slice(from, to);
     if (this.#sawCR) t = normalizeNewlines(t);
     const amp = t.indexOf("&");
@@ -556,7 +603,7 @@ export class XmlTokenizer {
     for (; j < n; j++) {
       c = s.charCodeAt(j);
       if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
-      if (c === COLON && colon === -1) colon = j;
+      if (c === COLON && colon === -1) colon = j - i - 1;
     }
     if (j === n) {
       this.#pend(PEND_TAG, s, i);
@@ -568,7 +615,9 @@ export class XmlTokenizer {
         this.#failTooLong();
         return -1;
       }
-      this.#open(s.slice(i + 1, j), colon === -1 ? -1 : colon - i - 1, EMPTY_ATTRS, null, false);
+      const frame = this.#frame(s.slice(i + 1, j), colon, null);
+      this.#frames[frameKey(s.charCodeAt(i + 1), s.charCodeAt(i + 2))] = frame;
+      this.#open(frame, EMPTY_ATTRS, false);
       return j + 1;
     }
     // The general case: find the `>` that is outside quoted values, then read attributes.
@@ -596,13 +645,19 @@ export class XmlTokenizer {
     if (j === i + 1) return gt + 1; // no name: not an element
     const selfClosing = s.charCodeAt(gt - 1) === SLASH;
     const raw = readAttributes(s, j, selfClosing ? gt - 1 : gt);
-    this.#openWithAttributes(
-      s.slice(i + 1, j),
-      colon === -1 ? -1 : colon - i - 1,
-      raw,
-      selfClosing,
-    );
+    this.#openWithAttributes(s.slice(i + 1, j), colon, raw, selfClosing);
     return gt + 1;
+  }
+
+  /** Resolves an element name in the current scope. */
+  #frame(qname: string, colon: number, declared: string[] | null): Frame {
+    return {
+      qname,
+      ns: colon === -1 ? this.#defaultNs : this.#lookup(qname.slice(0, colon)),
+      local: colon === -1 ? qname : qname.slice(colon + 1),
+      declared,
+      scope: this.#scope,
+    };
   }
 
   #openWithAttributes(
@@ -627,6 +682,7 @@ export class XmlTokenizer {
         else stack.push(a.value);
       }
     }
+    if (declared !== null) this.#scope++;
     let attrs: XmlAttribute[] | readonly XmlAttribute[] = EMPTY_ATTRS;
     for (const a of raw) {
       if (a.name === "xmlns" || (a.colon === 5 && a.name.startsWith("xmlns"))) continue;
@@ -638,7 +694,7 @@ export class XmlTokenizer {
       if (attrs === EMPTY_ATTRS) attrs = [attr];
       else (attrs as XmlAttribute[]).push(attr);
     }
-    this.#open(qname, colon, attrs, declared, selfClosing);
+    this.#open(this.#frame(qname, colon, declared), attrs, selfClosing);
   }
 
   /** The namespace bound to `prefix` here, or "". */
@@ -650,35 +706,21 @@ export class XmlTokenizer {
   }
 
   /** Reports an element start (and end, when self-closing) and keeps it on the stack. */
-  #open(
-    qname: string,
-    colon: number,
-    attrs: readonly XmlAttribute[],
-    declared: string[] | null,
-    selfClosing: boolean,
-  ): void {
-    if (this.#depth >= this.#maxDepth) {
-      this.#fail(`XML elements nest deeper than ${this.#maxDepth} levels (maxDepth)`);
-      return;
-    }
-    const ns = colon === -1 ? this.#defaultNs : this.#lookup(qname.slice(0, colon));
-    const local = colon === -1 ? qname : qname.slice(colon + 1);
-    this.#depth++;
-    this.#handler.onStart(ns, local, attrs);
+  #open(frame: Frame, attrs: readonly XmlAttribute[], selfClosing: boolean): void {
+    const stack = this.#stack;
+    if (stack.length >= this.#maxDepth) return this.#failTooDeep();
+    this.#handler.onStart(frame.ns, frame.local, attrs);
     if (selfClosing) {
-      this.#depth--;
-      if (declared !== null) this.#undeclare(declared);
-      this.#handler.onEnd(ns, local);
-      if (this.#depth === 0) this.#stopped = true;
+      if (frame.declared !== null) this.#undeclare(frame.declared);
+      this.#handler.onEnd(frame.ns, frame.local);
+      if (stack.length === 0) this.#stopped = true;
       return;
     }
-    this.#qnames.push(qname);
-    this.#nss.push(ns);
-    this.#locals.push(local);
-    this.#declared.push(declared);
+    stack.push(frame);
   }
 
   #undeclare(declared: string[]): void {
+    this.#scope++;
     for (const prefix of declared) {
       if (prefix === "") {
         this.#defaults.pop();
@@ -691,39 +733,45 @@ export class XmlTokenizer {
     }
   }
 
-  /** Handles an end tag whose name (maybe followed by spaces) is `s[from, to)`. */
+  /**
+   * Handles an end tag whose name (maybe followed by spaces) is `s[from, to)`
+   * and that is not simply `</name>` of the innermost element.
+   */
   #endTag(s: string, from: number, to: number): void {
-    const depth = this.#depth;
-    if (depth === 0) return;
-    const qnames = this.#qnames;
-    const top = qnames[depth - 1]!;
-    let target = -1;
-    if (s.startsWith(top, from) && onlySpace(s, from + top.length, to)) {
-      target = depth - 1;
-    } else {
-      let e = to;
-      while (e > from && isXmlSpace(s.charCodeAt(e - 1))) e--;
-      const name = s.slice(from, e);
-      // Searching the stack costs at most maxDepth comparisons per stray end tag.
-      for (let k = depth - 2; k >= 0; k--) {
-        if (qnames[k] === name) {
-          target = k;
-          break;
-        }
-      }
-      if (target === -1) return;
+    const stack = this.#stack;
+    if (stack.length === 0) return;
+    let e = to;
+    while (e > from && isXmlSpace(s.charCodeAt(e - 1))) e--;
+    const name = s.slice(from, e);
+    // Searching the stack costs at most maxDepth comparisons per stray end tag.
+    let target = stack.length - 1;
+    while (target >= 0 && stack[target]!.qname !== name) target--;
+    if (target === -1) return;
+    while (stack.length > target) {
+      const frame = stack.pop()!;
+      if (frame.declared !== null) this.#undeclare(frame.declared);
+      this.#handler.onEnd(frame.ns, frame.local);
     }
-    while (this.#depth > target) {
-      qnames.pop();
-      const ns = this.#nss.pop()!;
-      const local = this.#locals.pop()!;
-      const declared = this.#declared.pop() ?? null;
-      if (declared !== null) this.#undeclare(declared);
-      this.#depth--;
-      this.#handler.onEnd(ns, local);
-    }
-    if (this.#depth === 0) this.#stopped = true;
+    if (stack.length === 0) this.#stopped = true;
   }
+}
+
+/** An open element, as the stack keeps it. */
+interface Frame {
+  readonly qname: string;
+  readonly ns: string;
+  readonly local: string;
+  /** Prefixes this element declared ("" for the default namespace), or null for none. */
+  readonly declared: string[] | null;
+  /** The scope generation `ns` was resolved in; a cached frame is only valid in it. */
+  readonly scope: number;
+}
+
+const FRAME_CACHE_SIZE = 64;
+
+/** Cache slot of a name starting with the chars `c1`, `c2` (`c2` may be NaN). */
+function frameKey(c1: number, c2: number): number {
+  return (c1 * 5 + c2) & (FRAME_CACHE_SIZE - 1);
 }
 
 /**
