@@ -1,0 +1,31 @@
+/**
+ * Find every sitemap a website publishes and get it back as a typed tree.
+ *
+ * `sitemapTreeForHomepage()` reads robots.txt `Sitemap:` lines and probes the
+ * well-known paths, follows nested indexes, decompresses gzip, and reads XML
+ * sitemaps (with the Google News, Image and Video extensions and hreflang
+ * alternates), plain-text sitemaps, RSS and Atom feeds. The result mirrors
+ * Python's ultimate-sitemap-parser: an `IndexWebsiteSitemap` root whose nodes
+ * all have `subSitemaps`, `pages`, `allSitemaps()` and `allPages()`.
+ * Sitemaps that cannot be fetched or parsed are `InvalidSitemap` nodes with a
+ * reason; parsing runs in workers; every download, decompression and document
+ * is bounded.
+ *
+ * @example Every page of a site
+ * ```ts ignore
+ * import { sitemapTreeForHomepage } from "@sitemap/tree";
+ *
+ * const tree = await sitemapTreeForHomepage("https://www.example.com/");
+ * for (const page of tree.allPages()) console.log(page.url, page.lastModified);
+ * ```
+ *
+ * @module
+ */
+export * from "./src/sitemap_tree.ts";
+export * from "./src/sitemap_from_string.ts";
+export * from "./src/objects/sitemap.ts";
+export * from "./src/objects/page.ts";
+export * from "./src/objects/from_json.ts";
+export * from "./src/options.ts";
+export * from "./src/stats.ts";
+export * from "./src/format.ts";

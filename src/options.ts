@@ -1,0 +1,258 @@
+/**
+ * Options of {@linkcode sitemapTreeForHomepage} and their validation.
+ *
+ * @module
+ */
+import { VERSION } from "./version.ts";
+
+/** What a {@linkcode SitemapTreeOptions.onProgress} listener receives, one event per sitemap. */
+export interface SitemapProgressEvent {
+  /** `fetched`: the body arrived; `parsed`: the sitemap is in the tree; `invalid`: it failed. */
+  readonly kind: "fetched" | "parsed" | "invalid";
+  /** The sitemap's URL (final URL once fetched). */
+  readonly url: string;
+  /** The invalid sitemap's reason; absent otherwise. */
+  readonly reason?: string;
+  /** Pages kept from this sitemap (`parsed` only). */
+  readonly pages?: number;
+  /** Bytes downloaded for this sitemap (`fetched` only). */
+  readonly bytes?: number;
+  /** Milliseconds this step took for this sitemap. */
+  readonly ms: number;
+  /** Sitemaps finished (parsed or invalid) so far in this call. */
+  readonly sitemapsDone: number;
+  /** Sitemaps started but not finished yet. */
+  readonly sitemapsQueued: number;
+  /** Pages kept so far in this call. */
+  readonly pagesFound: number;
+  /** Response bytes downloaded so far in this call. */
+  readonly bytesDownloaded: number;
+  /** Milliseconds since the call started. */
+  readonly elapsedMs: number;
+}
+
+/** A user decision on one child sitemap: return false to leave it out of the tree. */
+export type RecurseCallback = (
+  url: string,
+  level: number,
+  parentUrls: readonly string[],
+) => boolean | Promise<boolean>;
+
+/** A user decision on all children of one index: returns the child URLs to fetch, in order. */
+export type RecurseListCallback = (
+  urls: readonly string[],
+  level: number,
+  parentUrls: readonly string[],
+) => readonly string[] | Promise<readonly string[]>;
+
+/** Options of {@linkcode sitemapTreeForHomepage} and {@linkcode streamPages}. */
+export interface SitemapTreeOptions {
+  /** Read `<home>/robots.txt` for `Sitemap:` lines. @default {true} */
+  readonly useRobots?: boolean;
+  /** Probe the 14 well-known sitemap paths (plus `extraKnownPaths`). @default {true} */
+  readonly useKnownPaths?: boolean;
+  /** More paths to probe, resolved against the homepage. @default {[]} */
+  readonly extraKnownPaths?: readonly string[];
+  /** Strip the homepage URL to scheme, userinfo, host and port. @default {true} */
+  readonly normalizeHomepageUrl?: boolean;
+  /**
+   * Called for each child a robots.txt or index names, with the child's depth
+   * (robots.txt and well-known sitemaps are depth 0) and the URLs of its
+   * ancestors; return false to leave the child out. Absent: keep all.
+   */
+  readonly recurseCallback?: RecurseCallback;
+  /**
+   * Called once per robots.txt or index with all child URLs; returns the URLs
+   * to fetch, in order. Runs before `recurseCallback`. Absent: keep all.
+   */
+  readonly recurseListCallback?: RecurseListCallback;
+  /** The web client. @default {globalThis.fetch} */
+  readonly fetch?: typeof fetch;
+  /** `User-Agent` of every request. @default {"@sitemap/tree/<version> (+https://jsr.io/@sitemap/tree)"} */
+  readonly userAgent?: string;
+  /** Extra headers sent on every request, children included. @default {{}} */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Requests in flight per host. @default {4} */
+  readonly concurrency?: number;
+  /** Levels of nesting below robots.txt and the well-known paths (USP's limit). @default {11} */
+  readonly maxDepth?: number;
+  /** Time for one sitemap's whole response, body included, per attempt. @default {30000} */
+  readonly timeoutMs?: number;
+  /** Aborts everything; the call then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Retries for network errors, 408, 429 and 5xx (`Retry-After` honoured, capped). @default {2} */
+  readonly retries?: number;
+  /** Compressed bytes read per sitemap; the download stops there. @default {52428800} */
+  readonly maxDownloadBytes?: number;
+  /** Decompressed bytes per sitemap (the protocol's limit). @default {52428800} */
+  readonly maxSitemapBytes?: number;
+  /** Sitemap nodes per call, a guard against crawl traps. @default {10000} */
+  readonly maxSitemaps?: number;
+  /** Keep only pages whose lastmod is at or after this instant, or that have none. */
+  readonly since?: Date | string;
+  /** Parse workers; 0 parses on the calling thread. @default {Math.min(4, navigator.hardwareConcurrency)} */
+  readonly workers?: number;
+  /**
+   * Whether sitemaps on loopback, private, link-local or metadata addresses
+   * may be fetched: `"if-homepage-is"` allows them only when the homepage is
+   * on such an address itself. @default {"if-homepage-is"}
+   */
+  readonly allowPrivateNetworks?: boolean | "if-homepage-is";
+  /** Called once per sitemap fetched, parsed or found invalid. */
+  readonly onProgress?: (event: SitemapProgressEvent) => void;
+}
+
+/** The 14 well-known paths ultimate-sitemap-parser probes, in its order. */
+export const KNOWN_PATHS: readonly string[] = [
+  "sitemap.xml",
+  "sitemap.xml.gz",
+  "sitemap_index.xml",
+  "sitemap-index.xml",
+  "sitemap_index.xml.gz",
+  "sitemap-index.xml.gz",
+  ".sitemap.xml",
+  "sitemap",
+  "admin/config/search/xmlsitemap",
+  "sitemap/sitemap-index.xml",
+  "sitemap_news.xml",
+  "sitemap-news.xml",
+  "sitemap_news.xml.gz",
+  "sitemap-news.xml.gz",
+];
+
+/** The default `User-Agent`. */
+export const DEFAULT_USER_AGENT = `@sitemap/tree/${VERSION} (+https://jsr.io/@sitemap/tree)`;
+
+/** Options with every default applied and every value checked. */
+export interface ResolvedOptions {
+  readonly homepage: URL;
+  readonly useRobots: boolean;
+  readonly useKnownPaths: boolean;
+  readonly extraKnownPaths: readonly string[];
+  readonly recurseCallback: RecurseCallback | null;
+  readonly recurseListCallback: RecurseListCallback | null;
+  readonly fetch: typeof fetch | null;
+  readonly userAgent: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly concurrency: number;
+  readonly maxDepth: number;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | null;
+  readonly retries: number;
+  readonly maxDownloadBytes: number;
+  readonly maxSitemapBytes: number;
+  readonly maxSitemaps: number;
+  /** Epoch ms, NaN when not given. */
+  readonly since: number;
+  readonly workers: number;
+  readonly allowPrivateNetworks: boolean | "if-homepage-is";
+  readonly onProgress: ((event: SitemapProgressEvent) => void) | null;
+}
+
+function integer(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    throw new RangeError(
+      `Option "${name}" must be an integer >= ${min}, got ${
+        JSON.stringify(value) ?? String(value)
+      }`,
+    );
+  }
+  return value;
+}
+
+function fn<T>(name: string, value: T | undefined): T | null {
+  if (value === undefined) return null;
+  if (typeof value !== "function") {
+    throw new TypeError(`Option "${name}" must be a function, got ${typeof value}`);
+  }
+  return value;
+}
+
+/** Parses a `since` option value to epoch ms (NaN when absent). */
+export function sinceToEpoch(since: Date | string | undefined): number {
+  if (since === undefined) return NaN;
+  const ms = since instanceof Date ? since.getTime() : Date.parse(String(since));
+  if (Number.isNaN(ms)) {
+    throw new RangeError(
+      `Option "since" must be a valid date, got ${JSON.stringify(String(since))}`,
+    );
+  }
+  return ms;
+}
+
+/** The homepage URL as given, checked to be http(s). */
+export function parseHomepage(homepageUrl: string | URL, normalize: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(String(homepageUrl));
+  } catch {
+    throw new TypeError(`Homepage URL is not a valid URL: ${JSON.stringify(String(homepageUrl))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`Homepage URL must be http(s), got ${JSON.stringify(url.href)}`);
+  }
+  url.hash = "";
+  if (normalize) {
+    url.pathname = "/";
+    url.search = "";
+  }
+  return url;
+}
+
+/** Applies defaults and checks every option; throws TypeError/RangeError naming the bad value. */
+export function resolveOptions(
+  homepageUrl: string | URL,
+  options: SitemapTreeOptions,
+  defaultWorkers: number,
+): ResolvedOptions {
+  if (options === null || typeof options !== "object") {
+    throw new TypeError(
+      `Options must be an object, got ${options === null ? "null" : typeof options}`,
+    );
+  }
+  const homepage = parseHomepage(homepageUrl, options.normalizeHomepageUrl ?? true);
+  const allow = options.allowPrivateNetworks ?? "if-homepage-is";
+  if (allow !== true && allow !== false && allow !== "if-homepage-is") {
+    throw new RangeError(
+      `Option "allowPrivateNetworks" must be true, false or "if-homepage-is", got ${
+        JSON.stringify(allow)
+      }`,
+    );
+  }
+  const extra = options.extraKnownPaths ?? [];
+  if (!Array.isArray(extra) || extra.some((p) => typeof p !== "string")) {
+    throw new TypeError(`Option "extraKnownPaths" must be an array of strings`);
+  }
+  const headers = options.headers ?? {};
+  if (headers === null || typeof headers !== "object") {
+    throw new TypeError(`Option "headers" must be an object of header names to values`);
+  }
+  const signal = options.signal ?? null;
+  if (signal !== null && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`Option "signal" must be an AbortSignal`);
+  }
+  return {
+    homepage,
+    useRobots: options.useRobots ?? true,
+    useKnownPaths: options.useKnownPaths ?? true,
+    extraKnownPaths: extra,
+    recurseCallback: fn("recurseCallback", options.recurseCallback),
+    recurseListCallback: fn("recurseListCallback", options.recurseListCallback),
+    fetch: fn("fetch", options.fetch),
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    headers,
+    concurrency: integer("concurrency", options.concurrency, 4, 1),
+    maxDepth: integer("maxDepth", options.maxDepth, 11, 0),
+    timeoutMs: integer("timeoutMs", options.timeoutMs, 30_000, 1),
+    signal,
+    retries: integer("retries", options.retries, 2, 0),
+    maxDownloadBytes: integer("maxDownloadBytes", options.maxDownloadBytes, 50 * 1024 * 1024, 1),
+    maxSitemapBytes: integer("maxSitemapBytes", options.maxSitemapBytes, 50 * 1024 * 1024, 1),
+    maxSitemaps: integer("maxSitemaps", options.maxSitemaps, 10_000, 1),
+    since: sinceToEpoch(options.since),
+    workers: integer("workers", options.workers, defaultWorkers, 0),
+    allowPrivateNetworks: allow,
+    onProgress: fn("onProgress", options.onProgress),
+  };
+}

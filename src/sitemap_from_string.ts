@@ -1,0 +1,127 @@
+/**
+ * `sitemapFromString()`: one document in, one node out, no network (USP's
+ * `sitemap_from_str`).
+ *
+ * @module
+ */
+import { sinceToEpoch } from "./options.ts";
+import { parseSitemap } from "./parse/parse_sitemap.ts";
+import type { IndexEntry, ParseResult } from "./parse/_result.ts";
+import {
+  type AbstractSitemap,
+  IndexRobotsTxtSitemap,
+  IndexXMLSitemap,
+  InvalidSitemap,
+  PagesAtomSitemap,
+  PagesRSSSitemap,
+  PagesTextSitemap,
+  PagesXMLSitemap,
+} from "./objects/sitemap.ts";
+
+/** Options of {@linkcode sitemapFromString}. */
+export interface SitemapFromStringOptions {
+  /**
+   * The document's URL: relative `<loc>`s resolve against it, and a URL
+   * ending in `/robots.txt` makes the content read as robots.txt. Without it,
+   * relative locations are skipped. @default {""}
+   */
+  readonly url?: string;
+  /** Keep only pages whose lastmod is at or after this instant, or that have none. */
+  readonly since?: Date | string;
+}
+
+/** The reason given to the children of an index parsed from a string. */
+export const UNFETCHED_CHILD_REASON = "Un-fetched child sitemap";
+
+const GZIP_REASON =
+  "Gzip-compressed content: sitemapFromString() reads documents, so inflate it first " +
+  "(sitemapTreeForHomepage() inflates what it downloads)";
+
+/**
+ * Parses one sitemap document you already have: a `<urlset>`,
+ * `<sitemapindex>`, RSS, RDF or Atom feed, a text sitemap, or a robots.txt
+ * (when `url` ends in `/robots.txt`). An index's children are not fetched:
+ * they become `InvalidSitemap("Un-fetched child sitemap")`. An empty string is
+ * an empty text sitemap. A string is read as it is; bytes are decoded by
+ * their BOM, XML declaration or UTF-8.
+ *
+ * @param content The document, as text or as (uncompressed) bytes.
+ * @param options The document's URL and the `since` filter.
+ * @returns The document's node; `InvalidSitemap` with a reason when it is not a sitemap.
+ * @throws {RangeError} When `since` is not a valid date.
+ *
+ * @example Parse a text sitemap
+ * ```ts
+ * import { sitemapFromString } from "@sitemap/tree";
+ *
+ * const node = sitemapFromString("https://www.example.com/a\nhttps://www.example.com/b\n", {
+ *   url: "https://www.example.com/sitemap.txt",
+ * });
+ * console.log(node.type, node.pages.map((p) => p.url)); // "text" [ ".../a", ".../b" ]
+ * ```
+ */
+export function sitemapFromString(
+  content: string | Uint8Array,
+  options: SitemapFromStringOptions = {},
+): AbstractSitemap {
+  const url = options.url ?? "";
+  const since = sinceToEpoch(options.since);
+  if (typeof content !== "string" && !(content instanceof Uint8Array)) {
+    throw new TypeError(`Content must be a string or a Uint8Array, got ${typeof content}`);
+  }
+  if (content instanceof Uint8Array && content[0] === 0x1f && content[1] === 0x8b) {
+    return new InvalidSitemap(url, GZIP_REASON);
+  }
+  const isString = typeof content === "string";
+  const bytes = isString ? new TextEncoder().encode(content) : content;
+  const result = parseSitemap(bytes, {
+    url,
+    since,
+    robots: isRobotsTxt(url),
+    // A JavaScript string is already decoded: its XML declaration's encoding no longer applies.
+    ...(isString ? { encoding: "utf-8" } : {}),
+  });
+  return nodeOf(url, result);
+}
+
+function isRobotsTxt(url: string): boolean {
+  try {
+    return new URL(url).pathname.endsWith("/robots.txt");
+  } catch {
+    return url.endsWith("/robots.txt");
+  }
+}
+
+function unfetched(entries: readonly IndexEntry[]): {
+  children: InvalidSitemap[];
+  lastmods: (Date | null)[];
+} {
+  return {
+    children: entries.map((e) => new InvalidSitemap(e.url, UNFETCHED_CHILD_REASON)),
+    lastmods: entries.map((e) => (Number.isNaN(e.lastModified) ? null : new Date(e.lastModified))),
+  };
+}
+
+function nodeOf(url: string, result: ParseResult): AbstractSitemap {
+  switch (result.kind) {
+    case "invalid":
+      return new InvalidSitemap(url, result.reason);
+    case "index": {
+      const { children, lastmods } = unfetched(result.children);
+      return result.format === "robots"
+        ? new IndexRobotsTxtSitemap(url, children, lastmods)
+        : new IndexXMLSitemap(url, children, lastmods);
+    }
+    case "pages":
+      switch (result.format) {
+        case "urlset":
+          return new PagesXMLSitemap(url, result.pages);
+        case "text":
+          return new PagesTextSitemap(url, result.pages);
+        case "rss":
+          return new PagesRSSSitemap(url, result.pages);
+        case "atom":
+          return new PagesAtomSitemap(url, result.pages);
+      }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The entry point users call: one homepage in, the site's sitemap tree out.
+ * It orchestrates and nothing else.
+ *
+ * @module
+ */
+import { Crawler } from "./discover.ts";
+import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
+import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import { createParsePool, defaultWorkerCount } from "./workers/pool.ts";
+
+/**
+ * Finds every sitemap a website publishes — robots.txt `Sitemap:` lines, the
+ * well-known paths, nested indexes, gzip, XML, text, RSS and Atom — and
+ * returns them as a tree. Sitemaps that cannot be fetched or parsed are
+ * `InvalidSitemap` nodes with a reason; the call itself rejects only for bad
+ * arguments or an aborted `signal`.
+ *
+ * @param homepageUrl The site's homepage (any page of it when `normalizeHomepageUrl` is on).
+ * @param options Limits, callbacks and the web client; see {@linkcode SitemapTreeOptions}.
+ * @returns The root node: the robots.txt node (when robots.txt was fetched), then each well-known sitemap not found through it.
+ * @throws {TypeError} When the homepage is not an http(s) URL or an option has the wrong type.
+ * @throws {RangeError} When a numeric or enumerated option is out of range.
+ *
+ * @example Print every page URL of a site
+ * ```ts ignore
+ * import { sitemapTreeForHomepage } from "@sitemap/tree";
+ *
+ * const tree = await sitemapTreeForHomepage("https://www.example.com/");
+ * for (const page of tree.allPages()) console.log(page.url);
+ * ```
+ */
+export async function sitemapTreeForHomepage(
+  homepageUrl: string | URL,
+  options: SitemapTreeOptions = {},
+): Promise<IndexWebsiteSitemap> {
+  const resolved = resolveOptions(homepageUrl, options, defaultWorkerCount());
+  resolved.signal?.throwIfAborted();
+  const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
+  try {
+    const crawler = new Crawler(resolved, pool);
+    return await abortable(crawler.crawlWebsite(), resolved.signal);
+  } finally {
+    pool.close();
+  }
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it aborts. */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Promise<T> {
+  if (signal === null) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
