@@ -44,11 +44,19 @@ export interface WebClientOptions {
   readonly fetch?: typeof fetch;
   /** `User-Agent` of every request (an entry in `headers` overrides it). */
   readonly userAgent: string;
-  /** Headers of every request, redirects and retries included. */
+  /**
+   * Headers of every request, redirects and retries included (`Authorization`,
+   * `Cookie` and `Proxy-Authorization` are dropped on a redirect to another
+   * origin). `Accept-Encoding` is always `identity`; see the module doc.
+   */
   readonly headers?: Readonly<Record<string, string>>;
   /** Deadline of one attempt, from sending the request to the last body byte, redirects included. */
   readonly timeoutMs: number;
-  /** Extra attempts after a network error, 408, 429 or 5xx. */
+  /**
+   * Extra attempts after a network error (a reset mid-body included), 408, 429
+   * or 5xx. A timeout is not retried: it already spent the whole budget, and a
+   * server that hangs once tends to hang again.
+   */
   readonly retries: number;
   /** Body bytes read per response; the download is cancelled past it. */
   readonly maxDownloadBytes: number;

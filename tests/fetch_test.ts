@@ -5,6 +5,15 @@ import { gzipBomb } from "../fixtures/bombs.ts";
 
 const UA = "sitemap-tree-test/1.0";
 
+/** Polls `condition` every 5 ms; fails the test after `ms` rather than hanging it. */
+async function waitFor(condition: () => boolean, what: string, ms = 2_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > end) throw new Error(`Still waiting after ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 function client(overrides: Partial<WebClientOptions> = {}): WebClient {
   return new WebClient({
     userAgent: UA,
@@ -342,13 +351,13 @@ Deno.test("WebClient.get() rejects promptly with the signal's reason and leaves 
       web.get(server.url("/hang.xml")), // waits for the only slot
       web.get(server.url("/flaky.xml")), // waits for the slot, then backs off
     ];
-    while (site.log.length < 1) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => site.log.length === 1, "the first request");
     const reason = new Error("Stop the crawl");
     controller.abort(reason);
     const settled = await Promise.allSettled(pending);
     assert.deepEqual(settled, pending.map(() => ({ status: "rejected", reason })));
     await assert.rejects(web.get(server.url("/hang.xml")), (e) => e === reason);
-    while (site.inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => site.inFlight === 0, "the server to see the client leave");
     assert.deepEqual(site.log.map((e) => e.path), ["/endless.xml"]);
   });
 });
