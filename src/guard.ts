@@ -135,15 +135,21 @@ export function createUrlGuard(
     return addresses;
   };
 
+  const homeClass = classifyHost(homepage.hostname);
+  // An intranet crawl by spelling (http://wiki.local/): nothing to check, no DNS to send.
+  const openByHomepage = policy === "if-homepage-is" && homeClass !== null &&
+    homeClass.kind !== "public-address";
+
+  // A homepage named in DNS is resolved only once a private URL turns up.
   let homepagePrivate: Promise<boolean> | undefined;
-  const homepageIsPrivate = (): Promise<boolean> => {
+  const allowedAnyway = (): Promise<boolean> => {
+    if (policy !== "if-homepage-is" || homeClass !== null) return Promise.resolve(openByHomepage);
     homepagePrivate ??= (async () => {
-      const host = homepage.hostname;
-      const found = classifyHost(host);
-      if (found !== null) return found.kind !== "public-address";
       if (resolve === null) return false;
       try {
-        return (await lookup(bareName(host))).some((address) => isPrivateHost(address));
+        return (await lookup(bareName(homepage.hostname))).some((address) =>
+          isPrivateHost(address)
+        );
       } catch {
         // Unknown is public: the stricter reading.
         return false;
@@ -155,14 +161,12 @@ export function createUrlGuard(
   const why = policy === false
     ? "allowPrivateNetworks is false"
     : 'allowPrivateNetworks is "if-homepage-is" and the homepage is public';
-  const allowedAnyway = async (): Promise<boolean> =>
-    policy === "if-homepage-is" && await homepageIsPrivate();
 
   return async (url: URL): Promise<string | null> => {
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return `Refused non-http(s) URL: ${url.href}`;
     }
-    if (policy === true) return null;
+    if (policy === true || openByHomepage) return null;
 
     const host = url.hostname;
     const found = classifyHost(host);

@@ -284,6 +284,14 @@ Deno.test("createUrlGuard() follows the policy matrix for public and private hom
   }
 });
 
+Deno.test("createUrlGuard() sends no DNS query when the homepage is private by spelling", async () => {
+  const { resolve, calls } = fakeResolver({});
+  const guard = createUrlGuard(new URL("http://wiki.local/"), "if-homepage-is", { resolve });
+  assert.equal(await guard(new URL("https://sitemaps.example.com/")), null);
+  assert.equal(await guard(new URL("http://10.0.0.1/")), null);
+  assert.deepEqual(calls, []);
+});
+
 Deno.test("createUrlGuard() counts a homepage on a private name or loopback as private", async () => {
   for (
     const home of [
