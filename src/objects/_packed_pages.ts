@@ -120,40 +120,83 @@ function alternateFrom(data: AlternateData): SitemapAlternate {
   return new SitemapAlternate(data);
 }
 
-/** Reads page i of one decoded traversal; built once per traversal. */
-class PackedReader {
-  readonly #packed: PackedPages;
-  readonly #text: string;
-  readonly #extras: ReadonlyMap<number, PageExtrasData> | null;
+/** JSON of `[pageIndex, extras][]`, ascending; "" means none. */
+function parseExtras(extras: string): [number, PageExtrasData][] {
+  return extras === "" ? [] : JSON.parse(extras) as [number, PageExtrasData][];
+}
 
-  constructor(packed: PackedPages) {
-    this.#packed = packed;
-    this.#text = packed.count === 0 ? "" : decoder.decode(packed.urlBytes);
-    this.#extras = packed.extras === ""
-      ? null
-      : new Map(JSON.parse(packed.extras) as [number, PageExtrasData][]);
-  }
+function pageWithExtras(
+  url: string,
+  priority: number,
+  lastModified: Date | null,
+  changeFrequency: ChangeFrequency | null,
+  extras: PageExtrasData,
+): SitemapPage {
+  return new SitemapPage({
+    url,
+    priority,
+    lastModified,
+    changeFrequency,
+    newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
+    images: extras.images?.map(imageFrom) ?? [],
+    videos: extras.videos?.map(videoFrom) ?? [],
+    alternates: extras.alternates?.map(alternateFrom) ?? [],
+  });
+}
 
-  read(i: number): SitemapPage {
-    const packed = this.#packed;
-    const ms = packed.lastModified[i]!;
-    const url = this.#text.slice(i === 0 ? 0 : packed.urlEnds[i - 1]!, packed.urlEnds[i]!);
-    const lastModified = ms !== ms ? null : new Date(ms);
-    const changeFrequency = FREQUENCY_BY_CODE[packed.changeFrequency[i]!] ?? null;
-    const extras = this.#extras?.get(i);
-    if (extras === undefined) {
-      return new SitemapPage({ url, priority: packed.priority[i]!, lastModified, changeFrequency });
+/** Where a pages node's pages come from: its packed columns, or objects it already holds. */
+export type PageSource = PackedPages | readonly SitemapPage[];
+
+/**
+ * Yields the pages of each source in turn: the held objects of an array
+ * source, fresh objects for a packed one (nothing cached between traversals).
+ *
+ * One flat loop serves a whole tree: delegating through one generator per
+ * tree level cost more than building the pages (measured: 1,000,000 pages
+ * took about twice as long through three levels of `yield*`).
+ *
+ * @param sources The sources, in traversal order; read lazily, one at a time.
+ * @returns A generator of the pages.
+ */
+export function* iteratePages(
+  sources: Iterable<PageSource>,
+): Generator<SitemapPage, void, undefined> {
+  for (const source of sources) {
+    if (Array.isArray(source)) {
+      const pages = source as readonly SitemapPage[];
+      for (let i = 0; i < pages.length; i++) yield pages[i]!;
+      continue;
     }
-    return new SitemapPage({
-      url,
-      priority: packed.priority[i]!,
-      lastModified,
-      changeFrequency,
-      newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
-      images: extras.images?.map(imageFrom) ?? [],
-      videos: extras.videos?.map(videoFrom) ?? [],
-      alternates: extras.alternates?.map(alternateFrom) ?? [],
-    });
+    const packed = source as PackedPages;
+    const count = packed.count;
+    if (count === 0) continue;
+    const text = decoder.decode(packed.urlBytes);
+    const { urlEnds, lastModified, priority, changeFrequency } = packed;
+    const extras = parseExtras(packed.extras);
+    let nextExtra = 0;
+    let extrasAt = extras.length > 0 ? extras[0]![0] : -1;
+    let start = 0;
+    for (let i = 0; i < count; i++) {
+      const end = urlEnds[i]!;
+      const url = text.slice(start, end);
+      start = end;
+      const ms = lastModified[i]!;
+      const date = ms !== ms ? null : new Date(ms);
+      const frequency = FREQUENCY_BY_CODE[changeFrequency[i]!] ?? null;
+      if (i !== extrasAt) {
+        yield new SitemapPage({
+          url,
+          priority: priority[i]!,
+          lastModified: date,
+          changeFrequency: frequency,
+        });
+        continue;
+      }
+      yield pageWithExtras(url, priority[i]!, date, frequency, extras[nextExtra]![1]);
+      // Skips any repeated index, so a malformed list cannot stall on one page.
+      while (nextExtra < extras.length && extras[nextExtra]![0] <= i) nextExtra++;
+      extrasAt = nextExtra < extras.length ? extras[nextExtra]![0] : -1;
+    }
   }
 }
 
@@ -163,11 +206,8 @@ class PackedReader {
  * @param packed The columns to read.
  * @returns A generator of one new {@linkcode SitemapPage} per page.
  */
-export function* iteratePackedPages(packed: PackedPages): Generator<SitemapPage, void, undefined> {
-  const count = packed.count;
-  if (count === 0) return;
-  const reader = new PackedReader(packed);
-  for (let i = 0; i < count; i++) yield reader.read(i);
+export function iteratePackedPages(packed: PackedPages): Generator<SitemapPage, void, undefined> {
+  return iteratePages([packed]);
 }
 
 /**
@@ -177,10 +217,7 @@ export function* iteratePackedPages(packed: PackedPages): Generator<SitemapPage,
  * @returns A new array of `packed.count` pages, in order.
  */
 export function materialisePackedPages(packed: PackedPages): SitemapPage[] {
-  const count = packed.count;
-  const pages = new Array<SitemapPage>(count);
-  if (count === 0) return pages;
-  const reader = new PackedReader(packed);
-  for (let i = 0; i < count; i++) pages[i] = reader.read(i);
+  const pages: SitemapPage[] = [];
+  for (const page of iteratePages([packed])) pages.push(page);
   return pages;
 }

@@ -12,7 +12,13 @@
 
 import type { PackedPages, PagesFormat } from "../parse/_result.ts";
 import type { SitemapPage, SitemapPageJSON } from "./page.ts";
-import { checkPackedPages, iteratePackedPages, materialisePackedPages } from "./_packed_pages.ts";
+import { isoString } from "./_iso.ts";
+import {
+  checkPackedPages,
+  iteratePages,
+  materialisePackedPages,
+  type PageSource,
+} from "./_packed_pages.ts";
 
 /** The `type` of each node class, as `toJSON()` writes it. */
 export type SitemapType =
@@ -61,6 +67,9 @@ export type SitemapJSON =
   | IndexSitemapJSON
   | PagesSitemapJSON
   | InvalidSitemapJSON;
+
+/** Reads a node's private storage; assigned in `AbstractPagesSitemap`'s static block. */
+let pageSourceOf: (node: AbstractPagesSitemap) => PageSource;
 
 const NO_SITEMAPS: readonly AbstractSitemap[] = Object.freeze([]);
 const NO_PAGES: readonly SitemapPage[] = Object.freeze([]);
@@ -221,10 +230,8 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
    *
    * @returns A generator over the pages.
    */
-  override *allPages(): Generator<SitemapPage, void, undefined> {
-    for (const node of this.allSitemaps()) {
-      if (node instanceof AbstractPagesSitemap) yield* node.allPages();
-    }
+  override allPages(): Generator<SitemapPage, void, undefined> {
+    return iteratePages(pageSourcesOf(this.allSitemaps()));
   }
 
   /** @returns The index and its subtree as JSON data. */
@@ -238,7 +245,7 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
     return {
       subSitemaps: this.#subSitemaps.map((node) => node.toJSON()),
       subSitemapLastModified: this.subSitemapLastModified.map((date) =>
-        date === null ? null : date.toISOString()
+        date === null ? null : isoString(date.getTime())
       ),
     };
   }
@@ -317,9 +324,12 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
    *
    * @returns A generator over the pages.
    */
-  override *allPages(): Generator<SitemapPage, void, undefined> {
-    if (this.#pages !== null) yield* this.#pages;
-    else yield* iteratePackedPages(this.#packed!);
+  override allPages(): Generator<SitemapPage, void, undefined> {
+    return iteratePages([pageSourceOf(this)]);
+  }
+
+  static {
+    pageSourceOf = (node) => node.#pages ?? node.#packed!;
   }
 
   /** @returns The node and its pages as JSON data (does not cache the pages). */
@@ -327,6 +337,13 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
     const pages: SitemapPageJSON[] = [];
     for (const page of this.allPages()) pages.push(page.toJSON());
     return { type: this.type, url: this.url, pages };
+  }
+}
+
+/** The page sources of the pages nodes among `nodes`, each read when reached. */
+function* pageSourcesOf(nodes: Iterable<AbstractSitemap>): Generator<PageSource, void, undefined> {
+  for (const node of nodes) {
+    if (node instanceof AbstractPagesSitemap) yield pageSourceOf(node);
   }
 }
 
