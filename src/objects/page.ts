@@ -9,6 +9,7 @@
  */
 
 import type { ChangeFrequency } from "../parse/_result.ts";
+import { isoString } from "./_iso.ts";
 
 export type { ChangeFrequency } from "../parse/_result.ts";
 
@@ -28,7 +29,7 @@ function validDate(date: Date | null | undefined): Date | null {
 }
 
 function isoOrNull(date: Date | null): string | null {
-  return date === null ? null : date.toISOString();
+  return date === null ? null : isoString(date.getTime());
 }
 
 /** Fields of a {@linkcode SitemapNewsStory}; only `title` is required. */
