@@ -29,3 +29,4 @@ export * from "./src/objects/from_json.ts";
 export * from "./src/options.ts";
 export * from "./src/stats.ts";
 export * from "./src/format.ts";
+export * from "./src/stream_pages.ts";

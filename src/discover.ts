@@ -85,6 +85,7 @@ export class Crawler {
   readonly #pool: ParsePool;
   readonly #sink: PagesSink | null;
   readonly #docs = new Map<string, Promise<Doc>>();
+  readonly #streamed = new Set<string>();
   readonly stats: StatsCollector;
   #nodes = 0;
 
@@ -244,8 +245,15 @@ export class Crawler {
     if (result.kind === "pages") {
       let pages = result.pages;
       if (this.#sink) {
-        await this.#sink(doc.url, result.format, pages);
+        // Streamed once, then forgotten: the cache keeps only an empty copy so
+        // memory stays flat and a second occurrence adds no pages.
         pages = EMPTY_PACKED;
+        if (!this.#streamed.has(finalKey)) {
+          this.#streamed.add(finalKey);
+          const emptied: Doc = { ...doc, result: { ...result, pages: EMPTY_PACKED } };
+          this.#docs.set(key, Promise.resolve(emptied));
+          await this.#sink(doc.url, result.format, result.pages);
+        }
       }
       this.stats.recordNode(result.format, result.pages.count);
       this.#progress("parsed", doc.url, performance.now() - started, {

@@ -1,0 +1,104 @@
+/**
+ * `streamPages()`: the whole site's pages as they are parsed, without keeping
+ * the tree, so memory stays flat however large the site is.
+ *
+ * @module
+ */
+import { Crawler } from "./discover.ts";
+import { iteratePages } from "./objects/_packed_pages.ts";
+import type { SitemapPage } from "./objects/page.ts";
+import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import type { PackedPages } from "./parse/_result.ts";
+import { createParsePool, defaultWorkerCount } from "./workers/pool.ts";
+
+/** Parsed sitemaps waiting for the consumer; the crawl pauses its sink beyond this. */
+const QUEUE_LIMIT = 2;
+
+/**
+ * Yields every page of a website's sitemaps, sitemap by sitemap as each one
+ * is parsed (so in completion order, not tree order), with the same
+ * discovery, options and guards as {@linkcode sitemapTreeForHomepage}. Pages
+ * are not kept: a site of millions of URLs streams in constant memory. A
+ * sitemap the tree would list twice is streamed once. Breaking out of the
+ * loop stops the crawl and its workers.
+ *
+ * @param homepageUrl The site's homepage.
+ * @param options As for {@linkcode sitemapTreeForHomepage}.
+ * @returns An async iterable of pages.
+ * @throws {TypeError} When the homepage is not an http(s) URL or an option has the wrong type (on the first `next()`).
+ * @throws {RangeError} When an option is out of range (on the first `next()`).
+ *
+ * @example Count a site's pages without keeping them
+ * ```ts ignore
+ * import { streamPages } from "@sitemap/tree";
+ *
+ * let count = 0;
+ * for await (const page of streamPages("https://www.example.com/")) {
+ *   if (page.lastModified) count++;
+ * }
+ * console.log(count);
+ * ```
+ */
+export async function* streamPages(
+  homepageUrl: string | URL,
+  options: SitemapTreeOptions = {},
+): AsyncGenerator<SitemapPage, void, undefined> {
+  const resolved = resolveOptions(homepageUrl, options, defaultWorkerCount());
+  resolved.signal?.throwIfAborted();
+  const stop = new AbortController();
+  const signal = resolved.signal === null
+    ? stop.signal
+    : AbortSignal.any([resolved.signal, stop.signal]);
+  const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
+
+  const queue: PackedPages[] = [];
+  let wakeConsumer: (() => void) | null = null;
+  const spaceWaiters: (() => void)[] = [];
+  const notify = (): void => {
+    wakeConsumer?.();
+    wakeConsumer = null;
+  };
+  const sink = async (_url: string, _format: string, pages: PackedPages): Promise<void> => {
+    queue.push(pages);
+    notify();
+    while (queue.length > QUEUE_LIMIT && !signal.aborted) {
+      await new Promise<void>((resolve) => spaceWaiters.push(resolve));
+    }
+  };
+  const freeSpace = (): void => {
+    for (const resolve of spaceWaiters.splice(0)) resolve();
+  };
+
+  const crawler = new Crawler({ ...resolved, signal }, pool, sink);
+  let finished = false;
+  let failure: { error: unknown } | null = null;
+  const crawl = crawler.crawlWebsite().then(
+    () => {
+      finished = true;
+      notify();
+    },
+    (error: unknown) => {
+      finished = true;
+      failure = { error };
+      notify();
+    },
+  );
+  try {
+    while (true) {
+      const pages = queue.shift();
+      if (pages !== undefined) {
+        freeSpace();
+        yield* iteratePages([pages]);
+        continue;
+      }
+      if (finished) break;
+      await new Promise<void>((resolve) => (wakeConsumer = resolve));
+    }
+    if (failure !== null) throw (failure as { error: unknown }).error;
+  } finally {
+    stop.abort(new DOMException("streamPages() was closed", "AbortError"));
+    freeSpace();
+    pool.close();
+    await crawl;
+  }
+}

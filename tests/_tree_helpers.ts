@@ -1,0 +1,67 @@
+/**
+ * Small helpers shared by the networked tests: sitemap documents built from
+ * paths, and a one-line-per-node outline of a tree for exact comparison.
+ */
+import type { AbstractSitemap } from "../src/objects/sitemap.ts";
+import { AbstractPagesSitemap, InvalidSitemap } from "../src/objects/sitemap.ts";
+import { FixtureSite, type ListeningSite } from "../fixtures/site.ts";
+
+const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+
+/** A `<urlset>` of pages `https://site.test<path>` (pages never need to be fetched). */
+export function urlset(paths: readonly string[], lastmods: readonly string[] = []): string {
+  const urls = paths.map((p, i) =>
+    `<url><loc>https://site.test${p}</loc>${
+      lastmods[i] ? `<lastmod>${lastmods[i]}</lastmod>` : ""
+    }</url>`
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${NS}">${
+    urls.join("")
+  }</urlset>\n`;
+}
+
+/** A `<sitemapindex>` naming `locs` as written (relative locs resolve against the index URL). */
+export function sitemapIndex(locs: readonly string[]): string {
+  const entries = locs.map((l) => `<sitemap><loc>${l}</loc></sitemap>`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">${
+    entries.join("")
+  }</sitemapindex>\n`;
+}
+
+/**
+ * The tree as indented lines: `type path` per sitemap (the origin stripped),
+ * `- url` per page, and `invalid path: reason` for invalid nodes.
+ */
+export function outline(root: AbstractSitemap, origin: string): string[] {
+  const lines: string[] = [];
+  const short = (url: string): string => url.startsWith(origin) ? url.slice(origin.length) : url;
+  const walk = (node: AbstractSitemap, depth: number): void => {
+    const pad = "  ".repeat(depth);
+    if (node instanceof InvalidSitemap) {
+      lines.push(`${pad}invalid ${short(node.url)}: ${node.reason.replaceAll(origin, "")}`);
+      return;
+    }
+    lines.push(`${pad}${node.type} ${short(node.url)}`);
+    for (const sub of node.subSitemaps) walk(sub, depth + 1);
+    if (node instanceof AbstractPagesSitemap) {
+      for (const page of node.allPages()) lines.push(`${pad}  - ${short(page.url)}`);
+    }
+  };
+  walk(root, 0);
+  return lines;
+}
+
+/** Serves `site` for the duration of `body`, then closes it whatever happens. */
+export async function withSite<T>(
+  site: FixtureSite,
+  body: (server: ListeningSite, site: FixtureSite) => Promise<T>,
+): Promise<T> {
+  const server = await site.listen();
+  try {
+    return await body(server, site);
+  } finally {
+    await server.close();
+  }
+}
+
+export { FixtureSite };

@@ -1,0 +1,56 @@
+import { assertEquals, assertRejects } from "./_assert.ts";
+import { streamPages } from "../src/stream_pages.ts";
+import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
+import { FixtureSite, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
+
+function bigSite(): FixtureSite {
+  const children = Array.from({ length: 6 }, (_, i) => `/part${i}.xml`);
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\nSitemap: /part0.xml\n")
+    .file("/index.xml", sitemapIndex(children));
+  children.forEach((child, i) => {
+    const paths = Array.from({ length: 50 }, (_, j) => `/p${i}/${j}`);
+    site.file(child, urlset(paths), { latencyMs: (6 - i) * 10 });
+  });
+  return site;
+}
+
+Deno.test("streamPages() yields the same pages as the tree, each sitemap once", async () => {
+  await withSite(bigSite(), async (server) => {
+    const options = { useKnownPaths: false, workers: 1 };
+    const tree = await sitemapTreeForHomepage(server.url("/"), options);
+    // The tree lists part0 twice (under robots.txt and under the index); the stream once.
+    const fromTree = [...new Set([...tree.allPages()].map((p) => p.url))].sort();
+    const streamed: string[] = [];
+    for await (const page of streamPages(server.url("/"), options)) streamed.push(page.url);
+    assertEquals(streamed.length, 300);
+    assertEquals(streamed.sort(), fromTree);
+  });
+});
+
+Deno.test("streamPages() stops the crawl when the consumer breaks out", async () => {
+  const site = bigSite();
+  await withSite(site, async (server) => {
+    let seen = 0;
+    for await (const _page of streamPages(server.url("/"), { useKnownPaths: false, workers: 0 })) {
+      if (++seen === 10) break;
+    }
+    assertEquals(seen, 10);
+    // Deno's sanitizers fail this test if a request, timer or worker outlived the loop.
+  });
+});
+
+Deno.test("streamPages() rejects with the abort reason", async () => {
+  const site = new FixtureSite().file("/robots.txt", "Sitemap: /hang.xml\n").hang("/hang.xml");
+  await withSite(site, async (server) => {
+    const controller = new AbortController();
+    const reason = new Error("enough");
+    setTimeout(() => controller.abort(reason), 50);
+    const error = await assertRejects(async () => {
+      for await (const _ of streamPages(server.url("/"), { signal: controller.signal })) {
+        // never reached
+      }
+    });
+    assertEquals(error, reason);
+  });
+});
