@@ -9,7 +9,7 @@ import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
-import { XmlTokenizer } from "./_tokenizer.ts";
+import { XmlTokenizer, type XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
 
 /** Options of {@linkcode parseSitemap}. */
@@ -33,6 +33,10 @@ export interface ParseSitemapOptions {
    * decoded chunks. @default 1048576
    */
   readonly chunkBytes?: number;
+  /** Deepest XML element nesting read; deeper stops reading with a warning. @default 256 */
+  readonly maxDepth?: number;
+  /** Longest XML token (tag, text run, CDATA) in UTF-16 units. @default 4194304 */
+  readonly maxTokenLength?: number;
 }
 
 const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
@@ -51,6 +55,13 @@ function forcedEncoding(label: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
+  const o: { maxDepth?: number; maxTokenLength?: number } = {};
+  if (options.maxDepth !== undefined) o.maxDepth = options.maxDepth;
+  if (options.maxTokenLength !== undefined) o.maxTokenLength = options.maxTokenLength;
+  return o;
 }
 
 /**
@@ -122,7 +133,7 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
     }
     htmlDoctype = HTML_DOCTYPE.test(chunk.slice(0, 4096));
     dispatcher = new XmlDispatcher(base, since);
-    tokenizer = new XmlTokenizer(dispatcher);
+    tokenizer = new XmlTokenizer(dispatcher, tokenizerOptions(options));
     tokenizer.write(chunk.trimStart());
     if (tokenizer.error !== null || dispatcher.done) break;
   }
