@@ -3,6 +3,7 @@ import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
 import { gzip } from "../fixtures/generate.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
+import { InvalidSitemap } from "../src/objects/sitemap.ts";
 import { FixtureSite, outline, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
 
 /** Most tests parse in-thread (quicker to start); the worker path has tests of its own. */
@@ -475,4 +476,99 @@ Deno.test("sitemapTreeForHomepage() applies since in the parser and counts found
     assertEquals(tree.stats.pagesFound, 4);
     assertEquals(tree.stats.pagesKept, 3);
   });
+});
+
+/** A fetch that answers from a table and records every URL; it never touches the network. */
+function recordingFetch(routes: Record<string, string>): { fetch: typeof fetch; calls: string[] } {
+  const calls: string[] = [];
+  const fake = (input: RequestInfo | URL, _init?: RequestInit): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input);
+    calls.push(url);
+    const body = routes[url];
+    return Promise.resolve(
+      body === undefined ? new Response("Not Found", { status: 404 }) : new Response(body),
+    );
+  };
+  return { fetch: fake as typeof fetch, calls };
+}
+
+Deno.test("sitemapTreeForHomepage() refuses private-network children of a public site without requesting them", async () => {
+  const { fetch, calls } = recordingFetch({
+    "https://www.example.com/robots.txt": [
+      "Sitemap: http://169.254.169.254/latest/meta-data/",
+      "Sitemap: http://10.0.0.1/sitemap.xml",
+      "Sitemap: http://[::1]/sitemap.xml",
+      "Sitemap: http://localhost/sitemap.xml",
+      "Sitemap: https://www.example.com/pages.xml",
+    ].join("\n"),
+    "https://www.example.com/pages.xml": urlset(["/public"]),
+  });
+  const tree = await sitemapTreeForHomepage("https://www.example.com/", {
+    ...base,
+    fetch,
+  });
+  assertEquals(
+    [...tree.allSitemaps()].map((s) => s.type === "invalid" ? `${s.url} ${s.reason}` : s.url),
+    [
+      "https://www.example.com/robots.txt",
+      'http://169.254.169.254/latest/meta-data/ Refused private-network address 169.254.169.254 (link-local, cloud metadata service; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+      'http://10.0.0.1/sitemap.xml Refused private-network address 10.0.0.1 (private, RFC 1918; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+      'http://[::1]/sitemap.xml Refused private-network address [::1] (loopback; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+      'http://localhost/sitemap.xml Refused private-network name localhost (loopback name, RFC 6761; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+      "https://www.example.com/pages.xml",
+    ],
+  );
+  assertEquals(calls, [
+    "https://www.example.com/robots.txt",
+    "https://www.example.com/pages.xml",
+  ]);
+  // Allowed explicitly, the same children are requested (from the fake, still no network).
+  const allowed = recordingFetch({
+    "https://www.example.com/robots.txt": "Sitemap: http://10.0.0.1/sitemap.xml\n",
+  });
+  await sitemapTreeForHomepage("https://www.example.com/", {
+    ...base,
+    fetch: allowed.fetch,
+    allowPrivateNetworks: true,
+  });
+  assertEquals(allowed.calls, [
+    "https://www.example.com/robots.txt",
+    "http://10.0.0.1/sitemap.xml",
+  ]);
+});
+
+const INVALID_REDIRECTS = [
+  'http://169.254.169.254/latest/ Refused private-network address 169.254.169.254 (link-local, cloud metadata service; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+  "https://www.example.com/b.xml Redirect to a non-http(s) URL refused: file:///etc/passwd",
+];
+
+Deno.test("sitemapTreeForHomepage() refuses a redirect to a private address or a non-http scheme", async () => {
+  const calls: string[] = [];
+  const fake = ((input: RequestInfo | URL) => {
+    const url = input instanceof Request ? input.url : String(input);
+    calls.push(url);
+    const redirects: Record<string, string> = {
+      "https://www.example.com/a.xml": "http://169.254.169.254/latest/",
+      "https://www.example.com/b.xml": "file:///etc/passwd",
+    };
+    if (url === "https://www.example.com/robots.txt") {
+      return Promise.resolve(new Response("Sitemap: /a.xml\nSitemap: /b.xml\n"));
+    }
+    const to = redirects[url];
+    return Promise.resolve(
+      to ? new Response(null, { status: 302, headers: { location: to } }) : new Response("", {
+        status: 404,
+      }),
+    );
+  }) as typeof fetch;
+  const tree = await sitemapTreeForHomepage("https://www.example.com/", { ...base, fetch: fake });
+  const invalid = [...tree.allSitemaps()].flatMap((s) =>
+    s instanceof InvalidSitemap ? [`${s.url} ${s.reason}`] : []
+  );
+  assertEquals(invalid, INVALID_REDIRECTS);
+  assertEquals(calls, [
+    "https://www.example.com/robots.txt",
+    "https://www.example.com/a.xml",
+    "https://www.example.com/b.xml",
+  ]);
 });
