@@ -10,7 +10,7 @@ import {
 } from "./_xml_gen.ts";
 
 /** Events in a form both parsers can be brought to: text merged, attributes as triples. */
-type Event =
+export type Event =
   | ["start", string, string, [string, string, string][]]
   | ["end", string, string]
   | ["text", string];
@@ -25,12 +25,14 @@ function pushText(events: Event[], text: string): void {
   else events.push(["text", text]);
 }
 
-interface Outcome {
+/** Events and the final error of one run of our tokenizer. */
+export interface Outcome {
   events: Event[];
   error: string | null;
 }
 
-function ours(chunks: readonly string[], merge = true): Outcome {
+/** Our events for `chunks`, text merged unless `merge` is false. */
+export function ours(chunks: readonly string[], merge = true): Outcome {
   const events: Event[] = [];
   const tokenizer = new XmlTokenizer({
     onStart(ns: string, local: string, attrs: readonly XmlAttribute[]) {
@@ -55,7 +57,7 @@ function ours(chunks: readonly string[], merge = true): Outcome {
  * root, xmlns attributes dropped). Throws when the document is not
  * well-formed, which would be a bug in the generator.
  */
-function saxes(text: string): Event[] {
+export function saxes(text: string): Event[] {
   const events: Event[] = [];
   const parser = new SaxesParser({ xmlns: true });
   let depth = 0;
