@@ -46,7 +46,7 @@ export interface SitemapNewsStoryInit {
   readonly access?: string | null;
   /** E.g. "PressRelease", "Blog". @default {[]} */
   readonly genres?: readonly string[];
-  /** @default {[]} */
+  /** Keywords describing the article. @default {[]} */
   readonly keywords?: readonly string[];
   /** E.g. "NASDAQ:AMAT". @default {[]} */
   readonly stockTickers?: readonly string[];
@@ -54,14 +54,21 @@ export interface SitemapNewsStoryInit {
 
 /** A {@linkcode SitemapNewsStory} as {@linkcode SitemapNewsStory.toJSON} writes it. */
 export interface SitemapNewsStoryJSON {
+  /** See {@linkcode SitemapNewsStory.title}. */
   readonly title: string;
   /** ISO 8601, or null. */
   readonly publishDate: string | null;
+  /** See {@linkcode SitemapNewsStory.publicationName}. */
   readonly publicationName: string | null;
+  /** See {@linkcode SitemapNewsStory.publicationLanguage}. */
   readonly publicationLanguage: string | null;
+  /** See {@linkcode SitemapNewsStory.access}. */
   readonly access: string | null;
+  /** See {@linkcode SitemapNewsStory.genres}. */
   readonly genres: readonly string[];
+  /** See {@linkcode SitemapNewsStory.keywords}. */
   readonly keywords: readonly string[];
+  /** See {@linkcode SitemapNewsStory.stockTickers}. */
   readonly stockTickers: readonly string[];
 }
 
@@ -96,6 +103,8 @@ export class SitemapNewsStory {
   readonly stockTickers: readonly string[];
 
   /**
+   * Builds a story; lists are copied and frozen.
+   *
    * @param init The story's fields; omitted ones take their defaults.
    */
   constructor(init: SitemapNewsStoryInit) {
@@ -110,6 +119,8 @@ export class SitemapNewsStory {
   }
 
   /**
+   * Serialises the story (`JSON.stringify` calls this).
+   *
    * @returns The story as plain JSON data, dates as ISO 8601 strings.
    *
    * @example Serialise
@@ -138,11 +149,11 @@ export class SitemapNewsStory {
 export interface SitemapImageInit {
   /** The image's URL. */
   readonly loc: string;
-  /** @default {null} */
+  /** The image's caption. @default {null} */
   readonly caption?: string | null;
   /** E.g. "Limerick, Ireland". @default {null} */
   readonly geoLocation?: string | null;
-  /** @default {null} */
+  /** The image's title. @default {null} */
   readonly title?: string | null;
   /** URL of the image's license. @default {null} */
   readonly license?: string | null;
@@ -150,10 +161,15 @@ export interface SitemapImageInit {
 
 /** A {@linkcode SitemapImage} as {@linkcode SitemapImage.toJSON} writes it. */
 export interface SitemapImageJSON {
+  /** See {@linkcode SitemapImage.loc}. */
   readonly loc: string;
+  /** See {@linkcode SitemapImage.caption}. */
   readonly caption: string | null;
+  /** See {@linkcode SitemapImage.geoLocation}. */
   readonly geoLocation: string | null;
+  /** See {@linkcode SitemapImage.title}. */
   readonly title: string | null;
+  /** See {@linkcode SitemapImage.license}. */
   readonly license: string | null;
 }
 
@@ -180,6 +196,8 @@ export class SitemapImage {
   readonly license: string | null;
 
   /**
+   * Builds an image entry.
+   *
    * @param init The image's fields; omitted ones are null.
    */
   constructor(init: SitemapImageInit) {
@@ -191,6 +209,8 @@ export class SitemapImage {
   }
 
   /**
+   * Serialises the image (`JSON.stringify` calls this).
+   *
    * @returns The image as plain JSON data.
    *
    * @example Serialise
@@ -213,56 +233,69 @@ export class SitemapImage {
 
 /** Fields of a {@linkcode SitemapVideo}; all optional, absent ones are null or empty. */
 export interface SitemapVideoInit {
-  /** @default {null} */
+  /** URL of the thumbnail. @default {null} */
   readonly thumbnailLoc?: string | null;
-  /** @default {null} */
+  /** The video's title. @default {null} */
   readonly title?: string | null;
-  /** @default {null} */
+  /** The video's description. @default {null} */
   readonly description?: string | null;
-  /** @default {null} */
+  /** URL of the media file. @default {null} */
   readonly contentLoc?: string | null;
-  /** @default {null} */
+  /** URL of a player for the video. @default {null} */
   readonly playerLoc?: string | null;
   /** In seconds. @default {null} */
   readonly duration?: number | null;
-  /** @default {null} */
+  /** When the video stops being available. @default {null} */
   readonly expirationDate?: Date | null;
   /** 0.0 to 5.0. @default {null} */
   readonly rating?: number | null;
-  /** @default {null} */
+  /** How many times the video was viewed. @default {null} */
   readonly viewCount?: number | null;
-  /** @default {null} */
+  /** When the video was first published. @default {null} */
   readonly publicationDate?: Date | null;
-  /** @default {null} */
+  /** Whether the video suits children. @default {null} */
   readonly familyFriendly?: boolean | null;
-  /** @default {null} */
+  /** Whether watching needs a subscription. @default {null} */
   readonly requiresSubscription?: boolean | null;
-  /** @default {null} */
+  /** Whether the video is a live stream. @default {null} */
   readonly live?: boolean | null;
-  /** @default {null} */
+  /** Who uploaded the video. @default {null} */
   readonly uploader?: string | null;
-  /** @default {[]} */
+  /** Tags describing the video. @default {[]} */
   readonly tags?: readonly string[];
 }
 
 /** A {@linkcode SitemapVideo} as {@linkcode SitemapVideo.toJSON} writes it. */
 export interface SitemapVideoJSON {
+  /** See {@linkcode SitemapVideo.thumbnailLoc}. */
   readonly thumbnailLoc: string | null;
+  /** See {@linkcode SitemapVideo.title}. */
   readonly title: string | null;
+  /** See {@linkcode SitemapVideo.description}. */
   readonly description: string | null;
+  /** See {@linkcode SitemapVideo.contentLoc}. */
   readonly contentLoc: string | null;
+  /** See {@linkcode SitemapVideo.playerLoc}. */
   readonly playerLoc: string | null;
+  /** See {@linkcode SitemapVideo.duration}. */
   readonly duration: number | null;
   /** ISO 8601, or null. */
   readonly expirationDate: string | null;
+  /** See {@linkcode SitemapVideo.rating}. */
   readonly rating: number | null;
+  /** See {@linkcode SitemapVideo.viewCount}. */
   readonly viewCount: number | null;
   /** ISO 8601, or null. */
   readonly publicationDate: string | null;
+  /** See {@linkcode SitemapVideo.familyFriendly}. */
   readonly familyFriendly: boolean | null;
+  /** See {@linkcode SitemapVideo.requiresSubscription}. */
   readonly requiresSubscription: boolean | null;
+  /** See {@linkcode SitemapVideo.live}. */
   readonly live: boolean | null;
+  /** See {@linkcode SitemapVideo.uploader}. */
   readonly uploader: string | null;
+  /** See {@linkcode SitemapVideo.tags}. */
   readonly tags: readonly string[];
 }
 
@@ -310,6 +343,8 @@ export class SitemapVideo {
   readonly tags: readonly string[];
 
   /**
+   * Builds a video entry; `tags` is copied and frozen.
+   *
    * @param init The video's fields; omitted ones are null or empty.
    */
   constructor(init: SitemapVideoInit) {
@@ -331,6 +366,8 @@ export class SitemapVideo {
   }
 
   /**
+   * Serialises the video (`JSON.stringify` calls this).
+   *
    * @returns The video as plain JSON data, dates as ISO 8601 strings.
    *
    * @example Serialise
@@ -371,7 +408,9 @@ export interface SitemapAlternateInit {
 
 /** A {@linkcode SitemapAlternate} as {@linkcode SitemapAlternate.toJSON} writes it. */
 export interface SitemapAlternateJSON {
+  /** See {@linkcode SitemapAlternate.hreflang}. */
   readonly hreflang: string;
+  /** See {@linkcode SitemapAlternate.href}. */
   readonly href: string;
 }
 
@@ -392,6 +431,8 @@ export class SitemapAlternate {
   readonly href: string;
 
   /**
+   * Builds an alternate.
+   *
    * @param init The language code and URL.
    */
   constructor(init: SitemapAlternateInit) {
@@ -400,6 +441,8 @@ export class SitemapAlternate {
   }
 
   /**
+   * Serialises the alternate (`JSON.stringify` calls this).
+   *
    * @returns The alternate as plain JSON data.
    *
    * @example Serialise
@@ -422,28 +465,35 @@ export interface SitemapPageInit {
   readonly priority?: number;
   /** An invalid Date becomes null. @default {null} */
   readonly lastModified?: Date | null;
-  /** @default {null} */
+  /** How often the page changes. @default {null} */
   readonly changeFrequency?: ChangeFrequency | null;
-  /** @default {null} */
+  /** Google News (or feed item) data. @default {null} */
   readonly newsStory?: SitemapNewsStory | null;
-  /** @default {[]} */
+  /** Google Image entries. @default {[]} */
   readonly images?: readonly SitemapImage[];
-  /** @default {[]} */
+  /** Google Video entries. @default {[]} */
   readonly videos?: readonly SitemapVideo[];
-  /** @default {[]} */
+  /** hreflang alternates. @default {[]} */
   readonly alternates?: readonly SitemapAlternate[];
 }
 
 /** A {@linkcode SitemapPage} as {@linkcode SitemapPage.toJSON} writes it. */
 export interface SitemapPageJSON {
+  /** See {@linkcode SitemapPage.url}. */
   readonly url: string;
+  /** See {@linkcode SitemapPage.priority}. */
   readonly priority: number;
   /** ISO 8601, or null. */
   readonly lastModified: string | null;
+  /** See {@linkcode SitemapPage.changeFrequency}. */
   readonly changeFrequency: ChangeFrequency | null;
+  /** See {@linkcode SitemapPage.newsStory}. */
   readonly newsStory: SitemapNewsStoryJSON | null;
+  /** See {@linkcode SitemapPage.images}. */
   readonly images: readonly SitemapImageJSON[];
+  /** See {@linkcode SitemapPage.videos}. */
   readonly videos: readonly SitemapVideoJSON[];
+  /** See {@linkcode SitemapPage.alternates}. */
   readonly alternates: readonly SitemapAlternateJSON[];
 }
 
@@ -481,6 +531,8 @@ export class SitemapPage {
   readonly alternates: readonly SitemapAlternate[];
 
   /**
+   * Builds a page; lists are copied and frozen.
+   *
    * @param init The page's fields; omitted ones take their defaults.
    */
   constructor(init: SitemapPageInit) {
@@ -497,6 +549,8 @@ export class SitemapPage {
   }
 
   /**
+   * Serialises the page (`JSON.stringify` calls this).
+   *
    * @returns The page as plain JSON data, dates as ISO 8601 strings; absent
    * values stay null and absent lists stay empty, so every key is always there.
    *

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { PackedPages, PagesFormat } from "../parse/_result.ts";
+import type { PackedPages } from "../parse/_result.ts";
 import type { SitemapPage, SitemapPageJSON } from "./page.ts";
 import { isoString } from "./_iso.ts";
 import {
@@ -31,17 +31,26 @@ export type SitemapType =
   | "atom"
   | "invalid";
 
+/** The `type` of the four pages node classes. */
+export type PagesSitemapType = "urlset" | "text" | "rss" | "atom";
+
 /** An {@linkcode IndexWebsiteSitemap} as JSON. */
 export interface WebsiteSitemapJSON {
+  /** Which class the node is. */
   readonly type: "website";
+  /** See {@linkcode AbstractSitemap.url}. */
   readonly url: string;
+  /** The children as JSON, in order. */
   readonly subSitemaps: readonly SitemapJSON[];
 }
 
 /** An {@linkcode IndexRobotsTxtSitemap} or {@linkcode IndexXMLSitemap} as JSON. */
 export interface IndexSitemapJSON {
+  /** Which class the node is. */
   readonly type: "robots" | "index";
+  /** See {@linkcode AbstractSitemap.url}. */
   readonly url: string;
+  /** The children as JSON, in order. */
   readonly subSitemaps: readonly SitemapJSON[];
   /** Aligned with `subSitemaps`: each entry's `<lastmod>` as ISO 8601, or null. */
   readonly subSitemapLastModified: readonly (string | null)[];
@@ -49,15 +58,21 @@ export interface IndexSitemapJSON {
 
 /** A pages node as JSON. */
 export interface PagesSitemapJSON {
-  readonly type: PagesFormat;
+  /** Which class the node is. */
+  readonly type: PagesSitemapType;
+  /** See {@linkcode AbstractSitemap.url}. */
   readonly url: string;
+  /** The pages as JSON, in order. */
   readonly pages: readonly SitemapPageJSON[];
 }
 
 /** An {@linkcode InvalidSitemap} as JSON. */
 export interface InvalidSitemapJSON {
+  /** Which class the node is. */
   readonly type: "invalid";
+  /** See {@linkcode AbstractSitemap.url}. */
   readonly url: string;
+  /** See {@linkcode InvalidSitemap.reason}. */
   readonly reason: string;
 }
 
@@ -96,6 +111,8 @@ export abstract class AbstractSitemap {
   readonly url: string;
 
   /**
+   * Sets the URL every node has.
+   *
    * @param url The sitemap's URL, after redirects.
    */
   constructor(url: string) {
@@ -152,6 +169,8 @@ export abstract class AbstractSitemap {
   abstract allPages(): Generator<SitemapPage, void, undefined>;
 
   /**
+   * Serialises the node and its subtree (`JSON.stringify` calls this).
+   *
    * @returns The node and its subtree as plain JSON data, readable back by
    * `sitemapTreeFromJSON()`.
    *
@@ -187,6 +206,8 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
   readonly subSitemapLastModified: readonly (Date | null)[];
 
   /**
+   * Builds an index node over children that are already built.
+   *
    * @param url The sitemap's URL, after redirects.
    * @param subSitemaps The children, in the order the document named them.
    * @param subSitemapLastModified Each child's `<lastmod>` (aligned with
@@ -234,7 +255,11 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
     return iteratePages(pageSourcesOf(this.allSitemaps()));
   }
 
-  /** @returns The index and its subtree as JSON data. */
+  /**
+   * Serialises the index and its subtree.
+   *
+   * @returns The index and its subtree as JSON data.
+   */
   abstract override toJSON(): WebsiteSitemapJSON | IndexSitemapJSON;
 
   /** JSON of the children and their lastmod, for the subclasses' `toJSON()`. */
@@ -272,13 +297,16 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
  * ```
  */
 export abstract class AbstractPagesSitemap extends AbstractSitemap {
-  abstract override readonly type: PagesFormat;
+  /** The document's format. */
+  abstract override readonly type: PagesSitemapType;
   /** How many pages this node lists; reading it builds no page objects. */
   readonly pageCount: number;
   #packed: PackedPages | null;
   #pages: readonly SitemapPage[] | null;
 
   /**
+   * Builds a pages node.
+   *
    * @param url The sitemap's URL, after redirects.
    * @param pages The pages in column form (kept as is, read lazily) or as
    * objects (copied into a frozen array).
@@ -332,7 +360,12 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
     pageSourceOf = (node) => node.#pages ?? node.#packed!;
   }
 
-  /** @returns The node and its pages as JSON data (does not cache the pages). */
+  /**
+   * Serialises the node and its pages, building page objects only for the
+   * while (the `pages` cache is not filled).
+   *
+   * @returns `{ type, url, pages }`.
+   */
   override toJSON(): PagesSitemapJSON {
     const pages: SitemapPageJSON[] = [];
     for (const page of this.allPages()) pages.push(page.toJSON());
@@ -367,6 +400,8 @@ export class IndexWebsiteSitemap extends AbstractIndexSitemap {
   override readonly type: "website" = "website";
 
   /**
+   * Builds the root of a tree.
+   *
    * @param url The homepage URL.
    * @param subSitemaps The robots.txt node, then the well-known-path sitemaps.
    */
@@ -374,7 +409,11 @@ export class IndexWebsiteSitemap extends AbstractIndexSitemap {
     super(url, subSitemaps);
   }
 
-  /** @returns `{ type, url, subSitemaps }` (a website has no lastmod list). */
+  /**
+   * Serialises the tree.
+   *
+   * @returns `{ type, url, subSitemaps }` (a website has no lastmod list).
+   */
   override toJSON(): WebsiteSitemapJSON {
     return { type: this.type, url: this.url, subSitemaps: this.childrenJSON().subSitemaps };
   }
@@ -394,7 +433,11 @@ export class IndexRobotsTxtSitemap extends AbstractIndexSitemap {
   /** Always `"robots"`. */
   override readonly type: "robots" = "robots";
 
-  /** @returns `{ type, url, subSitemaps, subSitemapLastModified }`. */
+  /**
+   * Serialises the index and its subtree.
+   *
+   * @returns `{ type, url, subSitemaps, subSitemapLastModified }`.
+   */
   override toJSON(): IndexSitemapJSON {
     return { type: this.type, url: this.url, ...this.childrenJSON() };
   }
@@ -414,7 +457,11 @@ export class IndexXMLSitemap extends AbstractIndexSitemap {
   /** Always `"index"`. */
   override readonly type: "index" = "index";
 
-  /** @returns `{ type, url, subSitemaps, subSitemapLastModified }`. */
+  /**
+   * Serialises the index and its subtree.
+   *
+   * @returns `{ type, url, subSitemaps, subSitemapLastModified }`.
+   */
   override toJSON(): IndexSitemapJSON {
     return { type: this.type, url: this.url, ...this.childrenJSON() };
   }
@@ -501,6 +548,8 @@ export class InvalidSitemap extends AbstractSitemap {
   readonly reason: string;
 
   /**
+   * Builds an invalid node.
+   *
    * @param url The sitemap's URL, after redirects.
    * @param reason Why it could not be used.
    */
@@ -526,7 +575,11 @@ export class InvalidSitemap extends AbstractSitemap {
    */
   override *allPages(): Generator<SitemapPage, void, undefined> {}
 
-  /** @returns `{ type, url, reason }`. */
+  /**
+   * Serialises the node.
+   *
+   * @returns `{ type, url, reason }`.
+   */
   override toJSON(): InvalidSitemapJSON {
     return { type: this.type, url: this.url, reason: this.reason };
   }
