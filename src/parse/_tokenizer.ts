@@ -117,6 +117,16 @@ function matchMarker(s: string, at: number, marker: string, foldCase: boolean): 
   return 1;
 }
 
+/**
+ * A copy of `s` that does not pin the chunk it was sliced from. V8 (and JSC)
+ * keep a substring of 13 or more chars as a view into its parent, so a name or
+ * namespace URI the tokenizer keeps for a while would otherwise hold a whole
+ * 1 MiB chunk alive.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : (" " + s).slice(1);
+}
+
 /** XML end-of-line handling: CRLF and lone CR become LF (XML 1.0 section 2.11). */
 function normalizeNewlines(t: string): string {
   return t.indexOf("\r") === -1 ? t : t.replace(/\r\n?/g, "\n");
@@ -254,6 +264,7 @@ export class XmlTokenizer {
 
   /** No more events: an error, the root element closed, or `end()` was called. */
   #stopped = false;
+  #rootClosed = false;
   /** Any CR seen so far; until then text needs no newline normalisation. */
   #sawCR = false;
 
@@ -301,6 +312,14 @@ export class XmlTokenizer {
     this.#handler = handler;
     this.#maxDepth = maxDepth;
     this.#maxToken = maxToken;
+  }
+
+  /**
+   * Whether the root element has closed: false after `end()` means the
+   * document was truncated (or empty), unless `error` is set.
+   */
+  get rootClosed(): boolean {
+    return this.#rootClosed;
   }
 
   /** UTF-16 units held for the unfinished token at the end of the input so far. */
@@ -459,7 +478,7 @@ export class XmlTokenizer {
             if (top.declared !== null) this.#undeclare(top.declared);
             handler.onEnd(top.ns, top.local);
             if (depth === 1) {
-              this.#stopped = true;
+              this.#stopped = this.#rootClosed = true;
               return;
             }
             i = gt + 1;
@@ -650,7 +669,8 @@ export class XmlTokenizer {
   }
 
   /** Resolves an element name in the current scope. */
-  #frame(qname: string, colon: number, declared: string[] | null): Frame {
+  #frame(name: string, colon: number, declared: string[] | null): Frame {
+    const qname = detach(name);
     return {
       qname,
       ns: colon === -1 ? this.#defaultNs : this.#lookup(qname.slice(0, colon)),
@@ -670,16 +690,18 @@ export class XmlTokenizer {
     for (const a of raw) {
       if (a.name === "xmlns") {
         (declared ??= []).push("");
-        this.#defaults.push(a.value);
-        this.#defaultNs = a.value;
+        const uri = detach(a.value);
+        this.#defaults.push(uri);
+        this.#defaultNs = uri;
       } else if (a.colon === 5 && a.name.startsWith("xmlns")) {
         const prefix = a.name.slice(6);
         // Neither reserved prefix can be rebound (Namespaces in XML 1.0, section 3).
         if (prefix === "" || prefix === "xml" || prefix === "xmlns") continue;
         (declared ??= []).push(prefix);
         const stack = this.#prefixes.get(prefix);
-        if (stack === undefined) this.#prefixes.set(prefix, [a.value]);
-        else stack.push(a.value);
+        const uri = detach(a.value);
+        if (stack === undefined) this.#prefixes.set(prefix, [uri]);
+        else stack.push(uri);
       }
     }
     if (declared !== null) this.#scope++;
@@ -713,7 +735,7 @@ export class XmlTokenizer {
     if (selfClosing) {
       if (frame.declared !== null) this.#undeclare(frame.declared);
       this.#handler.onEnd(frame.ns, frame.local);
-      if (stack.length === 0) this.#stopped = true;
+      if (stack.length === 0) this.#stopped = this.#rootClosed = true;
       return;
     }
     stack.push(frame);
@@ -752,7 +774,7 @@ export class XmlTokenizer {
       if (frame.declared !== null) this.#undeclare(frame.declared);
       this.#handler.onEnd(frame.ns, frame.local);
     }
-    if (stack.length === 0) this.#stopped = true;
+    if (stack.length === 0) this.#stopped = this.#rootClosed = true;
   }
 }
 
@@ -821,6 +843,7 @@ function readAttributes(s: string, from: number, to: number): RawAttribute[] {
       while (p < to && (c = s.charCodeAt(p)) > 0x20 && c !== DQUOTE && c !== SQUOTE) p++;
       raw = s.slice(valueStart, p);
     }
+    if (name === "") continue;
     raw = normalizeAttributeSpace(raw);
     const amp = raw.indexOf("&");
     out.push({ name, colon, value: amp === -1 ? raw : decodeEntities(raw, amp) });

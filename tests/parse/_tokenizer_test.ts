@@ -149,6 +149,7 @@ Deno.test("XmlTokenizer reads attributes in single and double quotes with entiti
 
 Deno.test("XmlTokenizer tolerates attributes without a value or quotes", () => {
   deepStrictEqual(attrsOf("<r a b=c d=e/>"), [["", "b", "c"], ["", "d", "e"]]);
+  deepStrictEqual(attrsOf('<r ="x" b="y">'), [["", "b", "y"]]);
 });
 
 Deno.test("XmlTokenizer reports self-closing elements as a start and an end", () => {
@@ -318,6 +319,18 @@ Deno.test("XmlTokenizer closes up to the matching open element on a mismatched e
     ["end", "", "url"],
     ["end", "", "r"],
   ]);
+});
+
+Deno.test("XmlTokenizer says whether the root element closed", () => {
+  const handler = { onStart() {}, onEnd() {}, onText() {} };
+  const whole = new XmlTokenizer(handler);
+  whole.write("<r><a/></r>");
+  whole.end();
+  equal(whole.rootClosed, true);
+  const cut = new XmlTokenizer(handler);
+  cut.write("<r><a/></");
+  cut.end();
+  equal(cut.rootClosed, false);
 });
 
 Deno.test("XmlTokenizer ignores trailing garbage after the root element", () => {
