@@ -84,7 +84,7 @@ Options:
       --user-agent UA   the User-Agent header
       --header "NAME: VALUE"
                         an extra header on every request (repeatable)
-      --extra-path PATH another well-known path to probe (repeatable)
+      --extra-path PATH one more well-known path to probe (repeatable; not with -k)
       --stats           print counters to stderr after the output
   -h, --help            print this help and exit
       --version         print the version and exit
@@ -277,6 +277,10 @@ function lsCommand(url: string, occurrences: readonly Occurrence[]): LsCommand {
     throw new UsageError(
       `Option --strip-url applies to the tabtree and pages formats, not ${format}`,
     );
+  }
+  if (!useKnownPaths && extraPaths.length > 0) {
+    // The library probes extra paths only with the well-known ones (as USP does).
+    throw new UsageError("Option --extra-path has no effect with --no-known");
   }
   return {
     command: "ls",

@@ -203,6 +203,10 @@ Deno.test("parseArgs() names the problem in every usage error", () => {
     [["ls", URL_, "--log-file="], "Option --log-file needs a file name"],
     [["ls", URL_, "--extra-path="], "Option --extra-path needs a path"],
     [
+      ["ls", URL_, "-k", "--extra-path", "a.xml"],
+      "Option --extra-path has no effect with --no-known",
+    ],
+    [
       ["ls", URL_, "-u", "-f", "json"],
       "Option --strip-url applies to the tabtree and pages formats, not json",
     ],

@@ -1,0 +1,234 @@
+/**
+ * `sitemap-tree ls URL`: the command line of `@sitemap/tree`, after USP's
+ * `usp ls`. It finds every sitemap the website publishes and prints the tree
+ * (`tabtree`, the default), its page URLs (`pages`), the whole tree as JSON
+ * (`json`), one JSON object per page (`ndjson`) or a CSV table (`csv`).
+ *
+ * ```sh
+ * deno run --allow-net --allow-read --allow-write jsr:@sitemap/tree/cli ls https://example.com/ -f pages
+ * ```
+ *
+ * Streams: the output goes to stdout in batches, waiting for the reader, and a
+ * reader that goes away (`| head`) ends the command quietly with status 0.
+ * Everything else goes to stderr: usage errors, the `-v` log (or to
+ * `--log-file`), the `--stats` report, and, only when stderr is a terminal, a
+ * live progress line (`sitemaps 12 done / 3 queued · pages 240,118 · 18.4 MB ·
+ * 2.3 s`) that is erased before the output is written.
+ *
+ * Formats: `json` is `JSON.stringify(tree.toJSON())` on one line (compact;
+ * `sitemapTreeFromJSON()` reads it back); `ndjson` writes per page `url`,
+ * `sitemap` (the sitemap that listed it), `lastModified`, `priority`,
+ * `changeFrequency`, plus `newsStory`, `images`, `videos` and `alternates` when
+ * the page has them; `csv` writes `url,lastmod,changefreq,priority,sitemap`
+ * rows quoted as RFC 4180 says, ending in CRLF. `-u` (`--strip-url`) prints
+ * URLs on the site's own origin as paths in `tabtree` and `pages`; URLs on
+ * other hosts stay absolute (USP would print them as `/https://…`).
+ *
+ * `--timeout` is in milliseconds (the library's `timeoutMs`). Exit status: 0
+ * when the crawl finished, even if some sitemaps were invalid; 1 for a runtime
+ * failure; 2 for a usage error (one line saying what is wrong, then the usage).
+ *
+ * @example Run the command in-process
+ * ```ts ignore
+ * import { main } from "@sitemap/tree/cli";
+ *
+ * const status = await main(["ls", "https://example.com/", "--format", "pages"]);
+ * ```
+ *
+ * @module
+ */
+import process from "node:process";
+import { formatTabTree } from "./src/format.ts";
+import type { IndexWebsiteSitemap } from "./src/objects/sitemap.ts";
+import type { SitemapProgressEvent, SitemapTreeOptions } from "./src/options.ts";
+import { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+import type { SitemapTreeStats } from "./src/stats.ts";
+import { VERSION } from "./src/version.ts";
+import {
+  type LsCommand,
+  parseArgs,
+  type ParsedArgs,
+  PROGRAM,
+  USAGE,
+  UsageError,
+} from "./src/cli/_args.ts";
+import { BatchWriter, type CliIO, isBrokenPipe, processIO, SerialWriter } from "./src/cli/_io.ts";
+import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
+import {
+  csvFormat,
+  formatStats,
+  jsonFormat,
+  ndjsonFormat,
+  pagesFormat,
+} from "./src/cli/_output.ts";
+import { ProgressLine } from "./src/cli/_progress.ts";
+
+export type { CliIO, CliWriter } from "./src/cli/_io.ts";
+
+/**
+ * Runs the command line.
+ *
+ * @param args The arguments after the script name, e.g. `["ls", "https://example.com/"]`.
+ * @param io The standard streams; the process's own when omitted.
+ * @returns The exit status: 0 done, 1 runtime failure, 2 usage error.
+ *
+ * @example List a site's pages
+ * ```ts ignore
+ * import { main } from "@sitemap/tree/cli";
+ *
+ * const status = await main(["ls", "https://example.com/", "-f", "pages"]);
+ * ```
+ */
+export async function main(args: string[], io: CliIO = processIO()): Promise<number> {
+  const stderr = new SerialWriter(io.stderr);
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(`${PROGRAM}: ${error.message}\n\n${USAGE}`);
+    await stderr.flush();
+    return 2;
+  }
+  switch (parsed.command) {
+    case "help":
+      await writeAll(io, USAGE);
+      return 0;
+    case "version":
+      await writeAll(io, `${VERSION}\n`);
+      return 0;
+    case "ls":
+      return await ls(parsed, io, stderr);
+  }
+}
+
+/** Writes a short text to stdout; a closed pipe is not an error. */
+async function writeAll(io: CliIO, text: string): Promise<void> {
+  try {
+    await io.stdout.write(new TextEncoder().encode(text));
+  } catch (error) {
+    if (!isBrokenPipe(error)) throw error;
+  }
+}
+
+async function ls(cmd: LsCommand, io: CliIO, stderr: SerialWriter): Promise<number> {
+  let log: LogSink | null = null;
+  if (cmd.logFile !== null) {
+    try {
+      log = openLogFile(cmd.logFile);
+    } catch (error) {
+      stderr.write(
+        `${PROGRAM}: Cannot open log file ${JSON.stringify(cmd.logFile)}: ${message(error)}\n`,
+      );
+      await stderr.flush();
+      return 1;
+    }
+  }
+  const progress = io.stderrIsTerminal
+    ? new ProgressLine(stderr, io.stderrColumns === undefined ? {} : { columns: io.stderrColumns })
+    : null;
+  const logTo = (line: string): void => {
+    if (log !== null) log.line(line);
+    else if (progress !== null) progress.log(line);
+    else stderr.write(line + "\n");
+  };
+  const onProgress = (event: SitemapProgressEvent): void => {
+    progress?.update(event);
+    const line = logLine(event, cmd.verbosity);
+    if (line !== null) logTo(line);
+  };
+
+  try {
+    let tree: IndexWebsiteSitemap;
+    progress?.start();
+    try {
+      tree = await sitemapTreeForHomepage(cmd.url, treeOptions(cmd, io, onProgress));
+    } catch (error) {
+      stderr.write(`${PROGRAM}: ${message(error)}\n`);
+      return 1;
+    } finally {
+      progress?.stop();
+      // stdout may be the same terminal: the erased line must be gone first.
+      await stderr.flush();
+    }
+
+    let status = 0;
+    try {
+      await writeOutput(io, cmd, tree);
+    } catch (error) {
+      if (!isBrokenPipe(error)) {
+        stderr.write(`${PROGRAM}: Cannot write the output: ${message(error)}\n`);
+        status = 1;
+      }
+    }
+    if (cmd.stats) {
+      const stats = (tree as { readonly stats?: SitemapTreeStats }).stats;
+      const lines = stats === undefined
+        ? ["stats: not available (the tree carries no stats)"]
+        : formatStats(stats);
+      stderr.write(lines.map((line) => line + "\n").join(""));
+    }
+    return status;
+  } finally {
+    await stderr.flush();
+    log?.close();
+  }
+}
+
+function treeOptions(
+  cmd: LsCommand,
+  io: CliIO,
+  onProgress: (event: SitemapProgressEvent) => void,
+): SitemapTreeOptions {
+  return {
+    useRobots: cmd.useRobots,
+    useKnownPaths: cmd.useKnownPaths,
+    extraKnownPaths: cmd.extraPaths,
+    headers: cmd.headers,
+    onProgress,
+    ...(cmd.since === null ? {} : { since: cmd.since }),
+    ...(cmd.concurrency === null ? {} : { concurrency: cmd.concurrency }),
+    ...(cmd.timeoutMs === null ? {} : { timeoutMs: cmd.timeoutMs }),
+    ...(cmd.maxDepth === null ? {} : { maxDepth: cmd.maxDepth }),
+    ...(cmd.workers === null ? {} : { workers: cmd.workers }),
+    ...(cmd.userAgent === null ? {} : { userAgent: cmd.userAgent }),
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+  };
+}
+
+function outputPieces(cmd: LsCommand, tree: IndexWebsiteSitemap): Iterable<string> {
+  switch (cmd.format) {
+    case "tabtree":
+      return withNewlines(formatTabTree(tree, { stripUrl: cmd.stripUrl }));
+    case "pages":
+      return pagesFormat(tree, cmd.stripUrl);
+    case "json":
+      return jsonFormat(tree);
+    case "ndjson":
+      return ndjsonFormat(tree);
+    case "csv":
+      return csvFormat(tree);
+  }
+}
+
+function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
+  for (const line of lines) yield line + "\n";
+}
+
+async function writeOutput(io: CliIO, cmd: LsCommand, tree: IndexWebsiteSitemap): Promise<void> {
+  const out = new BatchWriter(io.stdout);
+  for (const piece of outputPieces(cmd, tree)) {
+    // Await only when a batch was written: one await per page would cost more than the page.
+    const written = out.write(piece);
+    if (written !== undefined) await written;
+  }
+  await out.flush();
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+if (import.meta.main) {
+  process.exit(await main(process.argv.slice(2)));
+}

@@ -1,0 +1,124 @@
+/**
+ * The progress line in a real pseudo-terminal: the CLI runs inside a tmux
+ * pane (what a person sees) under `script` (which keeps the raw bytes), and
+ * again with stderr redirected to a file.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { generateIndex } from "../../fixtures/generate.ts";
+import { FixtureSite } from "../../fixtures/site.ts";
+import { screen } from "./_terminal.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const HAVE_TOOLS = ["/usr/bin/tmux", "/usr/bin/script"].every((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+async function tmux(socket: string, ...args: string[]): Promise<string> {
+  const output = await new Deno.Command("/usr/bin/tmux", {
+    args: ["-L", socket, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(output.stderr)}`);
+  }
+  return new TextDecoder().decode(output.stdout);
+}
+
+Deno.test({
+  name:
+    "ls on a terminal shows a live progress line, erased before the tree; none when stderr is a file",
+  ignore: !HAVE_TOOLS,
+  async fn() {
+    // Latency makes the crawl last several redraw intervals.
+    const site = new FixtureSite()
+      .file("/robots.txt", (o) => `Sitemap: ${o}/index.xml\n`)
+      .file("/index.xml", (o) => generateIndex([`${o}/pages.xml`, `${o}/missing.xml`]))
+      .file(
+        "/pages.xml",
+        (o) =>
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/</loc></url><url><loc>${o}/a</loc></url></urlset>`,
+      );
+    site.latencyMs = 150;
+    const server = await site.listen();
+    const dir = await Deno.makeTempDir();
+    const socket = `sitemap-tree-cli-test-${Deno.pid}`;
+    try {
+      const o = server.origin;
+      const cli = `${quote(Deno.execPath())} run -A cli.ts ls ${quote(server.url("/"))} -k`;
+      const raw = `${dir}/typescript`;
+      const err = `${dir}/stderr`;
+      const command = [
+        `script -qfec ${quote(`${cli} -v`)} ${quote(raw)}`,
+        `echo "DONE $?"`,
+        `${cli} 2>${quote(err)}`,
+        `echo "DONE2 $?"`,
+        `sleep 60`,
+      ].join("; ");
+      await tmux(socket, "new-session", "-d", "-x", "200", "-y", "50", "-c", ROOT, command);
+      let pane = "";
+      for (let i = 0; i < 150 && !pane.includes("DONE2"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        pane = await tmux(socket, "capture-pane", "-p");
+      }
+
+      const reason = `Unable to fetch sitemap from ${o}/missing.xml: 404 Not Found`;
+      const logLines = [
+        `fetched ${o}/index.xml (`,
+        `fetched ${o}/pages.xml (`,
+        `fetched ${o}/robots.txt (`,
+        `invalid ${o}/missing.xml: ${reason}`,
+      ];
+      // tmux shows tabs as spaces to the next multiple of 8.
+      const tree = [
+        `${o}/`,
+        `        ${o}/robots.txt`,
+        `                ${o}/index.xml`,
+        `                        ${o}/pages.xml`,
+        `                                ${o}/`,
+        `                                ${o}/a`,
+        `                        ${o}/missing.xml  [invalid: ${reason}]`,
+      ];
+      const shown = pane.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
+      assert.deepEqual(
+        shown.slice(0, 4).map((line) => line.replace(/\(\d+ bytes\)$/, "(")).sort(),
+        logLines,
+        pane,
+      );
+      assert.deepEqual(shown.slice(4), [...tree, "DONE 0", ...tree, "DONE2 0"], pane);
+
+      // The raw bytes: the line was drawn in place (carriage return, erase
+      // line), and what a terminal makes of them ends with no trace of it.
+      const bytes = await Deno.readTextFile(raw);
+      // Without script's own first ("Script started") and last ("Script done") lines.
+      const body = bytes.slice(bytes.indexOf("\n") + 1, bytes.lastIndexOf("\nScript done") + 1);
+      const drawn = body.split("\r\x1b[2K").slice(1).map((piece) => piece.split(/[\r\n]/)[0]!);
+      assert.ok(drawn.length > 0, "the line was drawn");
+      assert.match(drawn[0]!, /^sitemaps \d+ done \/ \d+ queued · pages \d+ · \d+ B · \d\.\d s/);
+      // Deno itself clears its (module loading) progress bar with this on a terminal.
+      const ours = body.replaceAll("\x1b[0G\x1b[2K\x1b[J", "").replaceAll("\r\n", "\n");
+      const rendered = screen(ours).map((line) => line.trimEnd()).filter((line) => line !== "");
+      assert.deepEqual(
+        rendered.slice(0, 4).map((line) => line.replace(/\(\d+ bytes\)$/, "(")).sort(),
+        logLines,
+      );
+      assert.deepEqual(rendered.slice(4), tree.map((line) => line.replace(/ {8}/g, "\t")));
+
+      assert.equal(await Deno.readTextFile(err), "", "no progress bytes when stderr is a file");
+    } finally {
+      await tmux(socket, "kill-server").catch(() => "");
+      await server.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

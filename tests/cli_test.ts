@@ -1,0 +1,463 @@
+import assert from "node:assert/strict";
+import { main } from "../cli.ts";
+import { CLEAR_LINE } from "../src/cli/_progress.ts";
+import { screen } from "./cli/_terminal.ts";
+import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
+import { VERSION } from "../src/version.ts";
+import { generatedPage, generateIndex, generateUrlset } from "../fixtures/generate.ts";
+import { FixtureSite, type ListeningSite } from "../fixtures/site.ts";
+
+const ROOT = new URL("../", import.meta.url);
+const CLI = new URL("cli.ts", ROOT).pathname;
+
+const ROBOTS_TXT = (o: string): string => `User-agent: *\nDisallow:\n\nSitemap: ${o}/index.xml\n`;
+const INDEX_XML = (o: string): string => generateIndex([`${o}/pages.xml`, `${o}/missing.xml`]);
+const PAGES_XML = (o: string): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>${o}/</loc><lastmod>2024-05-01</lastmod><changefreq>daily</changefreq><priority>1.0</priority></url>
+  <url><loc>${o}/about?a=1,2</loc></url>
+  <url><loc>https://other.example/x</loc></url>
+</urlset>
+`;
+
+/** robots.txt -> index.xml -> [pages.xml (3 pages, one on another host), missing.xml (404)]. */
+function smallSite(): FixtureSite {
+  return new FixtureSite()
+    .file("/robots.txt", ROBOTS_TXT)
+    .file("/index.xml", INDEX_XML)
+    .file("/pages.xml", PAGES_XML);
+}
+
+interface Run {
+  readonly status: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `main()` in this process with captured streams. */
+async function run(
+  args: string[],
+  options: { terminal?: boolean; stdoutWrite?: (chunk: Uint8Array) => Promise<void> } = {},
+): Promise<Run> {
+  const decoder = new TextDecoder();
+  let stdout = "";
+  let stderr = "";
+  // Under `deno test`, every worker is type-checked when it starts (seconds per
+  // crawl), so in-process runs parse on the main thread; the subprocess tests
+  // below run the default worker pool.
+  const argv = args.includes("--workers") || args.some((a) => a.startsWith("--workers="))
+    ? args
+    : [...args, "--workers", "0"];
+  const status = await main(argv, {
+    stdout: {
+      write: options.stdoutWrite ?? ((chunk) => {
+        stdout += decoder.decode(chunk);
+        return Promise.resolve();
+      }),
+    },
+    stderr: {
+      write(chunk) {
+        stderr += decoder.decode(chunk);
+        return Promise.resolve();
+      },
+    },
+    stderrIsTerminal: options.terminal ?? false,
+    stderrColumns: 200,
+  });
+  return { status, stdout, stderr };
+}
+
+async function withSite(
+  site: FixtureSite,
+  body: (server: ListeningSite) => Promise<void>,
+): Promise<void> {
+  const server = await site.listen();
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+function lines(text: string): string[] {
+  assert.ok(text === "" || text.endsWith("\n"), `ends with a line break: ${JSON.stringify(text)}`);
+  return text === "" ? [] : text.slice(0, -1).split("\n");
+}
+
+const missing = (o: string): string =>
+  `Unable to fetch sitemap from ${o}/missing.xml: 404 Not Found`;
+
+Deno.test("ls prints the tab tree, with -u stripping only the site's own URLs", async () => {
+  await withSite(smallSite(), async (s) => {
+    const tree = await run(["ls", s.url("/")]);
+    assert.deepEqual(tree, {
+      status: 0,
+      stderr: "",
+      stdout: [
+        `${s.origin}/`,
+        `\t${s.origin}/robots.txt`,
+        `\t\t${s.origin}/index.xml`,
+        `\t\t\t${s.origin}/pages.xml`,
+        `\t\t\t\t${s.origin}/`,
+        `\t\t\t\t${s.origin}/about?a=1,2`,
+        `\t\t\t\thttps://other.example/x`,
+        `\t\t\t${s.origin}/missing.xml  [invalid: ${missing(s.origin)}]`,
+        "",
+      ].join("\n"),
+    });
+    const stripped = await run(["ls", "-u", s.url("/")]);
+    assert.deepEqual(lines(stripped.stdout), [
+      `${s.origin}/`,
+      `\t/robots.txt`,
+      `\t\t/index.xml`,
+      `\t\t\t/pages.xml`,
+      `\t\t\t\t/`,
+      `\t\t\t\t/about?a=1,2`,
+      `\t\t\t\thttps://other.example/x`,
+      `\t\t\t/missing.xml  [invalid: ${missing(s.origin)}]`,
+    ]);
+  });
+});
+
+Deno.test("ls -f pages, json, ndjson and csv print the pages in tree order", async () => {
+  await withSite(smallSite(), async (s) => {
+    const o = s.origin;
+    const pages = await run(["ls", s.url("/"), "-f", "pages"]);
+    assert.deepEqual(pages, {
+      status: 0,
+      stderr: "",
+      stdout: `${o}/\n${o}/about?a=1,2\nhttps://other.example/x\n`,
+    });
+    assert.equal(
+      (await run(["ls", s.url("/"), "--format=pages", "--strip-url"])).stdout,
+      `/\n/about?a=1,2\nhttps://other.example/x\n`,
+    );
+
+    const json = await run(["ls", s.url("/"), "-f", "json"]);
+    assert.equal(json.status, 0);
+    assert.equal(lines(json.stdout).length, 1, "one line of compact JSON");
+    const tree = sitemapTreeFromJSON(JSON.parse(json.stdout));
+    assert.deepEqual([...tree.allPages()].map((p) => p.url), [
+      `${o}/`,
+      `${o}/about?a=1,2`,
+      "https://other.example/x",
+    ]);
+    assert.deepEqual([...tree.allSitemaps()].map((n) => [n.type, n.url]), [
+      ["robots", `${o}/robots.txt`],
+      ["index", `${o}/index.xml`],
+      ["urlset", `${o}/pages.xml`],
+      ["invalid", `${o}/missing.xml`],
+    ]);
+    assert.equal(JSON.stringify(tree.toJSON()) + "\n", json.stdout, "it is toJSON() exactly");
+
+    const ndjson = await run(["ls", s.url("/"), "-f", "ndjson"]);
+    assert.deepEqual(lines(ndjson.stdout), [
+      `{"url":"${o}/","sitemap":"${o}/pages.xml","lastModified":"2024-05-01T00:00:00.000Z","priority":1,"changeFrequency":"daily"}`,
+      `{"url":"${o}/about?a=1,2","sitemap":"${o}/pages.xml","lastModified":null,"priority":0.5,"changeFrequency":null}`,
+      `{"url":"https://other.example/x","sitemap":"${o}/pages.xml","lastModified":null,"priority":0.5,"changeFrequency":null}`,
+    ]);
+
+    const csv = await run(["ls", s.url("/"), "-f", "csv"]);
+    assert.equal(
+      csv.stdout,
+      "url,lastmod,changefreq,priority,sitemap\r\n" +
+        `${o}/,2024-05-01T00:00:00.000Z,daily,1,${o}/pages.xml\r\n` +
+        `"${o}/about?a=1,2",,,0.5,${o}/pages.xml\r\n` +
+        `https://other.example/x,,,0.5,${o}/pages.xml\r\n`,
+    );
+  });
+});
+
+Deno.test("ls --since keeps pages changed since, or undated", async () => {
+  await withSite(smallSite(), async (s) => {
+    const after = await run(["ls", s.url("/"), "-f", "pages", "--since", "2024-05-02"]);
+    assert.equal(after.stdout, `${s.origin}/about?a=1,2\nhttps://other.example/x\n`);
+    const at = await run(["ls", s.url("/"), "-f", "pages", "--since", "2024-05-01"]);
+    assert.equal(lines(at.stdout).length, 3);
+  });
+});
+
+Deno.test("ls -r, -k and --extra-path choose where to look", async () => {
+  const site = smallSite()
+    .file("/sitemap.xml", (o) => generateUrlset(1, { host: o }))
+    .file("/custom.txt", (o) => `${o}/from-custom\n`);
+  await withSite(site, async (s) => {
+    const o = s.origin;
+    const noRobots = await run(["ls", s.url("/"), "-r", "-f", "pages"]);
+    assert.equal(noRobots.stdout, generatedPage(0, { host: o }).loc + "\n");
+    assert.equal(site.count("/robots.txt"), 0);
+
+    site.clearLog();
+    const noKnown = await run(["ls", s.url("/"), "-k", "-f", "pages"]);
+    assert.equal(lines(noKnown.stdout).length, 3);
+    assert.deepEqual(site.log.map((r) => r.path).sort(), [
+      "/index.xml",
+      "/missing.xml",
+      "/pages.xml",
+      "/robots.txt",
+    ]);
+
+    const extra = await run(["ls", s.url("/"), "-r", "--extra-path", "custom.txt"]);
+    assert.deepEqual(lines(extra.stdout), [
+      `${o}/`,
+      `\t${o}/sitemap.xml`,
+      `\t\t${generatedPage(0, { host: o }).loc}`,
+      `\t${o}/custom.txt`,
+      `\t\t${o}/from-custom`,
+    ]);
+  });
+});
+
+Deno.test("ls sends --header and --user-agent on every request", async () => {
+  const site = smallSite();
+  await withSite(site, async (s) => {
+    const result = await run([
+      "ls",
+      s.url("/"),
+      "-k",
+      "--header",
+      "X-Probe: one",
+      "--header=Accept-Language: de",
+      "--user-agent",
+      "cli-test/1.0",
+      "--concurrency",
+      "1",
+      "--timeout",
+      "5000",
+      "--max-depth",
+      "5",
+      "--workers",
+      "0",
+    ]);
+    assert.equal(result.status, 0);
+    assert.equal(site.log.length, 4);
+    for (const request of site.log) {
+      assert.equal(request.headers["x-probe"], "one", request.path);
+      assert.equal(request.headers["accept-language"], "de", request.path);
+      assert.equal(request.headers["user-agent"], "cli-test/1.0", request.path);
+    }
+  });
+});
+
+Deno.test("ls --max-depth 0 marks children of robots.txt as too deep", async () => {
+  await withSite(smallSite(), async (s) => {
+    const result = await run(["ls", s.url("/"), "-k", "--max-depth", "0"]);
+    assert.equal(result.status, 0);
+    const out = lines(result.stdout);
+    assert.equal(out[1], `\t${s.origin}/robots.txt`);
+    assert.match(
+      out[2]!,
+      /^\t\thttp:\/\/127\.0\.0\.1:\d+\/index\.xml {2}\[invalid: Recursion level exceeded/,
+    );
+  });
+});
+
+Deno.test("ls -v logs each sitemap fetched or invalid, -vv every event, -l to a file", async () => {
+  await withSite(smallSite(), async (s) => {
+    const o = s.origin;
+    const v = await run(["ls", s.url("/"), "-k", "-v", "-f", "pages"]);
+    assert.equal(v.status, 0);
+    assert.equal(lines(v.stdout).length, 3);
+    // The fixtures are ASCII: characters are bytes.
+    assert.deepEqual(lines(v.stderr).sort(), [
+      `fetched ${o}/index.xml (${INDEX_XML(o).length} bytes)`,
+      `fetched ${o}/pages.xml (${PAGES_XML(o).length} bytes)`,
+      `fetched ${o}/robots.txt (${ROBOTS_TXT(o).length} bytes)`,
+      `invalid ${o}/missing.xml: ${missing(s.origin)}`,
+    ]);
+
+    const vv = await run(["ls", s.url("/"), "-k", "-vv", "-f", "pages"]);
+    const detail = lines(vv.stderr);
+    assert.equal(detail.length, 7, vv.stderr);
+    for (const line of detail) {
+      assert.match(
+        line,
+        /^(fetched|parsed|invalid) http:\/\/127\.0\.0\.1:\d+\/\S+.* in \d+\.\d (ms|s); sitemaps \d+ done \/ \d+ queued, pages \d+, \d+(\.\d)? k?B, \d+\.\d s$/,
+      );
+    }
+    assert.ok(detail.some((l) => l.startsWith(`parsed ${o}/pages.xml (3 pages) in `)));
+
+    const dir = await Deno.makeTempDir();
+    try {
+      const file = `${dir}/ls.log`;
+      await Deno.writeTextFile(file, "earlier line\n");
+      const logged = await run(["ls", s.url("/"), "-k", "-v", "--log-file", file, "-f", "pages"]);
+      assert.deepEqual([logged.status, logged.stderr], [0, ""]);
+      const logLines = lines(await Deno.readTextFile(file));
+      assert.equal(logLines[0], "earlier line", "the log file is appended to");
+      assert.deepEqual(logLines.slice(1).sort(), lines(v.stderr).sort());
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("ls --stats reports the root's counters on stderr after the output", async () => {
+  await withSite(smallSite(), async (s) => {
+    const result = await run(["ls", s.url("/"), "-k", "--stats", "-f", "pages"]);
+    assert.equal(result.status, 0);
+    assert.equal(lines(result.stdout).length, 3);
+    const report = lines(result.stderr);
+    assert.deepEqual(report.slice(0, 4), [
+      "sitemaps      4 (robots 1, index 1, urlset 1, invalid 1)",
+      "invalid       1",
+      `  ${s.origin}/missing.xml: ${missing(s.origin)}`,
+      "requests      4",
+    ]);
+    assert.match(report[4]!, /^downloaded {4}\d+ B$/);
+    assert.match(report[5]!, /^decompressed {2}\d+ B$/);
+    assert.equal(report[6], "pages         3 found, 3 kept");
+    assert.match(report[7]!, /^parse time {4}\d+\.\d m?s$/);
+    assert.match(report[8]!, /^elapsed {7}\d+\.\d m?s$/);
+    assert.equal(report.length, 9);
+  });
+});
+
+Deno.test("ls draws the progress line only on a terminal and erases it before the output", async () => {
+  const site = smallSite();
+  site.latencyMs = 150;
+  await withSite(site, async (s) => {
+    const o = s.origin;
+    const shown = await run(["ls", s.url("/"), "-k", "-v"], { terminal: true });
+    assert.equal(shown.status, 0);
+    assert.ok(shown.stderr.startsWith(CLEAR_LINE + "sitemaps "), "drawn in place");
+    assert.match(
+      shown.stderr.slice(CLEAR_LINE.length),
+      /^sitemaps \d+ done \/ \d+ queued · pages \d+ · \d+ B · \d\.\d s/,
+    );
+    // Log lines go above the line; at the end the line is erased and the cursor
+    // waits at the start of an empty line for the output.
+    assert.ok(shown.stderr.endsWith(CLEAR_LINE));
+    const rendered = screen(shown.stderr);
+    assert.equal(rendered.pop(), "");
+    assert.deepEqual(rendered.sort(), [
+      `fetched ${o}/index.xml (${INDEX_XML(o).length} bytes)`,
+      `fetched ${o}/pages.xml (${PAGES_XML(o).length} bytes)`,
+      `fetched ${o}/robots.txt (${ROBOTS_TXT(o).length} bytes)`,
+      `invalid ${o}/missing.xml: ${missing(o)}`,
+    ]);
+    assert.equal(lines(shown.stdout).length, 8);
+
+    const quiet = await run(["ls", s.url("/"), "-k"], { terminal: false });
+    assert.deepEqual([quiet.status, quiet.stderr], [0, ""]);
+    assert.equal(quiet.stdout, shown.stdout);
+  });
+});
+
+Deno.test("ls stops quietly with status 0 when the reader closes the pipe", async () => {
+  await withSite(smallSite(), async (s) => {
+    let writes = 0;
+    const closed = await run(["ls", s.url("/"), "-f", "pages"], {
+      stdoutWrite: () => {
+        writes++;
+        return Promise.reject(new Deno.errors.BrokenPipe("Broken pipe (os error 32)"));
+      },
+    });
+    assert.deepEqual(closed, { status: 0, stdout: "", stderr: "" });
+    assert.equal(writes, 1);
+
+    const failed = await run(["ls", s.url("/"), "-f", "pages"], {
+      stdoutWrite: () => Promise.reject(new Error("No space left on device")),
+    });
+    assert.deepEqual(failed, {
+      status: 1,
+      stdout: "",
+      stderr: "sitemap-tree: Cannot write the output: No space left on device\n",
+    });
+  });
+});
+
+Deno.test("ls exits 1 when the log file cannot be opened, before any request", async () => {
+  const site = smallSite();
+  await withSite(site, async (s) => {
+    const result = await run(["ls", s.url("/"), "-l", "/nonexistent-dir/ls.log"]);
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stderr,
+      /^sitemap-tree: Cannot open log file "\/nonexistent-dir\/ls\.log": .+\n$/,
+    );
+    assert.equal(site.log.length, 0);
+  });
+});
+
+Deno.test("main() answers --help and --version on stdout, usage errors with 2 on stderr", async () => {
+  const help = await run(["--help"]);
+  assert.equal(help.status, 0);
+  assert.ok(help.stdout.startsWith("usage: sitemap-tree ls [options] URL\n"));
+  assert.equal(help.stderr, "");
+  assert.deepEqual(await run(["ls", "--version"]), {
+    status: 0,
+    stdout: `${VERSION}\n`,
+    stderr: "",
+  });
+  for (
+    const [args, message] of [
+      [["ls"], "Missing URL"],
+      [["ls", "ftp://example.com/"], 'URL must be http or https, got "ftp://example.com/"'],
+      [["ls", "http://127.0.0.1:9/", "--bogus"], 'Unknown option "--bogus"'],
+      [
+        ["ls", "http://127.0.0.1:9/", "--concurrency", "x"],
+        'Option --concurrency must be an integer >= 1, got "x"',
+      ],
+    ] as const
+  ) {
+    const result = await run([...args]);
+    assert.equal(result.status, 2, args.join(" "));
+    assert.equal(result.stdout, "");
+    assert.deepEqual(lines(result.stderr).slice(0, 3), [
+      `sitemap-tree: ${message}`,
+      "",
+      "usage: sitemap-tree ls [options] URL",
+    ]);
+    assert.equal(result.stderr, `sitemap-tree: ${message}\n\n${help.stdout}`);
+  }
+});
+
+/** Runs `cmd` through bash, so pipes and `set -o pipefail` work as in a shell. */
+async function bash(cmd: string): Promise<Run> {
+  const output = await new Deno.Command("bash", {
+    args: ["-c", `set -o pipefail; ${cmd}`],
+    cwd: ROOT.pathname,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    status: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+Deno.test("cli.ts as a process: | head ends it quietly with 0; usage errors exit 2", async () => {
+  // Far more output than a pipe buffers, so the writer really meets the closed pipe.
+  const site = new FixtureSite()
+    .file("/robots.txt", (o) => `Sitemap: ${o}/big.xml\n`)
+    .file("/big.xml", (o) => generateUrlset(20_000, { host: o }));
+  await withSite(site, async (s) => {
+    const deno = quote(Deno.execPath());
+    const head = await bash(
+      `${deno} run -A ${quote(CLI)} ls ${quote(s.url("/"))} -k -f pages | head -n 3`,
+    );
+    assert.equal(head.stderr, "");
+    assert.equal(head.status, 0);
+    assert.deepEqual(lines(head.stdout).map((l) => l.replace(/\/[a-z]+$/, "")), [
+      `${s.origin}/page/0`,
+      `${s.origin}/page/1`,
+      `${s.origin}/page/2`,
+    ]);
+
+    const usage = await bash(`${deno} run -A ${quote(CLI)} ls ${quote(s.url("/"))} --format xml`);
+    assert.equal(usage.status, 2);
+    assert.equal(usage.stdout, "");
+    assert.equal(
+      lines(usage.stderr)[0],
+      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, got "xml"',
+    );
+  });
+});
