@@ -35,6 +35,9 @@ import {
  */
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+/** Stands for every absent list; `SitemapPage` swaps in its own frozen empty array. */
+const NONE: readonly never[] = [];
+
 /** Index i holds the value of code i; code 0 (and any unknown code) is null. */
 const FREQUENCY_BY_CODE: readonly (ChangeFrequency | null)[] = [null, ...CHANGE_FREQUENCIES];
 
@@ -184,11 +187,17 @@ export function* iteratePages(
       const date = ms !== ms ? null : new Date(ms);
       const frequency = FREQUENCY_BY_CODE[changeFrequency[i]!] ?? null;
       if (i !== extrasAt) {
+        // Every key, in the order the other callers use: one init shape keeps
+        // the constructor's property loads monomorphic.
         yield new SitemapPage({
           url,
           priority: priority[i]!,
           lastModified: date,
           changeFrequency: frequency,
+          newsStory: null,
+          images: NONE,
+          videos: NONE,
+          alternates: NONE,
         });
         continue;
       }
