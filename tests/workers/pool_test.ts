@@ -37,6 +37,8 @@ interface ScriptOptions {
   readonly jobTimeoutMs?: number;
   /** Another worker module; the real one when absent. */
   readonly workerUrl?: URL;
+  /** Run Deno with no permissions rather than `-A`. */
+  readonly noPermissions?: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ async function parseInSubprocess(
   const script = new URL("./_pool_script.ts", import.meta.url);
   const [command, args] = options.runtime === "bun"
     ? [BUN.pathname, [script.pathname]]
-    : [Deno.execPath(), ["run", "-A", script.href]];
+    : [Deno.execPath(), ["run", ...(options.noPermissions ? [] : ["-A"]), script.href]];
   const child = new Deno.Command(command, {
     args,
     stdin: "piped",
@@ -221,6 +223,17 @@ Deno.test("ParsePool.parse() parses on the calling thread where Worker is missin
   } finally {
     Object.defineProperty(globalThis, "Worker", saved);
   }
+});
+
+Deno.test("ParsePool.parse() quietly parses on the calling thread without read access", async () => {
+  // Deno would refuse (or, on a terminal, ask) to read the local worker module.
+  const text = "https://example.com/a\n";
+  const expected = plainOutcome(await runParseJob(job("https://example.com/s.txt", text)));
+  const { size, outcomes } = await parseInSubprocess([job("https://example.com/s.txt", text)], {
+    workers: 2,
+    noPermissions: true,
+  });
+  assert.deepEqual({ size, outcomes }, { size: 0, outcomes: [expected] });
 });
 
 Deno.test("ParsePool.parse() falls back to the calling thread when the worker cannot load", async () => {
