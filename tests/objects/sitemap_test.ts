@@ -254,3 +254,14 @@ Deno.test("a packed node rejects columns shorter than their count", () => {
     message: "Expected PackedPages.urlEnds to hold 3 entries but it holds 2",
   });
 });
+
+Deno.test("allPages() of an index mixes cached and fresh pages of its children", () => {
+  const tree = threeLevelTree();
+  const urlset = [...tree.allSitemaps()].find((s) => s.type === "urlset")!;
+  const cached = urlset.pages;
+  const first = [...tree.allPages()];
+  const second = [...tree.allPages()];
+  assert.deepEqual(first.map((p) => p.url), [`${H}/a1`, `${H}/a2`, `${H}/b1`, `${H}/c1`]);
+  assert.deepEqual(first.map((p, i) => p === second[i]), [true, true, true, false]);
+  assert.equal(first[0], cached[0]);
+});
