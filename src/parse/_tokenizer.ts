@@ -470,9 +470,9 @@ export class XmlTokenizer {
         const depth = stack.length;
         if (depth > 0) {
           const top = stack[depth - 1]!;
-          const name = top.qname;
-          const gt = i + 2 + name.length;
-          if (s.charCodeAt(gt) === GT && s.startsWith(name, i + 2)) {
+          const codes = top.codes;
+          const gt = i + 2 + codes.length;
+          if (s.charCodeAt(gt) === GT && matches(s, i + 2, codes)) {
             if (gt + 1 - i > max) return this.#failTooLong();
             stack.pop();
             if (top.declared !== null) this.#undeclare(top.declared);
@@ -512,9 +512,9 @@ export class XmlTokenizer {
       } else {
         const frame = frames[frameKey(c, s.charCodeAt(i + 2))];
         if (frame !== undefined && frame.scope === this.#scope) {
-          const name = frame.qname;
-          const gt = i + 1 + name.length;
-          if (s.charCodeAt(gt) === GT && s.startsWith(name, i + 1)) {
+          const codes = frame.codes;
+          const gt = i + 1 + codes.length;
+          if (s.charCodeAt(gt) === GT && matches(s, i + 1, codes)) {
             // A cached name was a whole tag once, so it cannot be too long now.
             if (stack.length >= this.#maxDepth) return this.#failTooDeep();
             stack.push(frame);
@@ -671,8 +671,11 @@ export class XmlTokenizer {
   /** Resolves an element name in the current scope. */
   #frame(name: string, colon: number, declared: string[] | null): Frame {
     const qname = detach(name);
+    const codes: number[] = [];
+    for (let k = 0; k < qname.length; k++) codes.push(qname.charCodeAt(k));
     return {
       qname,
+      codes,
       ns: colon === -1 ? this.#defaultNs : this.#lookup(qname.slice(0, colon)),
       local: colon === -1 ? qname : qname.slice(colon + 1),
       declared,
@@ -781,6 +784,8 @@ export class XmlTokenizer {
 /** An open element, as the stack keeps it. */
 interface Frame {
   readonly qname: string;
+  /** The char codes of `qname`: comparing against them is cheaper than `startsWith`. */
+  readonly codes: readonly number[];
   readonly ns: string;
   readonly local: string;
   /** Prefixes this element declared ("" for the default namespace), or null for none. */
@@ -790,6 +795,14 @@ interface Frame {
 }
 
 const FRAME_CACHE_SIZE = 64;
+
+/** Whether `s` holds the chars `codes` at `at`. */
+function matches(s: string, at: number, codes: readonly number[]): boolean {
+  for (let k = 0; k < codes.length; k++) {
+    if (s.charCodeAt(at + k) !== codes[k]) return false;
+  }
+  return true;
+}
 
 /** Cache slot of a name starting with the chars `c1`, `c2` (`c2` may be NaN). */
 function frameKey(c1: number, c2: number): number {
