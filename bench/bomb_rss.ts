@@ -45,6 +45,8 @@ function statusMiB(field: "VmRSS" | "VmHWM"): number {
 
 interface Sample {
   readonly ms: number;
+  /** User + system CPU time of the call: less sensitive than wall time to other load. */
+  readonly cpuMs: number;
   readonly peakMiB: number;
   readonly bombBytes: number;
   readonly outcome: string;
@@ -59,12 +61,20 @@ async function measure(engine: string, input: string): Promise<Sample> {
   await inflate(bomb.subarray(0, 0), MAX_BYTES);
   const before = statusMiB("VmRSS");
   writeFileSync("/proc/self/clear_refs", "5");
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const result = await inflate(bomb, MAX_BYTES);
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
   const peakMiB = statusMiB("VmHWM") - before;
   const outcome = result.ok ? `ACCEPTED ${result.bytes.byteLength} bytes` : result.reason;
-  return { ms, peakMiB, bombBytes: bomb.byteLength, outcome };
+  return {
+    ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakMiB,
+    bombBytes: bomb.byteLength,
+    outcome,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -83,7 +93,7 @@ if (engine !== undefined && engine !== "--runs") {
   const script = fileURLToPath(import.meta.url);
   console.log(
     `${runtime}: gzip bomb -> ${EXPANDED / MiB} MiB, bound ${MAX_BYTES / MiB} MiB, ` +
-      `${runs} fresh processes per row (median / min)`,
+      `${runs} fresh processes per row (wall median / min, cpu median, peak RSS median / min)`,
   );
   for (const e of ENGINES) {
     for (const c of Object.keys(INPUTS)) {
@@ -101,6 +111,7 @@ if (engine !== undefined && engine !== "--runs") {
       const first = samples[0];
       if (first === undefined) continue;
       const ms = samples.map((s) => s.ms);
+      const cpuMs = samples.map((s) => s.cpuMs);
       const peak = samples.map((s) => s.peakMiB);
       console.log(
         [
@@ -108,6 +119,7 @@ if (engine !== undefined && engine !== "--runs") {
           c.padEnd(6),
           `${(first.bombBytes / 1000).toFixed(0)} KB`.padStart(7),
           `${median(ms).toFixed(1)} / ${Math.min(...ms).toFixed(1)} ms`.padStart(18),
+          `cpu ${median(cpuMs).toFixed(1)} ms`.padStart(13),
           `peak RSS +${median(peak).toFixed(1)} / ${Math.min(...peak).toFixed(1)} MiB`.padStart(
             28,
           ),
