@@ -155,7 +155,9 @@ export class Crawler {
       children.push(node);
       remember(node);
     }
-    return new IndexWebsiteSitemap(home.href, children);
+    this.stats.requests = this.#client.stats.requests;
+    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
+    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot());
   }
 
   /** Fetches and parses one URL once per call, whoever asks. */

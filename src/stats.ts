@@ -43,6 +43,20 @@ export interface SitemapTreeStats {
   readonly elapsedMs: number;
 }
 
+/** The stats of a tree that no call built (by hand, or from JSON). */
+export const EMPTY_STATS: SitemapTreeStats = Object.freeze({
+  sitemapsByType: Object.freeze({}),
+  invalid: Object.freeze([]),
+  warnings: Object.freeze([]),
+  requests: 0,
+  bytesDownloaded: 0,
+  bytesDecompressed: 0,
+  pagesFound: 0,
+  pagesKept: 0,
+  parseMs: 0,
+  elapsedMs: 0,
+});
+
 /** Mutable counters behind {@linkcode SitemapTreeStats}. */
 export class StatsCollector {
   readonly #started = performance.now();

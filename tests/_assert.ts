@@ -15,7 +15,8 @@ export function assertEquals<T>(
   expected: T,
   message?: string,
 ): asserts actual is T {
-  deepStrictEqual(actual, expected, message);
+  if (message === undefined) deepStrictEqual(actual, expected);
+  else deepStrictEqual(actual, expected, message);
 }
 
 /**

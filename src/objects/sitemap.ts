@@ -11,6 +11,7 @@
  */
 
 import type { PackedPages } from "../parse/_result.ts";
+import { EMPTY_STATS, type SitemapTreeStats } from "../stats.ts";
 import type { SitemapPage, SitemapPageJSON } from "./page.ts";
 import { isoString } from "./_iso.ts";
 import {
@@ -400,13 +401,26 @@ export class IndexWebsiteSitemap extends AbstractIndexSitemap {
   override readonly type: "website" = "website";
 
   /**
+   * Diagnostics of the call that built this tree: sitemaps by type, invalid
+   * ones with reasons, requests, bytes, pages, timings. All zero for a tree
+   * built by hand or from JSON (stats are not part of the JSON form).
+   */
+  readonly stats: SitemapTreeStats;
+
+  /**
    * Builds the root of a tree.
    *
    * @param url The homepage URL.
    * @param subSitemaps The robots.txt node, then the well-known-path sitemaps.
+   * @param stats Diagnostics of the call that built it.
    */
-  constructor(url: string, subSitemaps: readonly AbstractSitemap[]) {
+  constructor(
+    url: string,
+    subSitemaps: readonly AbstractSitemap[],
+    stats: SitemapTreeStats = EMPTY_STATS,
+  ) {
     super(url, subSitemaps);
+    this.stats = stats;
   }
 
   /**
