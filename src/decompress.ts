@@ -7,15 +7,17 @@
  * shape):
  *
  * - `node:zlib` `gunzipSync` with `maxOutputLength`, used whenever the runtime
- *   provides it (Deno and Bun both do). It stops inside the inflate loop, ~64
- *   KiB past the cap, and reads concatenated members and truncated data
- *   exactly like zlib.
+ *   provides it (Deno and Bun both do). It stops inside the inflate loop, at
+ *   most one output chunk (64 KiB, up to 8 MiB when sized from the trailer)
+ *   past the cap, and reads concatenated members and truncated data exactly
+ *   like zlib.
  * - `DecompressionStream` fed 4 KiB at a time, for runtimes without `node:zlib`.
  *   Deno's stream inflates each input chunk in one go (one 200 KB chunk became
  *   200 MB before a counter could look), so the input is cut small enough that
  *   one chunk expands to at most ~4 MB. It is best effort on damaged data: it
  *   cannot tell a truncated download from a corrupt one, and Deno's
- *   implementation stops after the first of concatenated members.
+ *   implementation fails on anything after the first gzip member (keeping
+ *   what it had already inflated, if anything).
  *
  * Measured on the 2-core dev machine (`bench/bomb_rss.ts`, fresh process,
  * 207 KB bomb -> 200 MiB, 50 MiB bound): `gunzipSync` rejects it in ~47 ms of
