@@ -21,10 +21,19 @@ export interface Counts {
   textLength: number;
 }
 
-/** Splits `text` into chunks of `size` UTF-16 units. */
+/**
+ * Splits `text` the way the parse pipeline does: its UTF-8 bytes decoded
+ * `size` bytes at a time by a streaming `TextDecoder`. (Slicing the string
+ * instead would hand the tokenizers substring views, which read slower than
+ * the flat strings a decoder returns.)
+ */
 export function chunksOf(text: string, size = 1024 * 1024): string[] {
+  const bytes = new TextEncoder().encode(text);
+  const decoder = new TextDecoder();
   const chunks: string[] = [];
-  for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
+  for (let at = 0; at < bytes.length; at += size) {
+    chunks.push(decoder.decode(bytes.subarray(at, at + size), { stream: true }));
+  }
   return chunks;
 }
 

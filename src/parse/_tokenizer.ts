@@ -335,22 +335,39 @@ export class XmlTokenizer {
   write(chunk: string): void {
     if (this.#stopped || chunk.length === 0) return;
     if (!this.#sawCR && chunk.indexOf("\r") !== -1) this.#sawCR = true;
-    if (this.#pendKind === PEND_NONE) {
-      this.#run(chunk);
+    const kind = this.#pendKind;
+    if (kind === PEND_NONE) {
+      this.#run(chunk, 0);
       return;
     }
-    if (this.#pendKind !== PEND_UNDECIDED && !this.#pendEndsIn(chunk)) {
+    if (kind === PEND_UNDECIDED) {
+      // At most 8 chars, too few to know the token: decide on them and the chunk together.
+      const tail = this.#pendPieces[0]!;
+      this.#clearPending();
+      this.#run(tail + chunk, 0);
+      return;
+    }
+    const end = this.#pendEnd(chunk);
+    if (end === -1) {
       if (this.#pendLength + chunk.length > this.#maxToken) return this.#failTooLong();
       this.#pendPieces.push(chunk);
       this.#pendLength += chunk.length;
       return;
     }
+    // Only the finished token is joined; the rest of the chunk is read in place, uncopied.
     const pieces = this.#pendPieces;
-    pieces.push(chunk);
-    this.#pendKind = PEND_NONE;
-    this.#pendPieces = [];
-    this.#pendLength = 0;
-    this.#run(pieces.length === 2 ? pieces[0]! + pieces[1]! : pieces.join(""));
+    pieces.push(chunk.slice(0, end));
+    this.#clearPending();
+    const token = pieces.join("");
+    if (kind === PEND_TEXT) {
+      if (token.length > this.#maxToken) return this.#failTooLong();
+      if (this.#stack.length > 0 && !onlySpace(token, 0, token.length)) {
+        this.#text(token, 0, token.length);
+      }
+    } else {
+      this.#run(token, 0);
+    }
+    if (!this.#stopped) this.#run(chunk, end);
   }
 
   /**
@@ -359,17 +376,13 @@ export class XmlTokenizer {
    */
   end(): void {
     this.#stopped = true;
-    this.#pendKind = PEND_NONE;
-    this.#pendPieces = [];
-    this.#pendLength = 0;
+    this.#clearPending();
   }
 
   #fail(message: string): void {
     this.error = message;
     this.#stopped = true;
-    this.#pendKind = PEND_NONE;
-    this.#pendPieces = [];
-    this.#pendLength = 0;
+    this.#clearPending();
   }
 
   #failTooLong(): void {
@@ -400,13 +413,19 @@ export class XmlTokenizer {
     this.#pendCarry = s.slice(Math.max(bodyStart, s.length - keep));
   }
 
-  /** Whether `chunk` holds the end of the unfinished token; if not, updates the carried state. */
-  #pendEndsIn(chunk: string): boolean {
+  /**
+   * Where the unfinished token ends in `chunk`: the index after its last
+   * char, or -1 when it goes on past the chunk (then the carried state is
+   * updated for the next chunk).
+   */
+  #pendEnd(chunk: string): number {
     switch (this.#pendKind) {
       case PEND_TEXT:
-        return chunk.indexOf("<") !== -1;
-      case PEND_GT:
-        return chunk.indexOf(">") !== -1;
+        return chunk.indexOf("<");
+      case PEND_GT: {
+        const gt = chunk.indexOf(">");
+        return gt === -1 ? -1 : gt + 1;
+      }
       case PEND_TAG: {
         let quote = this.#pendQuote;
         for (let j = 0; j < chunk.length; j++) {
@@ -414,39 +433,49 @@ export class XmlTokenizer {
           if (quote !== 0) {
             if (c === quote) quote = 0;
           } else if (c === GT) {
-            return true;
+            return j + 1;
           } else if (c === DQUOTE || c === SQUOTE) {
             quote = c;
           }
         }
         this.#pendQuote = quote;
-        return false;
+        return -1;
       }
       default: {
         const term = TERMINATORS[this.#pendKind]!;
         const keep = term.length - 1;
         const carry = this.#pendCarry;
-        if (carry.length > 0 && (carry + chunk.slice(0, keep)).indexOf(term) !== -1) return true;
-        if (chunk.indexOf(term) !== -1) return true;
+        if (carry.length > 0) {
+          const at = (carry + chunk.slice(0, keep)).indexOf(term);
+          if (at !== -1) return at + term.length - carry.length;
+        }
+        const at = chunk.indexOf(term);
+        if (at !== -1) return at + term.length;
         this.#pendCarry = chunk.length >= keep ? chunk.slice(chunk.length - keep) : (carry + chunk)
           .slice(-keep);
-        return false;
+        return -1;
       }
     }
   }
 
+  #clearPending(): void {
+    this.#pendKind = PEND_NONE;
+    this.#pendPieces = [];
+    this.#pendLength = 0;
+  }
+
   /**
-   * Tokenizes `s` (the unfinished token, if any, followed by the new chunk).
+   * Tokenizes `s` from `start`.
    * The two common tags of a sitemap, `<name>` seen before and the end tag of
    * the innermost element, are handled inline; everything else in methods.
    */
-  #run(s: string): void {
+  #run(s: string, start: number): void {
     const n = s.length;
     const max = this.#maxToken;
     const handler = this.#handler;
     const stack = this.#stack;
     const frames = this.#frames;
-    let i = 0;
+    let i = start;
     while (i < n) {
       // Most text between tags is indentation: skip it without a search or a slice.
       let j = i;
