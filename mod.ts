@@ -21,12 +21,18 @@
  *
  * @module
  */
-export * from "./src/sitemap_tree.ts";
+export { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
 export * from "./src/sitemap_from_string.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
-export * from "./src/options.ts";
-export * from "./src/stats.ts";
-export * from "./src/format.ts";
-export * from "./src/stream_pages.ts";
+export { DEFAULT_USER_AGENT, KNOWN_PATHS } from "./src/options.ts";
+export type {
+  RecurseCallback,
+  RecurseListCallback,
+  SitemapProgressEvent,
+  SitemapTreeOptions,
+} from "./src/options.ts";
+export type { InvalidSitemapStat, SitemapTreeStats, SitemapWarningStat } from "./src/stats.ts";
+export { formatTabTree, type FormatTabTreeOptions } from "./src/format.ts";
+export { streamPages } from "./src/stream_pages.ts";

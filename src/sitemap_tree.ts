@@ -46,7 +46,7 @@ export async function sitemapTreeForHomepage(
 }
 
 /** Settles with `work`, or rejects with the signal's reason as soon as it aborts. */
-export function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Promise<T> {
+function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Promise<T> {
   if (signal === null) return work;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
