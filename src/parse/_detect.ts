@@ -39,6 +39,7 @@ export function sniffFormat(chunk: string): Sniffed {
  * @param local The root's local name.
  * @param base The document's parsed URL, or null.
  * @param since The lastmod filter (epoch ms, NaN for none).
+ * @param sizeHint Bytes of the document, to size buffers once.
  * @returns A fresh reader, or null.
  */
 export function readerForRoot(
@@ -46,10 +47,11 @@ export function readerForRoot(
   local: string,
   base: URL | null,
   since: number,
+  sizeHint: number = 0,
 ): DocumentReader | null {
   switch (local) {
     case "urlset":
-      return new UrlsetReader(ns, base, since);
+      return new UrlsetReader(ns, base, since, sizeHint);
     case "sitemapindex":
       return new SitemapIndexReader(ns, base);
     case "rss":
@@ -72,6 +74,7 @@ export function readerForRoot(
 export class XmlDispatcher implements XmlHandler {
   readonly #base: URL | null;
   readonly #since: number;
+  readonly #sizeHint: number;
   #depth = 0;
   /** The reader chosen by the root, once the root has started. */
   reader: DocumentReader | null = null;
@@ -83,10 +86,12 @@ export class XmlDispatcher implements XmlHandler {
   /**
    * @param base The document's parsed URL, or null.
    * @param since The lastmod filter (epoch ms, NaN for none).
+   * @param sizeHint Bytes of the document, to size buffers once.
    */
-  constructor(base: URL | null, since: number) {
+  constructor(base: URL | null, since: number, sizeHint: number = 0) {
     this.#base = base;
     this.#since = since;
+    this.#sizeHint = sizeHint;
   }
 
   /** True while the root element is open. */
@@ -99,7 +104,7 @@ export class XmlDispatcher implements XmlHandler {
     if (this.done) return;
     if (this.#depth === 0) {
       this.rootName = local;
-      this.reader = readerForRoot(ns, local, this.#base, this.#since);
+      this.reader = readerForRoot(ns, local, this.#base, this.#since, this.#sizeHint);
       if (this.reader === null) {
         this.done = true;
         return;

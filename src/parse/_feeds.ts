@@ -60,7 +60,7 @@ export class FeedReader implements DocumentReader {
   constructor(format: "rss" | "atom", base: URL | null, since: number) {
     this.#atom = format === "atom";
     this.#base = base;
-    this.#builder = new PackedPagesBuilder(since);
+    this.#builder = new PackedPagesBuilder(base, since);
   }
 
   /** Complete `<item>` or `<entry>` elements read so far. */

@@ -7,7 +7,6 @@
 import { LineSplitter } from "./_lines.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import type { ParseResult } from "./_result.ts";
-import { resolvePageUrl } from "./_url.ts";
 
 const ABSOLUTE_HTTP = /^\s*https?:\/\//i;
 
@@ -21,12 +20,10 @@ export class TextSitemapReader {
    * have none, so every page is kept.
    */
   constructor(since: number = NaN) {
-    this.#builder = new PackedPagesBuilder(since);
+    this.#builder = new PackedPagesBuilder(null, since);
     this.#lines = new LineSplitter((line) => {
       // Relative lines are prose or junk here: the format requires absolute URLs.
-      if (!ABSOLUTE_HTTP.test(line)) return;
-      const url = resolvePageUrl(line, null);
-      if (url !== null) this.#builder.add(url, NaN, 0.5, 0, null);
+      if (ABSOLUTE_HTTP.test(line)) this.#builder.add(line, NaN, 0.5, 0, null);
     });
   }
 

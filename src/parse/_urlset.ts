@@ -30,7 +30,7 @@ import {
   type VideoData,
 } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
-import { resolveDataUrl, resolvePageUrl } from "./_url.ts";
+import { resolveDataUrl } from "./_url.ts";
 
 // Which text an open element collects (0: none).
 const F_LOC = 1;
@@ -168,7 +168,7 @@ export class UrlsetReader implements DocumentReader {
   #inPublication = false;
 
   #loc: string | null = null;
-  #lastModified = NaN;
+  #lastModified: string | null = null;
   #priority = 0.5;
   #changeFrequency = 0;
   #news: Mutable<NewsStoryData> | null = null;
@@ -183,11 +183,12 @@ export class UrlsetReader implements DocumentReader {
    * when it is a misspelling of the sitemaps.org one.
    * @param base The sitemap URL, for relative `<loc>`s; null if unknown.
    * @param since Keep pages whose lastmod is >= this (epoch ms) or missing.
+   * @param sizeHint Bytes of the document, to size buffers once.
    */
-  constructor(rootNs: string, base: URL | null, since: number) {
+  constructor(rootNs: string, base: URL | null, since: number, sizeHint: number = 0) {
     this.#rootNs = rootNs;
     this.#base = base;
-    this.#builder = new PackedPagesBuilder(since);
+    this.#builder = new PackedPagesBuilder(base, since, { sizeHint });
   }
 
   /** Complete `<url>` elements read so far. */
@@ -238,7 +239,7 @@ export class UrlsetReader implements DocumentReader {
   #startUrl(): void {
     this.#inUrl = true;
     this.#loc = null;
-    this.#lastModified = NaN;
+    this.#lastModified = null;
     this.#priority = 0.5;
     this.#changeFrequency = 0;
     this.#news = null;
@@ -334,7 +335,7 @@ export class UrlsetReader implements DocumentReader {
           this.#loc ??= text;
           return;
         case F_LASTMOD:
-          this.#lastModified = parseDate(text);
+          this.#lastModified = text;
           return;
         case F_PRIORITY:
           this.#priority = parsePriority(text);
@@ -460,8 +461,6 @@ export class UrlsetReader implements DocumentReader {
   #commit(): void {
     const loc = this.#loc;
     if (loc === null) return;
-    const url = resolvePageUrl(loc, this.#base);
-    if (url === null) return;
     let extras: PageExtrasData | null = null;
     if (
       this.#news !== null || this.#images !== null || this.#videos !== null ||
@@ -474,7 +473,13 @@ export class UrlsetReader implements DocumentReader {
       if (this.#alternates !== null) e.alternates = this.#alternates;
       extras = e;
     }
-    this.#builder.add(url, this.#lastModified, this.#priority, this.#changeFrequency, extras);
+    this.#builder.add(
+      loc,
+      this.#lastModified ?? NaN,
+      this.#priority,
+      this.#changeFrequency,
+      extras,
+    );
   }
 
   /**

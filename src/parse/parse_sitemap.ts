@@ -132,7 +132,7 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
       continue;
     }
     htmlDoctype = HTML_DOCTYPE.test(chunk.slice(0, 4096));
-    dispatcher = new XmlDispatcher(base, since);
+    dispatcher = new XmlDispatcher(base, since, bytes.length);
     tokenizer = new XmlTokenizer(dispatcher, tokenizerOptions(options));
     tokenizer.write(chunk.trimStart());
     if (tokenizer.error !== null || dispatcher.done) break;

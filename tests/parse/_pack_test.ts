@@ -1,15 +1,17 @@
-import { deepStrictEqual, equal, notStrictEqual } from "node:assert/strict";
+import { deepStrictEqual, equal } from "node:assert/strict";
 import { PackedPagesBuilder } from "../../src/parse/_pack.ts";
-import { rows } from "./_unpack.ts";
+import { rows, urls } from "./_unpack.ts";
+
+const base = new URL("https://a.example/dir/sitemap.xml");
 
 Deno.test("PackedPagesBuilder keeps the first of duplicate URLs", () => {
-  const b = new PackedPagesBuilder();
-  equal(b.add("https://a.example/1", 1000, 0.1, 1, null), true);
-  equal(b.add("https://a.example/2", NaN, 0.5, 0, null), true);
-  equal(b.add("https://a.example/1", 2000, 0.9, 2, null), false);
+  const b = new PackedPagesBuilder(base);
+  b.add("https://a.example/1", 1000, 0.1, 1, null);
+  b.add("https://a.example/2", NaN, 0.5, 0, null);
+  b.add(" https://a.example/1\n", 2000, 0.9, 2, null);
+  b.add("/1", 2000, 0.9, 2, null);
   equal(b.found, 2);
-  const pages = b.build();
-  deepStrictEqual(rows(pages), [
+  deepStrictEqual(rows(b.build()), [
     {
       url: "https://a.example/1",
       lastModified: "1970-01-01T00:00:01.000Z",
@@ -20,8 +22,62 @@ Deno.test("PackedPagesBuilder keeps the first of duplicate URLs", () => {
   ]);
 });
 
+Deno.test("PackedPagesBuilder resolves, normalises and drops URLs like the WHATWG parser", () => {
+  const b = new PackedPagesBuilder(base);
+  for (
+    const raw of [
+      "page",
+      "  /root  ",
+      "HTTPS://A.EXAMPLE/Up",
+      "https://a.example",
+      "https://a.example/x/../y",
+      "https://a.example/%2e/z",
+      "https://a.example/s p",
+      "https://a.example:443/port",
+      "https://127.0.0.1/ip",
+      "https://a.example/ok?q='1'",
+      "https://a.example/frag#top",
+      "ftp://a.example/no",
+      "https://exa mple.com/no",
+      "",
+      "   ",
+    ]
+  ) b.add(raw, NaN, 0.5, 0, null);
+  deepStrictEqual(urls(b.build()), [
+    "https://a.example/dir/page",
+    "https://a.example/root",
+    "https://a.example/Up",
+    "https://a.example/",
+    "https://a.example/y",
+    "https://a.example/z",
+    "https://a.example/s%20p",
+    "https://a.example/port",
+    "https://127.0.0.1/ip",
+    "https://a.example/ok?q=%271%27",
+    "https://a.example/frag#top",
+  ]);
+});
+
+Deno.test("PackedPagesBuilder parses raw lastmod texts, W3C or RFC 822", () => {
+  const b = new PackedPagesBuilder(null);
+  b.add("https://a.example/1", " 2024-05-17 ", 0.5, 0, null);
+  b.add("https://a.example/2", "Tue, 10 Jun 2003 04:00:00 GMT", 0.5, 0, null);
+  b.add("https://a.example/3", "", 0.5, 0, null);
+  b.add("https://a.example/4", "99999999999999999999999", 0.5, 0, null);
+  b.add("https://a.example/5", "2024-05-17\u00a0", 0.5, 0, null);
+  b.add("https://a.example/6", 86_400_000, 0.5, 0, null);
+  deepStrictEqual(rows(b.build()).map((r) => r.lastModified), [
+    "2024-05-17T00:00:00.000Z",
+    "2003-06-10T04:00:00.000Z",
+    null,
+    null,
+    "2024-05-17T00:00:00.000Z",
+    "1970-01-02T00:00:00.000Z",
+  ]);
+});
+
 Deno.test("PackedPagesBuilder applies since after dedup and counts found before it", () => {
-  const b = new PackedPagesBuilder(5000);
+  const b = new PackedPagesBuilder(null, 5000);
   b.add("https://a.example/old", 1000, 0.5, 0, null);
   b.add("https://a.example/new", 6000, 0.5, 0, { images: [] });
   b.add("https://a.example/undated", NaN, 0.5, 0, null);
@@ -29,17 +85,19 @@ Deno.test("PackedPagesBuilder applies since after dedup and counts found before 
   // A later, newer copy of a filtered page is still a duplicate: the first wins.
   b.add("https://a.example/old", 9000, 0.5, 0, null);
   equal(b.found, 4);
+  equal(b.count, 3);
   const pages = b.build();
-  deepStrictEqual(rows(pages).map((r) => r.url), [
+  deepStrictEqual(urls(pages), [
     "https://a.example/new",
     "https://a.example/undated",
     "https://a.example/exact",
   ]);
+  deepStrictEqual([...pages.urlEnds], [21, 46, 69]);
   equal(pages.extras, '[[0,{"images":[]}]]');
 });
 
 Deno.test("PackedPagesBuilder gives every column its own exactly sized buffer", () => {
-  const b = new PackedPagesBuilder();
+  const b = new PackedPagesBuilder(null);
   for (let i = 0; i < 3000; i++) b.add(`https://a.example/${i}`, i, 0.5, 0, null);
   const p = b.build();
   equal(p.count, 3000);
@@ -47,28 +105,32 @@ Deno.test("PackedPagesBuilder gives every column its own exactly sized buffer", 
     a.buffer
   );
   equal(new Set(buffers).size, 5);
-  equal(p.urlEnds.length, 3000);
-  equal(p.lastModified.buffer.byteLength, 3000 * 8);
-  equal(p.urlBytes.buffer.byteLength, p.urlBytes.length);
+  deepStrictEqual(
+    buffers.map((buffer) => buffer.byteLength),
+    [p.urlBytes.length, 3000 * 4, 3000 * 8, 3000 * 8, 3000],
+  );
   equal(p.urlEnds[2999], p.urlBytes.length);
-  notStrictEqual(p.lastModified[2999], undefined);
+  equal(p.lastModified[2999], 2999);
 });
 
-Deno.test("PackedPagesBuilder counts URL ends in UTF-16 units for non-ASCII URLs", () => {
-  const b = new PackedPagesBuilder();
+Deno.test("PackedPagesBuilder normalises non-ASCII URLs to ASCII, in any batch", () => {
+  const b = new PackedPagesBuilder(null);
   b.add("https://a.example/ż😀", NaN, 0.5, 0, null);
-  b.add("https://a.example/ż😀", NaN, 0.5, 0, null);
-  b.add("https://a.example/x", NaN, 0.5, 0, null);
+  b.add("https://a.example/%C5%BC%F0%9F%98%80", NaN, 0.5, 0, null);
+  b.add("https://bücher.example/x", NaN, 0.5, 0, null);
   const p = b.build();
-  deepStrictEqual([...p.urlEnds], [21, 40]);
-  deepStrictEqual(rows(p).map((r) => r.url), ["https://a.example/ż😀", "https://a.example/x"]);
+  deepStrictEqual(urls(p), [
+    "https://a.example/%C5%BC%F0%9F%98%80",
+    "https://xn--bcher-kva.example/x",
+  ]);
+  deepStrictEqual([...p.urlEnds], [36, 67]);
 });
 
-Deno.test("PackedPagesBuilder grows through many URLs and table resizes", () => {
-  const b = new PackedPagesBuilder();
+Deno.test("PackedPagesBuilder grows through many URLs, batches and table resizes", () => {
+  const b = new PackedPagesBuilder(null);
   const n = 20_000;
   for (let i = 0; i < n; i++) b.add(`https://a.example/${i}`, NaN, 0.5, 0, null);
-  for (let i = 0; i < n; i += 7) equal(b.add(`https://a.example/${i}`, NaN, 0.5, 0, null), false);
+  for (let i = 0; i < n; i += 7) b.add(`https://a.example/${i}`, NaN, 0.5, 0, null);
   equal(b.found, n);
   equal(b.floodFallback, false);
   const p = b.build();
@@ -77,16 +139,14 @@ Deno.test("PackedPagesBuilder grows through many URLs and table resizes", () => 
 });
 
 Deno.test("PackedPagesBuilder moves dedup to a Set when probing gets long, losing nothing", () => {
-  const b = new PackedPagesBuilder(NaN, { probesPerEntry: 0, probeSlack: 0 });
+  const b = new PackedPagesBuilder(null, NaN, { probesPerEntry: 0, probeSlack: 0 });
   const n = 5_000;
   for (let i = 0; i < n; i++) b.add(`https://a.example/${i}`, NaN, 0.5, 0, null);
   equal(b.floodFallback, true);
-  for (let i = 0; i < n; i += 3) equal(b.add(`https://a.example/${i}`, NaN, 0.5, 0, null), false);
-  equal(b.add("https://a.example/new", NaN, 0.5, 0, null), true);
+  for (let i = 0; i < n; i += 3) b.add(`https://a.example/${i}`, NaN, 0.5, 0, null);
+  b.add("https://a.example/new", NaN, 0.5, 0, null);
   equal(b.found, n + 1);
   const p = b.build();
-  deepStrictEqual(rows(p).map((r) => r.url).slice(-2), [
-    `https://a.example/${n - 1}`,
-    "https://a.example/new",
-  ]);
+  equal(p.count, n + 1);
+  deepStrictEqual(urls(p).slice(-2), [`https://a.example/${n - 1}`, "https://a.example/new"]);
 });
