@@ -26,7 +26,9 @@
  *
  * `--timeout` is in milliseconds (the library's `timeoutMs`). Exit status: 0
  * when the crawl finished, even if some sitemaps were invalid; 1 for a runtime
- * failure; 2 for a usage error (one line saying what is wrong, then the usage).
+ * failure; 2 for a usage error (one line saying what is wrong, then the usage);
+ * 130 when interrupted (the first Ctrl-C stops the crawl and erases the
+ * progress line; a second one kills the process as usual).
  *
  * @example Run the command in-process
  * ```ts ignore
@@ -52,7 +54,14 @@ import {
   USAGE,
   UsageError,
 } from "./src/cli/_args.ts";
-import { BatchWriter, type CliIO, isBrokenPipe, processIO, SerialWriter } from "./src/cli/_io.ts";
+import {
+  BatchWriter,
+  type CliIO,
+  isBrokenPipe,
+  onFirstInterrupt,
+  processIO,
+  SerialWriter,
+} from "./src/cli/_io.ts";
 import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
 import {
   csvFormat,
@@ -65,12 +74,14 @@ import { ProgressLine } from "./src/cli/_progress.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
+const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
+
 /**
  * Runs the command line.
  *
  * @param args The arguments after the script name, e.g. `["ls", "https://example.com/"]`.
  * @param io The standard streams; the process's own when omitted.
- * @returns The exit status: 0 done, 1 runtime failure, 2 usage error.
+ * @returns The exit status: 0 done, 1 runtime failure, 2 usage error, 130 interrupted.
  *
  * @example List a site's pages
  * ```ts ignore
@@ -139,22 +150,30 @@ async function ls(cmd: LsCommand, io: CliIO, stderr: SerialWriter): Promise<numb
   };
 
   try {
-    let tree: IndexWebsiteSitemap;
     progress?.start();
-    try {
-      tree = await sitemapTreeForHomepage(cmd.url, treeOptions(cmd, io, onProgress));
-    } catch (error) {
-      stderr.write(`${PROGRAM}: ${message(error)}\n`);
+    const crawl = await sitemapTreeForHomepage(cmd.url, treeOptions(cmd, io, onProgress)).then(
+      (tree) => ({ tree, error: null }),
+      (error: unknown) => ({ tree: null, error }),
+    );
+    progress?.stop();
+    // stdout may be the same terminal: the erased line must be gone before anything follows.
+    await stderr.flush();
+    const tree = crawl.tree;
+    if (tree === null) {
+      if (io.signal?.aborted) {
+        stderr.write(INTERRUPTED);
+        return 130;
+      }
+      stderr.write(`${PROGRAM}: ${message(crawl.error)}\n`);
       return 1;
-    } finally {
-      progress?.stop();
-      // stdout may be the same terminal: the erased line must be gone first.
-      await stderr.flush();
     }
 
     let status = 0;
     try {
-      await writeOutput(io, cmd, tree);
+      if (!await writeOutput(io, cmd, tree)) {
+        stderr.write(INTERRUPTED);
+        status = 130;
+      }
     } catch (error) {
       if (!isBrokenPipe(error)) {
         stderr.write(`${PROGRAM}: Cannot write the output: ${message(error)}\n`);
@@ -193,6 +212,7 @@ function treeOptions(
     ...(cmd.workers === null ? {} : { workers: cmd.workers }),
     ...(cmd.userAgent === null ? {} : { userAgent: cmd.userAgent }),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
 }
 
@@ -215,14 +235,19 @@ function* withNewlines(lines: Iterable<string>): Generator<string, void, undefin
   for (const line of lines) yield line + "\n";
 }
 
-async function writeOutput(io: CliIO, cmd: LsCommand, tree: IndexWebsiteSitemap): Promise<void> {
+/** Writes the output; false when interrupted part way. */
+async function writeOutput(io: CliIO, cmd: LsCommand, tree: IndexWebsiteSitemap): Promise<boolean> {
   const out = new BatchWriter(io.stdout);
   for (const piece of outputPieces(cmd, tree)) {
     // Await only when a batch was written: one await per page would cost more than the page.
     const written = out.write(piece);
-    if (written !== undefined) await written;
+    if (written !== undefined) {
+      await written;
+      if (io.signal?.aborted) return false;
+    }
   }
   await out.flush();
+  return true;
 }
 
 function message(error: unknown): string {
@@ -230,5 +255,9 @@ function message(error: unknown): string {
 }
 
 if (import.meta.main) {
-  process.exit(await main(process.argv.slice(2)));
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(() => interrupt.abort());
+  const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
+  stopListening();
+  process.exit(status);
 }

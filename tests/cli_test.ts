@@ -38,7 +38,11 @@ interface Run {
 /** Runs `main()` in this process with captured streams. */
 async function run(
   args: string[],
-  options: { terminal?: boolean; stdoutWrite?: (chunk: Uint8Array) => Promise<void> } = {},
+  options: {
+    terminal?: boolean;
+    stdoutWrite?: (chunk: Uint8Array) => Promise<void>;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<Run> {
   const decoder = new TextDecoder();
   let stdout = "";
@@ -64,6 +68,7 @@ async function run(
     },
     stderrIsTerminal: options.terminal ?? false,
     stderrColumns: 200,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   return { status, stdout, stderr };
 }
@@ -368,6 +373,28 @@ Deno.test("ls stops quietly with status 0 when the reader closes the pipe", asyn
   });
 });
 
+Deno.test("ls interrupted mid-crawl erases the progress line and exits 130", async () => {
+  const site = smallSite().hang("/index.xml");
+  await withSite(site, async (s) => {
+    const interrupt = new AbortController();
+    const waitForHang = (async () => {
+      while (site.count("/index.xml") === 0) await new Promise((r) => setTimeout(r, 20));
+      // Long enough for the progress line to be drawn at least once.
+      await new Promise((r) => setTimeout(r, 250));
+      interrupt.abort();
+    })();
+    const result = await run(["ls", s.url("/"), "-k"], {
+      terminal: true,
+      signal: interrupt.signal,
+    });
+    await waitForHang;
+    assert.equal(result.status, 130);
+    assert.equal(result.stdout, "");
+    assert.ok(result.stderr.startsWith(CLEAR_LINE + "sitemaps "), "the line was drawn");
+    assert.deepEqual(screen(result.stderr), ["sitemap-tree: Interrupted", ""]);
+  });
+});
+
 Deno.test("ls exits 1 when the log file cannot be opened, before any request", async () => {
   const site = smallSite();
   await withSite(site, async (s) => {
@@ -434,7 +461,7 @@ function quote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-Deno.test("cli.ts as a process: | head ends it quietly with 0; usage errors exit 2", async () => {
+Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; usage errors exit 2", async () => {
   // Far more output than a pipe buffers, so the writer really meets the closed pipe.
   const site = new FixtureSite()
     .file("/robots.txt", (o) => `Sitemap: ${o}/big.xml\n`)
@@ -452,12 +479,38 @@ Deno.test("cli.ts as a process: | head ends it quietly with 0; usage errors exit
       `${s.origin}/page/2`,
     ]);
 
+    // The same pipe under Bun, whose streams are node:process ones.
+    const bun = new URL("node_modules/.bin/bun", ROOT).pathname;
+    const bunHead = await bash(
+      `${quote(bun)} ${quote(CLI)} ls ${quote(s.url("/"))} -k -f pages | head -n 3`,
+    );
+    assert.deepEqual(bunHead, head);
+
     const usage = await bash(`${deno} run -A ${quote(CLI)} ls ${quote(s.url("/"))} --format xml`);
     assert.equal(usage.status, 2);
     assert.equal(usage.stdout, "");
     assert.equal(
       lines(usage.stderr)[0],
       'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, got "xml"',
+    );
+  });
+});
+
+Deno.test("cli.ts as a process: Ctrl-C (SIGINT) during the crawl exits 130 with one line", async () => {
+  const site = smallSite().hang("/index.xml");
+  await withSite(site, async (s) => {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", CLI, "ls", s.url("/"), "-k"],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    while (site.count("/index.xml") === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGINT");
+    const output = await child.output();
+    const decoder = new TextDecoder();
+    assert.deepEqual(
+      [output.code, decoder.decode(output.stdout), decoder.decode(output.stderr)],
+      [130, "", "sitemap-tree: Interrupted\n"],
     );
   });
 });

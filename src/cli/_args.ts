@@ -91,7 +91,7 @@ Options:
 
 Options taking a value also accept --name=VALUE (long) and -fVALUE (short).
 Exit status: 0 done (even if some sitemaps were invalid), 1 runtime failure,
-2 usage error.
+2 usage error, 130 interrupted.
 `;
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

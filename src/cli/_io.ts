@@ -24,6 +24,33 @@ export interface CliIO {
   readonly stderrColumns?: number;
   /** The web client for the crawl. @default {globalThis.fetch} */
   readonly fetch?: typeof fetch;
+  /**
+   * Interrupts the command (Ctrl-C): the crawl or the output stops, the
+   * progress line is erased, and `main()` returns 130.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Calls `listener` on the first SIGINT (Ctrl-C), then lets a second one kill
+ * the process as usual.
+ *
+ * @param listener What to do on the first Ctrl-C.
+ * @returns A function that removes the listener.
+ */
+export function onFirstInterrupt(listener: () => void): () => void {
+  let removed = false;
+  const handler = (): void => {
+    remove();
+    listener();
+  };
+  const remove = (): void => {
+    if (removed) return;
+    removed = true;
+    process.off("SIGINT", handler);
+  };
+  process.on("SIGINT", handler);
+  return remove;
 }
 
 /**
