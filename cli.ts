@@ -44,7 +44,6 @@ import { formatTabTree } from "./src/format.ts";
 import type { IndexWebsiteSitemap } from "./src/objects/sitemap.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "./src/options.ts";
 import { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
-import type { SitemapTreeStats } from "./src/stats.ts";
 import { VERSION } from "./src/version.ts";
 import {
   type LsCommand,
@@ -180,13 +179,7 @@ async function ls(cmd: LsCommand, io: CliIO, stderr: SerialWriter): Promise<numb
         status = 1;
       }
     }
-    if (cmd.stats) {
-      const stats = (tree as { readonly stats?: SitemapTreeStats }).stats;
-      const lines = stats === undefined
-        ? ["stats: not available (the tree carries no stats)"]
-        : formatStats(stats);
-      stderr.write(lines.map((line) => line + "\n").join(""));
-    }
+    if (cmd.stats) stderr.write(formatStats(tree.stats).map((line) => line + "\n").join(""));
     return status;
   } finally {
     await stderr.flush();
