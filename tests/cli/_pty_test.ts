@@ -37,7 +37,7 @@ async function tmux(socket: string, ...args: string[]): Promise<string> {
 
 Deno.test({
   name:
-    "ls on a terminal shows a live progress line, erased before the tree; none when stderr is a file",
+    "ls on a terminal shows a live progress line, erased before the tree and --stats; none when stderr is a file",
   ignore: !HAVE_TOOLS,
   async fn() {
     // Latency makes the crawl last several redraw intervals.
@@ -59,7 +59,7 @@ Deno.test({
       const raw = `${dir}/typescript`;
       const err = `${dir}/stderr`;
       const command = [
-        `script -qfec ${quote(`${cli} -v`)} ${quote(raw)}`,
+        `script -qfec ${quote(`${cli} -v --stats`)} ${quote(raw)}`,
         `echo "DONE $?"`,
         `${cli} 2>${quote(err)}`,
         `echo "DONE2 $?"`,
@@ -95,7 +95,25 @@ Deno.test({
         logLines,
         pane,
       );
-      assert.deepEqual(shown.slice(4), [...tree, "DONE 0", ...tree, "DONE2 0"], pane);
+      // --stats follows the tree; times and sizes vary, so those lines are matched by shape.
+      const stats = [
+        "sitemaps      4 (robots 1, index 1, urlset 1, invalid 1)",
+        "invalid       1",
+        `  ${o}/missing.xml: ${reason}`,
+        "requests      4",
+        /^downloaded {4}\d+ B$/,
+        /^decompressed {2}\d+ B$/,
+        "pages         2 found, 2 kept",
+        /^parse time {4}\d+\.\d m?s$/,
+        /^elapsed {7}\d+\.\d m?s$/,
+      ];
+      const expected = [...tree, ...stats, "DONE 0", ...tree, "DONE2 0"];
+      const rest = shown.slice(4);
+      assert.equal(rest.length, expected.length, pane);
+      expected.forEach((want, i) => {
+        if (typeof want === "string") assert.equal(rest[i], want, pane);
+        else assert.match(rest[i]!, want, pane);
+      });
 
       // The raw bytes: the line was drawn in place (carriage return, erase
       // line), and what a terminal makes of them ends with no trace of it.
@@ -112,7 +130,10 @@ Deno.test({
         rendered.slice(0, 4).map((line) => line.replace(/\(\d+ bytes\)$/, "(")).sort(),
         logLines,
       );
-      assert.deepEqual(rendered.slice(4), tree.map((line) => line.replace(/ {8}/g, "\t")));
+      assert.deepEqual(
+        rendered.slice(4, 4 + tree.length + 1),
+        [...tree.map((line) => line.replace(/ {8}/g, "\t")), stats[0]],
+      );
 
       assert.equal(await Deno.readTextFile(err), "", "no progress bytes when stderr is a file");
     } finally {
