@@ -51,8 +51,9 @@ function utc(
   second: number,
   ms: number,
 ): number {
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
-  if (hour > 23 || minute > 59 || second > 60) return NaN;
+  // Written so that NaN fails every check.
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return NaN;
+  if (!(year >= 0 && hour <= 23 && minute <= 59 && second <= 60)) return NaN;
   const s = second === 60 ? 59 : second;
   // Consecutive lastmods mostly share a month: skip the calendar arithmetic.
   if (year !== cachedYear || month !== cachedMonth) {
@@ -108,6 +109,16 @@ export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): nu
   while (i < end && isSpace(b[i]!)) i++;
   while (end > i && isSpace(b[end - 1]!)) end--;
   if (end - i < 4) return NaN;
+  // Most lastmods are a bare date or a date-time with seconds and a zone:
+  // read those at fixed positions, everything else with the scanner.
+  if (end - i >= 10 && b[i + 4] === 45 && b[i + 7] === 45) {
+    const date = fixedDate(b, i);
+    if (date === date) {
+      if (end - i === 10) return date;
+      const t = fixedTime(b, i + 10, end);
+      if (t === t) return date + t;
+    }
+  }
   pos = i;
 
   const year = digits(b, end, 4, 4);
@@ -172,6 +183,46 @@ export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): nu
   if (pos !== end) return NaN;
   const offset = (offH * 60 + offM) * 60_000;
   return z === 43 ? local - offset : local + offset;
+}
+
+/** Two ASCII digits at `i`, or NaN. */
+function two(b: Uint8Array, i: number): number {
+  const x = b[i]! - 48;
+  const y = b[i + 1]! - 48;
+  return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : NaN;
+}
+
+/** `YYYY-MM-DD` at `i` (dashes already checked) as epoch ms, or NaN. */
+function fixedDate(b: Uint8Array, i: number): number {
+  const century = two(b, i);
+  const year = two(b, i + 2);
+  const month = two(b, i + 5);
+  const day = two(b, i + 8);
+  // NaN propagates through the arithmetic and fails every range check in utc().
+  return utc(century * 100 + year, month, day, 0, 0, 0, 0);
+}
+
+/**
+ * `Thh:mm:ssZ` or `Thh:mm:ss±hh:mm` from `i` to `end`, as ms to add to the
+ * date, or NaN when the text has another shape (the scanner then decides).
+ */
+function fixedTime(b: Uint8Array, i: number, end: number): number {
+  const n = end - i;
+  if ((n !== 10 && n !== 15) || (b[i] !== 84 && b[i] !== 116)) return NaN;
+  if (b[i + 3] !== 58 || b[i + 6] !== 58) return NaN;
+  const hour = two(b, i + 1);
+  const minute = two(b, i + 4);
+  const second = two(b, i + 7);
+  if (!(hour <= 23 && minute <= 59 && second <= 59)) return NaN;
+  const t = ((hour * 60 + minute) * 60 + second) * 1000;
+  const z = b[i + 9];
+  if (n === 10) return z === 90 || z === 122 ? t : NaN;
+  if ((z !== 43 && z !== 45) || b[i + 12] !== 58) return NaN;
+  const offH = two(b, i + 10);
+  const offM = two(b, i + 13);
+  if (!(offH <= 23 && offM <= 59)) return NaN;
+  const offset = (offH * 60 + offM) * 60_000;
+  return z === 43 ? t - offset : t + offset;
 }
 
 const encoder = new TextEncoder();

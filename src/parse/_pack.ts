@@ -139,6 +139,10 @@ export class PackedPagesBuilder {
       this.#lastModified = new Float64Array(entries);
       this.#priority = new Float64Array(entries);
       this.#changeFrequency = new Uint8Array(entries);
+      // Load at most 1/2 for the ~hint/96 entries a urlset of that size holds.
+      let slots = 2048;
+      while (slots < hint / 48) slots *= 2;
+      this.#table = new Int32Array(slots * 2);
     }
   }
 
