@@ -150,7 +150,9 @@ function textRaw(rng: Rng, parts: number): string {
     else if (r < 8) out += charRef(rng);
     else out += rng.pick(SPACES);
   }
-  return out.replaceAll("]]>", "]]&gt;");
+  // Never "]]>", not even with the next run: generated runs can be adjacent.
+  out = out.replaceAll("]]>", "]]&gt;");
+  return out.endsWith("]") ? `${out.slice(0, -1)}&#93;` : out;
 }
 
 /** An escaped attribute value for the given quote. */
