@@ -1,12 +1,16 @@
 /**
- * Discovery and the crawl scheduler: robots.txt, the well-known paths, and
- * the recursion through indexes, with every per-call guard (fetch once,
- * recursion, depth, sitemap count, callbacks). It fetches through
- * {@linkcode WebClient} and parses through a {@linkcode ParsePool}; it never
- * touches bytes itself.
+ * Discovery and the crawl scheduler: robots.txt, the well-known paths, the
+ * homepage's feed links, and the recursion through indexes, with every
+ * per-call guard (fetch once, recursion, depth, sitemap count, callbacks). It
+ * fetches through {@linkcode WebClient} and parses through a
+ * {@linkcode ParsePool}; sitemap bytes are only handed on. With a cache it
+ * makes conditional requests and reuses stored results on `304`, and with
+ * `skipUnchangedSitemaps` it leaves out children an index says are unchanged.
  *
  * @module
  */
+import { type CacheEntry, decodeCacheEntry, encodeCacheEntry, filterPagesSince } from "./cache.ts";
+import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
@@ -27,7 +31,13 @@ import { StatsCollector } from "./stats.ts";
 
 /** A fetched and parsed document, shared by every place in the tree that names its URL. */
 type Doc =
-  | { readonly ok: true; readonly url: string; readonly result: ParseResult }
+  | {
+    readonly ok: true;
+    readonly url: string;
+    readonly result: ParseResult;
+    /** Reused from the cache (304) or skipped: not parsed in this call. */
+    readonly unchanged: boolean;
+  }
   | {
     readonly ok: false;
     readonly url: string;
@@ -71,6 +81,17 @@ const EMPTY_PACKED: PackedPages = {
   extras: "",
 };
 
+/** Feed links read from the homepage at most (a guard against pages listing thousands). */
+export const MAX_FEED_LINKS = 20;
+
+const NO_CHANGE_RESULT: ParseResult = {
+  kind: "pages",
+  format: "urlset",
+  pages: EMPTY_PACKED,
+  found: 0,
+  warning: null,
+};
+
 const PAGES_CLASSES = {
   urlset: PagesXMLSitemap,
   text: PagesTextSitemap,
@@ -86,6 +107,8 @@ export class Crawler {
   readonly #sink: PagesSink | null;
   readonly #docs = new Map<string, Promise<Doc>>();
   readonly #streamed = new Set<string>();
+  /** Cache writes in flight; the crawl waits for them before it returns. */
+  readonly #writes: Promise<void>[] = [];
   readonly stats: StatsCollector;
   #nodes = 0;
 
@@ -136,6 +159,9 @@ export class Crawler {
       knownUrls.push(url);
     }
     const known = knownUrls.map((url) => this.#node(url, 0, [], isRobotsUrl(url), true));
+    const feeds = o.useFeeds ? this.#homepageFeeds() : Promise.resolve([]);
+    // Awaited below; until then an abort must not surface as an unhandled rejection.
+    feeds.catch(() => {});
     const [robotsNode, ...knownNodes] = await Promise.all([robots, ...known]);
 
     const children: AbstractSitemap[] = [];
@@ -155,48 +181,221 @@ export class Crawler {
       children.push(node);
       remember(node);
     }
+    // Feeds come last and only when nothing above already holds them.
+    const feedUrls = (await feeds).filter((url) => !seen.has(urlKey(url)));
+    const feedNodes = await Promise.all(
+      feedUrls.map((url) => this.#node(url, 0, [], isRobotsUrl(url))),
+    );
+    for (const node of feedNodes) {
+      if (seen.has(urlKey(node.url))) continue;
+      children.push(node);
+      remember(node);
+    }
+    await Promise.all(this.#writes);
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot());
   }
 
-  /** Fetches and parses one URL once per call, whoever asks. */
-  #doc(url: string, robots: boolean): Promise<Doc> {
+  /**
+   * Fetches and parses one URL once per call, whoever asks. `skipBefore` is
+   * the index lastmod of a child that may be skipped (NaN: fetch).
+   */
+  #doc(url: string, robots: boolean, skipBefore = NaN): Promise<Doc> {
     const key = urlKey(url);
     let doc = this.#docs.get(key);
     if (!doc) {
-      doc = this.#load(url, robots);
+      doc = this.#load(url, key, robots, skipBefore);
       this.#docs.set(key, doc);
     }
     return doc;
   }
 
-  async #load(url: string, robots: boolean): Promise<Doc> {
+  async #load(url: string, key: string, robots: boolean, skipBefore: number): Promise<Doc> {
     const started = performance.now();
-    const fetched = await this.#client.get(url);
+    const cache = this.#o.cache;
+    const entry = cache === null ? null : await this.#readCache(key);
+    // A cached copy older than the lastmod is known to be stale: fetch it after all.
+    if (!Number.isNaN(skipBefore) && (entry === null || entry.fetchedAt >= skipBefore)) {
+      return this.#skip(key, entry);
+    }
+    const requestedAt = Date.now();
+    const fetched = await this.#client.get(url, entry === null ? {} : conditional(entry));
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     if (!fetched.ok) {
+      if (fetched.status === 304 && entry !== null) {
+        return this.#reuse(key, entry, fetched.url, started);
+      }
+      this.stats.recordFetch({
+        url: key,
+        finalUrl: fetched.url,
+        status: fetched.status,
+        redirected: urlKey(fetched.url) !== key,
+        outcome: "failed",
+        downloadedBytes: 0,
+        decompressedBytes: 0,
+        entries: 0,
+      });
       return { ok: false, url: fetched.url, reason: fetched.reason, status: fetched.status };
     }
+    const downloadedBytes = fetched.bytes.byteLength;
     this.#progress("fetched", fetched.url, performance.now() - started, {
-      bytes: fetched.bytes.byteLength,
+      bytes: downloadedBytes,
     });
+    const since = this.#o.since;
     const outcome = await this.#pool.parse({
       bytes: fetched.bytes,
       url: fetched.url,
-      since: this.#o.since,
+      // The cache keeps the unfiltered parse so later calls may use any `since`.
+      since: cache === null ? since : NaN,
       robots: robots || isRobotsUrl(fetched.url),
       contentType: fetched.headers.get("content-type"),
       maxSitemapBytes: this.#o.maxSitemapBytes,
     });
-    this.stats.recordParse(
-      outcome.decompressedBytes,
-      outcome.parseMs,
-      outcome.result,
-      fetched.url,
-    );
-    return { ok: true, url: fetched.url, result: outcome.result };
+    let result = outcome.result;
+    if (cache !== null && result.kind !== "invalid") {
+      this.#writeCache(key, {
+        url: key,
+        finalUrl: fetched.url,
+        etag: fetched.headers.get("etag"),
+        lastModified: fetched.headers.get("last-modified"),
+        fetchedAt: requestedAt,
+        status: fetched.status,
+        redirected: fetched.redirected,
+        downloadedBytes,
+        decompressedBytes: outcome.decompressedBytes,
+        result,
+      });
+      if (result.kind === "pages" && !Number.isNaN(since)) {
+        result = { ...result, pages: filterPagesSince(result.pages, since) };
+      }
+    }
+    this.stats.recordParse(outcome.decompressedBytes, outcome.parseMs, result, fetched.url);
+    this.stats.recordFetch({
+      url: key,
+      finalUrl: fetched.url,
+      status: fetched.status,
+      redirected: fetched.redirected,
+      outcome: result.kind === "invalid" ? "failed" : "parsed",
+      downloadedBytes,
+      decompressedBytes: outcome.decompressedBytes,
+      entries: entriesOf(result),
+    });
+    return { ok: true, url: fetched.url, result, unchanged: false };
+  }
+
+  /**
+   * A `304` for a cached sitemap: its stored result, unparsed. With `since`,
+   * its pages are all left out when `since` is at or after the download the
+   * stored content came from (the server says nothing changed since then);
+   * otherwise pages between `since` and that download may be news to the
+   * caller, so the stored pages are filtered by lastmod like a fresh parse.
+   */
+  #reuse(key: string, entry: CacheEntry, finalUrl: string, started: number): Doc {
+    this.stats.notModified++;
+    let result: ParseResult = entry.result;
+    const since = this.#o.since;
+    if (result.kind === "pages" && !Number.isNaN(since)) {
+      const pages = since >= entry.fetchedAt ? EMPTY_PACKED : filterPagesSince(result.pages, since);
+      result = { ...result, pages };
+    }
+    this.stats.recordPages(result);
+    this.stats.recordFetch({
+      url: key,
+      finalUrl,
+      status: 304,
+      redirected: urlKey(finalUrl) !== key,
+      outcome: "not-modified",
+      downloadedBytes: 0,
+      decompressedBytes: entry.decompressedBytes,
+      entries: entriesOf(result),
+    });
+    this.#progress("fetched", finalUrl, performance.now() - started, {
+      bytes: 0,
+      unchanged: true,
+    });
+    return { ok: true, url: finalUrl, result, unchanged: true };
+  }
+
+  /**
+   * A child not fetched because its index lastmod is before `since`: the
+   * cached pages that pass `since` (the index's word saves the download, it
+   * never hides a page whose own lastmod says it changed), the cached child
+   * list of a nested index (whose children are then judged one by one), or an
+   * empty pages node when nothing is cached.
+   */
+  #skip(key: string, entry: CacheEntry | null): Doc {
+    this.stats.skipped++;
+    let result: ParseResult = NO_CHANGE_RESULT;
+    if (entry !== null) {
+      result = entry.result.kind === "pages"
+        ? { ...entry.result, pages: filterPagesSince(entry.result.pages, this.#o.since) }
+        : entry.result;
+    }
+    this.stats.recordPages(result);
+    this.stats.recordFetch({
+      url: key,
+      finalUrl: entry?.finalUrl ?? key,
+      status: null,
+      redirected: false,
+      outcome: "skipped",
+      downloadedBytes: 0,
+      decompressedBytes: entry?.decompressedBytes ?? 0,
+      entries: entriesOf(result),
+    });
+    return { ok: true, url: entry?.finalUrl ?? key, result, unchanged: true };
+  }
+
+  /** The usable cache entry for `key`, or null; unusable ones are noted in the stats. */
+  async #readCache(key: string): Promise<CacheEntry | null> {
+    let bytes: Uint8Array | null | undefined;
+    try {
+      bytes = await this.#o.cache!.get(key);
+    } catch (error) {
+      this.stats.recordCacheError(key, `Cache read failed: ${messageOf(error)}`);
+      return null;
+    }
+    if (bytes === null || bytes === undefined) return null;
+    const entry = decodeCacheEntry(bytes, key);
+    if (typeof entry === "string") {
+      this.stats.recordCacheError(key, entry);
+      return null;
+    }
+    // Stored under a larger size limit than this call allows: read it afresh.
+    if (entry.decompressedBytes > this.#o.maxSitemapBytes) return null;
+    return entry;
+  }
+
+  #writeCache(key: string, entry: CacheEntry): void {
+    const cache = this.#o.cache!;
+    const write = (async (): Promise<void> => {
+      try {
+        await cache.set(key, encodeCacheEntry(entry));
+      } catch (error) {
+        this.stats.recordCacheError(key, `Cache write failed: ${messageOf(error)}`);
+      }
+    })();
+    this.#writes.push(write);
+  }
+
+  /**
+   * The RSS and Atom feeds the homepage's HTML links to (`<link
+   * rel="alternate">`), already being fetched. The homepage is read under the
+   * same download, size and time limits as a sitemap; any failure means no feeds.
+   */
+  async #homepageFeeds(): Promise<string[]> {
+    const fetched = await this.#client.get(this.#o.homepage.href);
+    this.stats.requests = this.#client.stats.requests;
+    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
+    if (!fetched.ok) return [];
+    const inflated = await decompressIfGzip(fetched.bytes, this.#o.maxSitemapBytes);
+    if (!inflated.ok) return [];
+    const html = decodeHtml(inflated.bytes, fetched.headers.get("content-type"));
+    const urls = findFeedLinks(html, fetched.url);
+    // Started now, so they download while robots.txt and the well-known paths finish.
+    for (const url of urls) this.#doc(url, isRobotsUrl(url)).catch(() => {});
+    return urls;
   }
 
   async #node(
@@ -205,6 +404,7 @@ export class Crawler {
     ancestors: readonly string[],
     robots: boolean,
     quiet = false,
+    indexLastmod = NaN,
   ): Promise<AbstractSitemap> {
     this.#o.signal?.throwIfAborted();
     const key = urlKey(url);
@@ -227,7 +427,9 @@ export class Crawler {
     const started = performance.now();
     let doc: Doc;
     try {
-      doc = await this.#doc(url, robots);
+      const o = this.#o;
+      const skip = o.skipUnchangedSitemaps && indexLastmod < o.since;
+      doc = await this.#doc(url, robots, skip ? indexLastmod : NaN);
     } finally {
       this.stats.queued--;
     }
@@ -260,13 +462,16 @@ export class Crawler {
       this.stats.recordNode(result.format, result.pages.count);
       this.#progress("parsed", doc.url, performance.now() - started, {
         pages: result.pages.count,
+        ...(doc.unchanged ? { unchanged: true } : {}),
       });
-      return new PAGES_CLASSES[result.format](doc.url, pages);
+      return new PAGES_CLASSES[result.format](doc.url, pages, { unchanged: doc.unchanged });
     }
     const lineage = finalKey === key ? [...ancestors, key] : [...ancestors, key, finalKey];
     const entries = await this.#chooseChildren(result.children, level + 1, lineage);
     const children = await Promise.all(
-      entries.map((entry) => this.#node(entry.url, level + 1, lineage, isRobotsUrl(entry.url))),
+      entries.map((entry) =>
+        this.#node(entry.url, level + 1, lineage, isRobotsUrl(entry.url), false, entry.lastModified)
+      ),
     );
     const lastmods = entries.map((e) =>
       Number.isNaN(e.lastModified) ? null : new Date(e.lastModified)
@@ -308,7 +513,12 @@ export class Crawler {
     kind: "fetched" | "parsed" | "invalid",
     url: string,
     ms: number,
-    extra: { readonly reason?: string; readonly pages?: number; readonly bytes?: number },
+    extra: {
+      readonly reason?: string;
+      readonly pages?: number;
+      readonly bytes?: number;
+      readonly unchanged?: boolean;
+    },
   ): void {
     const listener = this.#o.onProgress;
     if (!listener) return;
@@ -325,4 +535,205 @@ export class Crawler {
       elapsedMs: s.elapsedMs(),
     });
   }
+}
+
+function conditional(entry: CacheEntry): { headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (entry.etag !== null) headers["if-none-match"] = entry.etag;
+  if (entry.lastModified !== null) headers["if-modified-since"] = entry.lastModified;
+  return { headers };
+}
+
+function entriesOf(result: ParseResult): number {
+  if (result.kind === "pages") return result.found;
+  if (result.kind === "index") return result.children.length;
+  return 0;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The homepage as text: the charset its Content-Type names, else UTF-8. */
+function decodeHtml(bytes: Uint8Array, contentType: string | null): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset ?? "utf-8");
+  } catch {
+    decoder = new TextDecoder("utf-8");
+  }
+  return decoder.decode(bytes);
+}
+
+const FEED_TYPES = new Set(["application/rss+xml", "application/atom+xml"]);
+/** Elements whose content is text, not markup: a `<link` inside them is not a link. */
+const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noscript", "template"]);
+const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00a0",
+};
+
+/**
+ * The feed URLs an HTML page links to with `<link rel="alternate"
+ * type="application/rss+xml">` or `type="application/atom+xml"`, in document
+ * order, deduplicated, at most `max`. Attribute names, `rel` tokens and types
+ * are matched case-insensitively, in any order and any quoting; character
+ * references in values are decoded; hrefs resolve against the first
+ * `<base href>` (itself resolved against `pageUrl`), else `pageUrl`. Comments
+ * and the content of `script`, `style` and other raw-text elements are
+ * skipped. One linear pass; malformed markup ends it early, never in a throw.
+ *
+ * @param html The page's text.
+ * @param pageUrl The page's URL (after redirects).
+ * @param max The most feeds returned.
+ * @returns Absolute http(s) URLs.
+ *
+ * @example One RSS feed
+ * ```ts
+ * import { findFeedLinks } from "./discover.ts";
+ *
+ * findFeedLinks(
+ *   `<head><LINK type='application/rss+xml' REL=alternate href="/feed?a=1&amp;b=2"></head>`,
+ *   "https://example.com/",
+ * ); // ["https://example.com/feed?a=1&b=2"]
+ * ```
+ */
+export function findFeedLinks(html: string, pageUrl: string, max = MAX_FEED_LINKS): string[] {
+  const hrefs: string[] = [];
+  let base: string | null = null;
+  const n = html.length;
+  let i = 0;
+  while (i < n && hrefs.length < max) {
+    const lt = html.indexOf("<", i);
+    if (lt < 0) break;
+    if (html.startsWith("<!--", lt)) {
+      const end = html.indexOf("-->", lt + 4);
+      if (end < 0) break;
+      i = end + 3;
+      continue;
+    }
+    let j = lt + 1;
+    if (html.charCodeAt(j) === 0x2f /* / */) {
+      const end = html.indexOf(">", j);
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    const nameStart = j;
+    while (j < n && isTagNameChar(html.charCodeAt(j))) j++;
+    if (j === nameStart) {
+      i = lt + 1;
+      continue;
+    }
+    const name = html.slice(nameStart, j).toLowerCase();
+    const tag = readAttributes(html, j);
+    i = tag.end;
+    if (RAW_TEXT.has(name)) {
+      const close = new RegExp(`</${name}`, "ig");
+      close.lastIndex = i;
+      if (close.exec(html) === null) break;
+      i = close.lastIndex;
+      continue;
+    }
+    const attrs = tag.attributes;
+    if (name === "base" && base === null && attrs.has("href")) {
+      base = attrs.get("href")!.trim();
+    } else if (name === "link") {
+      const rel = (attrs.get("rel") ?? "").toLowerCase().split(/[\t\n\f\r ]+/);
+      const type = (attrs.get("type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
+      const href = (attrs.get("href") ?? "").trim();
+      if (rel.includes("alternate") && FEED_TYPES.has(type) && href !== "") hrefs.push(href);
+    }
+  }
+  let baseUrl = pageUrl;
+  if (base !== null && base !== "") {
+    try {
+      baseUrl = new URL(base, pageUrl).href;
+    } catch {
+      // An unusable <base> is ignored, as browsers do.
+    }
+  }
+  const urls: string[] = [];
+  const keys = new Set<string>();
+  for (const href of hrefs) {
+    let url: URL;
+    try {
+      url = new URL(href, baseUrl);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
+    url.hash = "";
+    if (keys.has(url.href)) continue;
+    keys.add(url.href);
+    urls.push(url.href);
+  }
+  return urls;
+}
+
+function isTagNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) ||
+    c === 0x2d || c === 0x5f || c === 0x3a;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+
+/** Reads a start tag's attributes from `i` to its `>`; the first of repeated names wins. */
+function readAttributes(html: string, i: number): { attributes: Map<string, string>; end: number } {
+  const attributes = new Map<string, string>();
+  const n = html.length;
+  for (;;) {
+    while (i < n && (isSpace(html.charCodeAt(i)) || html.charCodeAt(i) === 0x2f)) i++;
+    if (i >= n) return { attributes, end: n };
+    if (html.charCodeAt(i) === 0x3e /* > */) return { attributes, end: i + 1 };
+    const nameStart = i;
+    while (i < n) {
+      const c = html.charCodeAt(i);
+      if (isSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
+      i++;
+    }
+    // A stray `=` where a name should start: take it as part of the name, as HTML does.
+    if (i === nameStart) i++;
+    const name = html.slice(nameStart, i).toLowerCase();
+    while (i < n && isSpace(html.charCodeAt(i))) i++;
+    let value = "";
+    if (html.charCodeAt(i) === 0x3d /* = */) {
+      i++;
+      while (i < n && isSpace(html.charCodeAt(i))) i++;
+      const quote = html.charCodeAt(i);
+      if (quote === 0x22 || quote === 0x27) {
+        const close = html.indexOf(quote === 0x22 ? '"' : "'", i + 1);
+        const end = close < 0 ? n : close;
+        value = html.slice(i + 1, end);
+        i = close < 0 ? n : close + 1;
+      } else {
+        const start = i;
+        while (i < n && !isSpace(html.charCodeAt(i)) && html.charCodeAt(i) !== 0x3e) i++;
+        value = html.slice(start, i);
+      }
+    }
+    if (!attributes.has(name)) attributes.set(name, decodeReferences(value));
+  }
+}
+
+function decodeReferences(value: string): string {
+  if (!value.includes("&")) return value;
+  return value.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,6});?/g, (whole, ref) => {
+    if (ref[0] === "#") {
+      const code = ref[1] === "x" || ref[1] === "X"
+        ? parseInt(ref.slice(2), 16)
+        : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+        ? String.fromCodePoint(code)
+        : "\ufffd";
+    }
+    return NAMED_REFERENCES[ref] ?? whole;
+  });
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { SitemapCache } from "./cache.ts";
 import { VERSION } from "./version.ts";
 
 /** What a {@linkcode SitemapTreeOptions.onProgress} listener receives, one event per sitemap. */
@@ -17,6 +18,11 @@ export interface SitemapProgressEvent {
   readonly pages?: number;
   /** Bytes downloaded for this sitemap (`fetched` only). */
   readonly bytes?: number;
+  /**
+   * True when the sitemap was not parsed: a `304 Not Modified` reused the
+   * cached result, or `skipUnchangedSitemaps` skipped it. Absent otherwise.
+   */
+  readonly unchanged?: boolean;
   /** Milliseconds this step took for this sitemap. */
   readonly ms: number;
   /** Sitemaps finished (parsed or invalid) so far in this call. */
@@ -100,6 +106,34 @@ export interface SitemapTreeOptions {
   readonly allowPrivateNetworks?: boolean | "if-homepage-is";
   /** Called once per sitemap fetched, parsed or found invalid. */
   readonly onProgress?: (event: SitemapProgressEvent) => void;
+  /**
+   * Where to keep each sitemap's validators (`ETag`, `Last-Modified`) and
+   * parsed result between calls: a {@linkcode MemorySitemapCache}, a
+   * {@linkcode FileSitemapCache} or any {@linkcode SitemapCache}. With it,
+   * requests are conditional and a `304 Not Modified` reuses the stored result
+   * without parsing (`stats.notModified`). The stored result is the unfiltered
+   * parse, so `since` may differ from call to call; a 304 sitemap's pages are
+   * left out when `since` is at or after the time its content was downloaded
+   * (nothing in it changed since), and filtered by lastmod otherwise.
+   * Unreadable entries are ignored and listed in `stats.cacheErrors`.
+   */
+  readonly cache?: SitemapCache;
+  /**
+   * With `since`: a child whose index `<lastmod>` is before `since` is not
+   * fetched at all. It appears as a pages node with `unchanged: true`, holding
+   * the cached pages that pass `since` (none without a cache entry); a cached
+   * nested index is followed without fetching it. A cached copy older than
+   * that `<lastmod>` is known to be stale, so that child is fetched after all.
+   * Index lastmods are the site's word, not verified: leave this off when a
+   * missed change would cost more than a download. @default {false}
+   */
+  readonly skipUnchangedSitemaps?: boolean;
+  /**
+   * Read the homepage's HTML for `<link rel="alternate">` RSS and Atom feeds
+   * and add each feed not already found as a child of the root, after
+   * robots.txt and the well-known paths. @default {true}
+   */
+  readonly useFeeds?: boolean;
 }
 
 /** The 14 well-known paths ultimate-sitemap-parser probes, in its order. */
@@ -147,6 +181,9 @@ export interface ResolvedOptions {
   readonly workers: number;
   readonly allowPrivateNetworks: boolean | "if-homepage-is";
   readonly onProgress: ((event: SitemapProgressEvent) => void) | null;
+  readonly cache: SitemapCache | null;
+  readonly skipUnchangedSitemaps: boolean;
+  readonly useFeeds: boolean;
 }
 
 function integer(name: string, value: number | undefined, fallback: number, min: number): number {
@@ -157,6 +194,14 @@ function integer(name: string, value: number | undefined, fallback: number, min:
         JSON.stringify(value) ?? String(value)
       }`,
     );
+  }
+  return value;
+}
+
+function flag(name: string, value: boolean | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") {
+    throw new TypeError(`Option "${name}" must be a boolean, got ${JSON.stringify(value)}`);
   }
   return value;
 }
@@ -232,6 +277,14 @@ export function resolveOptions(
   if (signal !== null && !(signal instanceof AbortSignal)) {
     throw new TypeError(`Option "signal" must be an AbortSignal`);
   }
+  const cache = options.cache ?? null;
+  if (
+    cache !== null &&
+    (typeof cache !== "object" || typeof cache.get !== "function" ||
+      typeof cache.set !== "function")
+  ) {
+    throw new TypeError(`Option "cache" must be an object with get() and set() methods`);
+  }
   return {
     homepage,
     useRobots: options.useRobots ?? true,
@@ -254,5 +307,8 @@ export function resolveOptions(
     workers: integer("workers", options.workers, defaultWorkers, 0),
     allowPrivateNetworks: allow,
     onProgress: fn("onProgress", options.onProgress),
+    cache,
+    skipUnchangedSitemaps: flag("skipUnchangedSitemaps", options.skipUnchangedSitemaps, false),
+    useFeeds: flag("useFeeds", options.useFeeds, true),
   };
 }

@@ -9,14 +9,54 @@ import type { ParseResult } from "./parse/_result.ts";
 
 /** An invalid sitemap and why, as listed in {@linkcode SitemapTreeStats.invalid}. */
 export interface InvalidSitemapStat {
+  /** The invalid sitemap's URL (after redirects, when it got that far). */
   readonly url: string;
+  /** Why it is invalid, as the tree's node says. */
   readonly reason: string;
 }
 
 /** A sitemap that was read only in part, and why. */
 export interface SitemapWarningStat {
+  /** The sitemap's URL. */
   readonly url: string;
+  /** Why reading stopped early (truncation, size cap). */
   readonly warning: string;
+}
+
+/** A cache entry that could not be read or written, and why (the crawl went on without it). */
+export interface CacheErrorStat {
+  /** The sitemap URL the entry is for. */
+  readonly url: string;
+  /** Why it was ignored, e.g. `Cache entry is corrupt: checksum mismatch`. */
+  readonly reason: string;
+}
+
+/**
+ * How one sitemap URL was obtained, in the order the requests finished: one
+ * record per URL requested (well-known paths that do not exist included),
+ * however often the tree names it.
+ */
+export interface SitemapFetchStat {
+  /** The URL as requested (normalised, no fragment). */
+  readonly url: string;
+  /** Where it ended up after redirects (the requested URL when not fetched). */
+  readonly finalUrl: string;
+  /** The last HTTP status (200, 304, 404 …), or null when no response arrived or nothing was requested. */
+  readonly status: number | null;
+  /** Whether a redirect was followed. */
+  readonly redirected: boolean;
+  /**
+   * `parsed`: downloaded and parsed; `not-modified`: a 304 reused the cached
+   * result; `skipped`: not requested (`skipUnchangedSitemaps`); `failed`: no
+   * usable response (see the tree's invalid node, or a quiet well-known-path miss).
+   */
+  readonly outcome: "parsed" | "not-modified" | "skipped" | "failed";
+  /** Body bytes as they came over the wire (0 unless parsed). */
+  readonly downloadedBytes: number;
+  /** Size after decompression (for reused results: as stored). */
+  readonly decompressedBytes: number;
+  /** Pages (before `since`) or index children the document holds; 0 when none were read. */
+  readonly entries: number;
 }
 
 /** Counters of one `sitemapTreeForHomepage()` or `streamPages()` call. */
@@ -41,6 +81,18 @@ export interface SitemapTreeStats {
   readonly parseMs: number;
   /** Wall-clock milliseconds of the whole call. */
   readonly elapsedMs: number;
+  /** Documents decompressed and parsed (each URL once). */
+  readonly parsed: number;
+  /** Sitemaps reused without parsing: `notModified` plus `skipped`. */
+  readonly unchanged: number;
+  /** `304 Not Modified` responses whose cached result was reused. */
+  readonly notModified: number;
+  /** Children not requested at all because their index lastmod is before `since` (`skipUnchangedSitemaps`). */
+  readonly skipped: number;
+  /** Cache entries ignored (corrupt, foreign, unreadable) or not written, with the reason. */
+  readonly cacheErrors: readonly CacheErrorStat[];
+  /** How each sitemap URL was obtained: status, redirects, sizes (what `validateSitemapTree()` reads). */
+  readonly fetches: readonly SitemapFetchStat[];
 }
 
 /** The stats of a tree that no call built (by hand, or from JSON). */
@@ -55,6 +107,12 @@ export const EMPTY_STATS: SitemapTreeStats = Object.freeze({
   pagesKept: 0,
   parseMs: 0,
   elapsedMs: 0,
+  parsed: 0,
+  unchanged: 0,
+  notModified: 0,
+  skipped: 0,
+  cacheErrors: Object.freeze([]),
+  fetches: Object.freeze([]),
 });
 
 /** Mutable counters behind {@linkcode SitemapTreeStats}. */
@@ -63,6 +121,8 @@ export class StatsCollector {
   readonly #byType: Record<string, number> = {};
   readonly #invalid: InvalidSitemapStat[] = [];
   readonly #warnings: SitemapWarningStat[] = [];
+  readonly #cacheErrors: CacheErrorStat[] = [];
+  readonly #fetches: SitemapFetchStat[] = [];
   requests = 0;
   bytesDownloaded = 0;
   queued = 0;
@@ -71,6 +131,9 @@ export class StatsCollector {
   pagesFound = 0;
   pagesKept = 0;
   parseMs = 0;
+  parsed = 0;
+  notModified = 0;
+  skipped = 0;
 
   /** Milliseconds since the collector was made. */
   elapsedMs(): number {
@@ -81,13 +144,29 @@ export class StatsCollector {
   recordParse(decompressedBytes: number, parseMs: number, result: ParseResult, url = ""): void {
     this.bytesDecompressed += decompressedBytes;
     this.parseMs += parseMs;
+    this.parsed++;
+    this.recordPages(result);
+    if (result.kind !== "invalid" && result.warning !== null) {
+      this.#warnings.push({ url, warning: result.warning });
+    }
+  }
+
+  /** Counts the pages of a result, parsed or reused from the cache. */
+  recordPages(result: ParseResult): void {
     if (result.kind === "pages") {
       this.pagesFound += result.found;
       this.pagesKept += result.pages.count;
     }
-    if (result.kind !== "invalid" && result.warning !== null) {
-      this.#warnings.push({ url, warning: result.warning });
-    }
+  }
+
+  /** Notes a cache entry that was ignored or could not be written. */
+  recordCacheError(url: string, reason: string): void {
+    this.#cacheErrors.push({ url, reason });
+  }
+
+  /** Notes how one sitemap URL was obtained. */
+  recordFetch(fetch: SitemapFetchStat): void {
+    this.#fetches.push(fetch);
   }
 
   /** Counts one node placed in the tree. */
@@ -115,6 +194,12 @@ export class StatsCollector {
       pagesKept: this.pagesKept,
       parseMs: Math.round(this.parseMs * 10) / 10,
       elapsedMs: Math.round(this.elapsedMs() * 10) / 10,
+      parsed: this.parsed,
+      unchanged: this.notModified + this.skipped,
+      notModified: this.notModified,
+      skipped: this.skipped,
+      cacheErrors: Object.freeze([...this.#cacheErrors]),
+      fetches: Object.freeze([...this.#fetches]),
     });
   }
 }

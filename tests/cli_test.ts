@@ -196,7 +196,9 @@ Deno.test("ls -r, -k and --extra-path choose where to look", async () => {
     site.clearLog();
     const noKnown = await run(["ls", s.url("/"), "-k", "-f", "pages"]);
     assert.equal(lines(noKnown.stdout).length, 3);
+    // "/" is the homepage, read for feed links.
     assert.deepEqual(site.log.map((r) => r.path).sort(), [
+      "/",
       "/index.xml",
       "/missing.xml",
       "/pages.xml",
@@ -236,7 +238,7 @@ Deno.test("ls sends --header and --user-agent on every request", async () => {
       "0",
     ]);
     assert.equal(result.status, 0);
-    assert.equal(site.log.length, 4);
+    assert.equal(site.log.length, 5, "robots.txt, 3 sitemaps and the homepage (feed links)");
     for (const request of site.log) {
       assert.equal(request.headers["x-probe"], "one", request.path);
       assert.equal(request.headers["accept-language"], "de", request.path);
@@ -308,7 +310,7 @@ Deno.test("ls --stats reports the root's counters on stderr after the output", a
       "sitemaps      4 (robots 1, index 1, urlset 1, invalid 1)",
       "invalid       1",
       `  ${s.origin}/missing.xml: ${missing(s.origin)}`,
-      "requests      4",
+      "requests      5",
     ]);
     assert.match(report[4]!, /^downloaded {4}\d+ B$/);
     assert.match(report[5]!, /^decompressed {2}\d+ B$/);

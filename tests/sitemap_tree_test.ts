@@ -7,7 +7,12 @@ import { InvalidSitemap } from "../src/objects/sitemap.ts";
 import { FixtureSite, outline, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
 
 /** Most tests parse in-thread (quicker to start); the worker path has tests of its own. */
-const base: SitemapTreeOptions = { workers: 0, useKnownPaths: false, timeoutMs: 2_000 };
+const base: SitemapTreeOptions = {
+  workers: 0,
+  useKnownPaths: false,
+  useFeeds: false,
+  timeoutMs: 2_000,
+};
 
 Deno.test("sitemapTreeForHomepage() builds robots.txt -> index -> urlsets in document order", async () => {
   const site = new FixtureSite()

@@ -211,6 +211,10 @@ function pageFromJSON(value: unknown, path: string): SitemapPage {
   });
 }
 
+function flags(json: Json, path: string): { unchanged: boolean } {
+  return { unchanged: booleanOrNull(json, "unchanged", path) === true };
+}
+
 function nodeFromJSON(value: unknown, path: string): AbstractSitemap {
   const json = object(value, path);
   const type = json.type;
@@ -222,13 +226,29 @@ function nodeFromJSON(value: unknown, path: string): AbstractSitemap {
     case "invalid":
       return new InvalidSitemap(url, string(json, "reason", path));
     case "urlset":
-      return new PagesXMLSitemap(url, list(json, "pages", path, pageFromJSON, true));
+      return new PagesXMLSitemap(
+        url,
+        list(json, "pages", path, pageFromJSON, true),
+        flags(json, path),
+      );
     case "text":
-      return new PagesTextSitemap(url, list(json, "pages", path, pageFromJSON, true));
+      return new PagesTextSitemap(
+        url,
+        list(json, "pages", path, pageFromJSON, true),
+        flags(json, path),
+      );
     case "rss":
-      return new PagesRSSSitemap(url, list(json, "pages", path, pageFromJSON, true));
+      return new PagesRSSSitemap(
+        url,
+        list(json, "pages", path, pageFromJSON, true),
+        flags(json, path),
+      );
     case "atom":
-      return new PagesAtomSitemap(url, list(json, "pages", path, pageFromJSON, true));
+      return new PagesAtomSitemap(
+        url,
+        list(json, "pages", path, pageFromJSON, true),
+        flags(json, path),
+      );
     case "website":
       return new IndexWebsiteSitemap(url, list(json, "subSitemaps", path, nodeFromJSON, true));
   }

@@ -65,6 +65,8 @@ export interface PagesSitemapJSON {
   readonly url: string;
   /** The pages as JSON, in order. */
   readonly pages: readonly SitemapPageJSON[];
+  /** Present (and true) only for a node reused from the cache or skipped; see {@linkcode AbstractPagesSitemap.unchanged}. */
+  readonly unchanged?: true;
 }
 
 /** An {@linkcode InvalidSitemap} as JSON. */
@@ -302,6 +304,13 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
   abstract override readonly type: PagesSitemapType;
   /** How many pages this node lists; reading it builds no page objects. */
   readonly pageCount: number;
+  /**
+   * True when the sitemap was not parsed in this call: the server answered
+   * `304 Not Modified` and the cached result was reused, or
+   * `skipUnchangedSitemaps` skipped it. With `since`, such a node lists only
+   * the cached pages that still count as changed (often none).
+   */
+  readonly unchanged: boolean;
   #packed: PackedPages | null;
   #pages: readonly SitemapPage[] | null;
 
@@ -311,11 +320,17 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
    * @param url The sitemap's URL, after redirects.
    * @param pages The pages in column form (kept as is, read lazily) or as
    * objects (copied into a frozen array).
+   * @param options `unchanged`: see {@linkcode AbstractPagesSitemap.unchanged} (default false).
    * @throws {RangeError} When packed columns are shorter than their `count`
    * or their URL offsets are out of order.
    */
-  constructor(url: string, pages: PackedPages | readonly SitemapPage[]) {
+  constructor(
+    url: string,
+    pages: PackedPages | readonly SitemapPage[],
+    options: { readonly unchanged?: boolean } = {},
+  ) {
     super(url);
+    this.unchanged = options.unchanged === true;
     if (isPageArray(pages)) {
       this.#packed = null;
       this.#pages = pages.length === 0 ? NO_PAGES : Object.freeze(pages.slice());
@@ -365,12 +380,14 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
    * Serialises the node and its pages, building page objects only for the
    * while (the `pages` cache is not filled).
    *
-   * @returns `{ type, url, pages }`.
+   * @returns `{ type, url, pages }`, plus `unchanged: true` when it is.
    */
   override toJSON(): PagesSitemapJSON {
     const pages: SitemapPageJSON[] = [];
     for (const page of this.allPages()) pages.push(page.toJSON());
-    return { type: this.type, url: this.url, pages };
+    return this.unchanged
+      ? { type: this.type, url: this.url, pages, unchanged: true }
+      : { type: this.type, url: this.url, pages };
   }
 }
 

@@ -23,7 +23,7 @@ import {
   PagesTextSitemap,
   PagesXMLSitemap,
 } from "../../src/objects/sitemap.ts";
-import type { SitemapTreeStats } from "../../src/stats.ts";
+import { EMPTY_STATS, type SitemapTreeStats } from "../../src/stats.ts";
 
 const H = "https://example.com";
 
@@ -148,6 +148,7 @@ Deno.test("jsonFormat() streams exactly JSON.stringify(tree.toJSON()) and reads 
 
 Deno.test("formatStats() reports types in a fixed order, invalid reasons and sizes", () => {
   const stats: SitemapTreeStats = {
+    ...EMPTY_STATS,
     sitemapsByType: { invalid: 1, urlset: 2, robots: 1, index: 1 },
     invalid: [{
       url: `${H}/missing.xml`,
@@ -161,6 +162,12 @@ Deno.test("formatStats() reports types in a fixed order, invalid reasons and siz
     pagesKept: 12_000,
     parseMs: 12.34,
     elapsedMs: 2345.6,
+    parsed: 4,
+    unchanged: 0,
+    notModified: 0,
+    skipped: 0,
+    cacheErrors: [],
+    fetches: [],
   };
   assert.deepEqual(formatStats(stats), [
     "sitemaps      5 (robots 1, index 1, urlset 2, invalid 1)",
