@@ -541,13 +541,26 @@ export class XmlTokenizer {
         if (frame !== undefined && frame.scope === this.#scope) {
           const codes = frame.codes;
           const gt = i + 1 + codes.length;
-          if (s.charCodeAt(gt) === GT && matches(s, i + 1, codes)) {
+          const after = s.charCodeAt(gt);
+          if (after === GT && matches(s, i + 1, codes)) {
             // A cached name was a whole tag once, so it cannot be too long now.
             if (stack.length >= this.#maxDepth) return this.#failTooDeep();
             stack.push(frame);
             if (this.#openNames !== null) this.#countOpen(frame.qname, 1);
             handler.onStart(frame.ns, frame.local, EMPTY_ATTRS);
             i = gt + 1;
+            continue;
+          }
+          if (after === SLASH && s.charCodeAt(gt + 1) === GT && matches(s, i + 1, codes)) {
+            if (gt + 2 - i > max) return this.#failTooLong();
+            if (stack.length >= this.#maxDepth) return this.#failTooDeep();
+            handler.onStart(frame.ns, frame.local, EMPTY_ATTRS);
+            handler.onEnd(frame.ns, frame.local);
+            if (stack.length === 0) {
+              this.#stopped = this.#rootClosed = true;
+              return;
+            }
+            i = gt + 2;
             continue;
           }
         }

@@ -165,6 +165,20 @@ Deno.test("XmlTokenizer reports self-closing elements as a start and an end", ()
   ]);
 });
 
+Deno.test("XmlTokenizer counts repeated self-closing elements against maxDepth", () => {
+  deepStrictEqual(tokenize("<a><b/><b/><b><b/></b></a>", { maxDepth: 2 }), {
+    events: [
+      ["start", "", "a", []],
+      ["start", "", "b", []],
+      ["end", "", "b"],
+      ["start", "", "b", []],
+      ["end", "", "b"],
+      ["start", "", "b", []],
+    ],
+    error: "XML elements nest deeper than 2 levels (maxDepth)",
+  });
+});
+
 Deno.test("XmlTokenizer resolves the default namespace and prefixes with scoping", () => {
   const { events, error } = tokenize(
     '<urlset xmlns="urn:sm" xmlns:i="urn:img">' +
