@@ -347,6 +347,29 @@ Deno.test("XmlTokenizer says whether the root element closed", () => {
   equal(cut.rootClosed, false);
 });
 
+Deno.test("XmlTokenizer keeps recovering correctly after stray end tags", () => {
+  deepStrictEqual(tokenize("<r><x></nope><y></y><y></y><z></x></nope><w/><w></w></r>").events, [
+    ["start", "", "r", []],
+    ["start", "", "x", []],
+    ["start", "", "y", []],
+    ["end", "", "y"],
+    ["start", "", "y", []],
+    ["end", "", "y"],
+    ["start", "", "z", []],
+    ["end", "", "z"],
+    ["end", "", "x"],
+    ["start", "", "w", []],
+    ["end", "", "w"],
+    ["start", "", "w", []],
+    ["end", "", "w"],
+    ["end", "", "r"],
+  ]);
+  const deep = "<a>".repeat(256) + "</b>".repeat(100_000) + "</a>".repeat(256);
+  const { events, error } = tokenize(deep);
+  equal(error, null);
+  equal(events.length, 512);
+});
+
 Deno.test("XmlTokenizer ignores trailing garbage after the root element", () => {
   deepStrictEqual(tokenize("<r>a</r>junk<r>b</r><!DOCTYPE x><a"), {
     events: [["start", "", "r", []], ["text", "a"], ["end", "", "r"]],
