@@ -26,6 +26,10 @@ export interface Counts {
  * `size` bytes at a time by a streaming `TextDecoder`. (Slicing the string
  * instead would hand the tokenizers substring views, which read slower than
  * the flat strings a decoder returns.)
+ *
+ * @param text The document.
+ * @param size Bytes per chunk.
+ * @returns The decoded chunks, in order.
  */
 export function chunksOf(text: string, size = 1024 * 1024): string[] {
   const bytes = new TextEncoder().encode(text);
@@ -37,7 +41,12 @@ export function chunksOf(text: string, size = 1024 * 1024): string[] {
   return chunks;
 }
 
-/** Tokenizes with ours. */
+/**
+ * Tokenizes with ours.
+ *
+ * @param chunks The document in pieces.
+ * @returns What the handler counted.
+ */
 export function runOurs(chunks: readonly string[]): Counts {
   const counts = { elements: 0, textLength: 0 };
   const tokenizer = new XmlTokenizer({
@@ -54,7 +63,12 @@ export function runOurs(chunks: readonly string[]): Counts {
   return counts;
 }
 
-/** Tokenizes with saxes, namespace-aware like ours. */
+/**
+ * Tokenizes with saxes, namespace-aware like ours.
+ *
+ * @param chunks The document in pieces.
+ * @returns What the handler counted.
+ */
 export function runSaxes(chunks: readonly string[]): Counts {
   const counts = { elements: 0, textLength: 0 };
   const parser = new SaxesParser({ xmlns: true });
@@ -72,7 +86,12 @@ export function runSaxes(chunks: readonly string[]): Counts {
   return counts;
 }
 
-/** Tokenizes with htmlparser2 in XML mode (no namespace resolution). */
+/**
+ * Tokenizes with htmlparser2 in XML mode (no namespace resolution).
+ *
+ * @param chunks The document in pieces.
+ * @returns What the handler counted.
+ */
 export function runHtmlparser2(chunks: readonly string[]): Counts {
   const counts = { elements: 0, textLength: 0 };
   const parser = new Parser({

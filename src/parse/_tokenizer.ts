@@ -13,7 +13,8 @@
  * While a token is unfinished, later chunks are only searched for its
  * terminator (with just enough state to see a terminator split across two
  * chunks), so a long token fed in small chunks costs one pass, not one pass
- * per chunk.
+ * per chunk. The element stack is push/pop only and never searched for a
+ * well-formed document; a stray end tag costs O(1) (open names are counted).
  *
  * @module
  */
@@ -265,8 +266,9 @@ export class XmlTokenizer {
   /** Open elements, innermost last; its length is the depth. Push/pop only. */
   readonly #stack: Frame[] = [];
   /**
-   * Frames of recent simple start tags (`<name>`), keyed by the name's first
-   * two chars: a hit costs one `startsWith`, no scan and no allocation.
+   * Frames of recent start tags without namespace declarations, keyed by the
+   * name's first two chars: a hit costs a compare of the name's chars, no
+   * scan for the tag's end and no allocation.
    */
   readonly #frames: (Frame | undefined)[] = new Array(FRAME_CACHE_SIZE).fill(undefined);
 

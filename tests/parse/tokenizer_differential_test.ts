@@ -31,7 +31,13 @@ export interface Outcome {
   error: string | null;
 }
 
-/** Our events for `chunks`, text merged unless `merge` is false. */
+/**
+ * Runs our tokenizer.
+ *
+ * @param chunks The document in pieces.
+ * @param merge Merge adjacent text events (as the comparison with saxes needs).
+ * @returns The events and the final error.
+ */
 export function ours(chunks: readonly string[], merge = true): Outcome {
   const events: Event[] = [];
   const tokenizer = new XmlTokenizer({
@@ -54,8 +60,11 @@ export function ours(chunks: readonly string[], merge = true): Outcome {
 /**
  * The oracle: saxes with namespaces, normalised to our contract (no
  * whitespace-only text outside CDATA, no empty CDATA, nothing outside the
- * root, xmlns attributes dropped). Throws when the document is not
- * well-formed, which would be a bug in the generator.
+ * root, xmlns attributes dropped).
+ *
+ * @param text A well-formed document.
+ * @returns Its events.
+ * @throws {Error} When saxes finds the document not well-formed: a generator bug.
  */
 export function saxes(text: string): Event[] {
   const events: Event[] = [];
@@ -132,7 +141,11 @@ function commonPrefix(a: readonly Event[], b: readonly Event[]): number {
 /**
  * Checks one (usually broken) input: tokenizing terminates without throwing,
  * any chunking gives the same outcome, and every cut gives a prefix of the
- * uncut events. Returns a description of the first failure, or null.
+ * uncut events.
+ *
+ * @param text The input.
+ * @param seed Selects the chunking and the cuts.
+ * @returns A description of the first failure, or null.
  */
 export function checkBrokenInput(text: string, seed: number): string | null {
   const whole = ours([text], false);
