@@ -1,0 +1,253 @@
+/**
+ * One measured run of the end-to-end benchmark, meant to be a fresh process
+ * (started by `bench/e2e.ts`), so its peak RSS belongs to this run alone.
+ * Prints one JSON line of figures ({@linkcode RunFigures}).
+ *
+ *     deno run -A bench/_e2e_run.ts '{"case":"tree","origin":"http://127.0.0.1:PORT"}'
+ *     bun bench/_e2e_run.ts '{"case":"tree","origin":"http://127.0.0.1:PORT","workers":2}'
+ *
+ * Cases: `tree` (sitemapTreeForHomepage, then count allPages()), `bomb` (the
+ * same call on a site whose robots.txt names only the bomb; the bomb's node
+ * is timed from its request to its invalid event), `stream` (count
+ * streamPages(), when mod.ts exports it).
+ *
+ * Peak RSS is Linux's VmHWM at the end (workers are threads of this process,
+ * so it covers them); the baseline is VmRSS just before the call, after the
+ * library's modules have loaded. Event-loop lag is the largest drift of a
+ * 1 ms `setInterval` while the call runs: it covers the tree build, not the
+ * synchronous allPages() loop afterwards, which holds the thread by design.
+ *
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import * as sitemapTree from "../mod.ts";
+import type { SitemapProgressEvent, SitemapTreeOptions } from "../mod.ts";
+
+/** What the orchestrator asks for. */
+export interface RunSpec {
+  readonly case: "tree" | "bomb" | "stream";
+  readonly origin: string;
+  readonly workers?: number;
+  readonly since?: string;
+  /** @default {false}: the reference reads robots.txt only. */
+  readonly useKnownPaths?: boolean;
+  /** @default {4} */
+  readonly concurrency?: number;
+}
+
+/** One line of output. */
+export interface RunFigures {
+  readonly case: string;
+  readonly runtime: string;
+  readonly urls: number;
+  /** The awaited call (tree build), or the whole stream for `stream`. */
+  readonly treeMs: number;
+  /** Iterating allPages() and reading each URL (`tree` only). */
+  readonly iterMs: number;
+  readonly totalMs: number;
+  /**
+   * CPU time of the whole process (all threads: main and workers) during the
+   * call and the iteration. Unlike wall time it barely moves when other
+   * processes compete for the cores.
+   */
+  readonly cpuMs: number;
+  /** Largest drift of a 1 ms timer during the call (not the iteration). */
+  readonly lagMs: number;
+  /** When (ms into the call) that largest drift ended. */
+  readonly lagAtMs: number;
+  readonly baselineMiB: number;
+  readonly peakMiB: number;
+  readonly sitemaps: number;
+  readonly invalid: readonly string[];
+  /** `bomb`: from the bomb's request to its invalid node, and its fetch alone. */
+  readonly bombMs?: number;
+  readonly bombFetchMs?: number;
+  /** Phase timeline from onProgress (ms since the call started). */
+  readonly phases: Phases;
+}
+
+/** Where the time went, from progress events. */
+export interface Phases {
+  /** The first pages sitemap's body arrived. */
+  readonly firstFetchedAt: number;
+  /** The last pages sitemap's body arrived. */
+  readonly lastFetchedAt: number;
+  /** The last pages sitemap was in the tree. */
+  readonly lastParsedAt: number;
+  /** Per pages sitemap: body arrived -> node in the tree (queue + transfer + worker + receive), median and max. */
+  readonly parseMedianMs: number;
+  readonly parseMaxMs: number;
+  /** Per pages sitemap: request -> body arrived (slot wait + latency + transfer), median. */
+  readonly fetchMedianMs: number;
+}
+
+const runtime = "Bun" in globalThis
+  ? `Bun ${process.versions.bun}`
+  : `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`;
+
+function statusMiB(field: "VmRSS" | "VmHWM"): number {
+  const match = readFileSync("/proc/self/status", "utf8").match(new RegExp(`${field}:\\s+(\\d+)`));
+  if (match?.[1] === undefined) throw new Error(`No ${field} in /proc/self/status`);
+  return Number(match[1]) / 1024;
+}
+
+/** Tracks the largest drift of a 1 ms interval timer. */
+function lagMeter(): { stop(): { lagMs: number; lagAtMs: number } } {
+  const started = performance.now();
+  let last = started;
+  let worst = 0;
+  let worstAt = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const drift = now - last - 1;
+    if (drift > worst) {
+      worst = drift;
+      worstAt = now - started;
+    }
+    last = now;
+  }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      // A stall still running at the end has no tick to report it.
+      const tail = performance.now() - last - 1;
+      if (tail > worst) {
+        worst = tail;
+        worstAt = performance.now() - started;
+      }
+      return { lagMs: worst, lagAtMs: worstAt };
+    },
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+function phasesOf(events: readonly SitemapProgressEvent[]): Phases {
+  const fetched = new Map<string, SitemapProgressEvent>();
+  const parseMs: number[] = [];
+  const fetchMs: number[] = [];
+  let first = Infinity;
+  let lastFetched = 0;
+  let lastParsed = 0;
+  for (const event of events) {
+    if (event.kind === "fetched") {
+      fetched.set(event.url, event);
+      continue;
+    }
+    if (event.kind !== "parsed" || !(event.pages! > 0)) continue;
+    const got = fetched.get(event.url);
+    if (got === undefined) continue;
+    first = Math.min(first, got.elapsedMs);
+    lastFetched = Math.max(lastFetched, got.elapsedMs);
+    lastParsed = Math.max(lastParsed, event.elapsedMs);
+    parseMs.push(event.elapsedMs - got.elapsedMs);
+    fetchMs.push(got.ms);
+  }
+  return {
+    firstFetchedAt: round(first === Infinity ? NaN : first),
+    lastFetchedAt: round(lastFetched),
+    lastParsedAt: round(lastParsed),
+    parseMedianMs: round(median(parseMs)),
+    parseMaxMs: round(Math.max(...parseMs, NaN)),
+    fetchMedianMs: round(median(fetchMs)),
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+async function run(spec: RunSpec): Promise<RunFigures> {
+  const events: SitemapProgressEvent[] = [];
+  const options: SitemapTreeOptions = {
+    concurrency: spec.concurrency ?? 4,
+    useKnownPaths: spec.useKnownPaths ?? false,
+    ...(spec.workers === undefined ? {} : { workers: spec.workers }),
+    ...(spec.since === undefined ? {} : { since: spec.since }),
+    onProgress: (event) => events.push(event),
+  };
+  const baselineMiB = statusMiB("VmRSS");
+  let urls = 0;
+  let sitemaps = 0;
+  const invalid: string[] = [];
+  let treeMs: number;
+  let iterMs = 0;
+  let lag: { lagMs: number; lagAtMs: number };
+  const cpuStart = process.cpuUsage();
+
+  if (spec.case === "stream") {
+    const stream = (sitemapTree as Record<string, unknown>)["streamPages"] as
+      | ((url: string, options: SitemapTreeOptions) => AsyncIterable<{ url: string }>)
+      | undefined;
+    if (typeof stream !== "function") throw new Error("mod.ts does not export streamPages yet");
+    const meter = lagMeter();
+    const start = performance.now();
+    let chars = 0;
+    for await (const page of stream(spec.origin, options)) {
+      urls++;
+      chars += page.url.length;
+    }
+    treeMs = performance.now() - start;
+    lag = meter.stop();
+    if (chars === 0 && urls > 0) throw new Error("Pages without URLs");
+  } else {
+    const meter = lagMeter();
+    const start = performance.now();
+    const tree = await sitemapTree.sitemapTreeForHomepage(spec.origin, options);
+    treeMs = performance.now() - start;
+    lag = meter.stop();
+    const iterStart = performance.now();
+    let chars = 0;
+    for (const page of tree.allPages()) {
+      urls++;
+      chars += page.url.length;
+    }
+    iterMs = performance.now() - iterStart;
+    if (chars === 0 && urls > 0) throw new Error("Pages without URLs");
+    for (const node of tree.allSitemaps()) {
+      sitemaps++;
+      if (node instanceof sitemapTree.InvalidSitemap) invalid.push(`${node.url}: ${node.reason}`);
+    }
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const peakMiB = statusMiB("VmHWM");
+
+  let bomb: Pick<RunFigures, "bombMs" | "bombFetchMs"> = {};
+  if (spec.case === "bomb") {
+    const failed = events.find((e) => e.kind === "invalid");
+    const fetched = events.find((e) => e.kind === "fetched" && e.url === failed?.url);
+    bomb = {
+      ...(failed === undefined ? {} : { bombMs: round(failed.ms) }),
+      ...(fetched === undefined ? {} : { bombFetchMs: round(fetched.ms) }),
+    };
+  }
+  return {
+    case: spec.case,
+    runtime,
+    urls,
+    treeMs: round(treeMs),
+    iterMs: round(iterMs),
+    totalMs: round(treeMs + iterMs),
+    cpuMs: round((cpu.user + cpu.system) / 1000),
+    lagMs: round(lag.lagMs),
+    lagAtMs: round(lag.lagAtMs),
+    baselineMiB: round(baselineMiB),
+    peakMiB: round(peakMiB),
+    sitemaps,
+    invalid,
+    ...bomb,
+    phases: phasesOf(events),
+  };
+}
+
+if (import.meta.main) {
+  const arg = process.argv[2];
+  if (arg === undefined) throw new Error("Usage: _e2e_run.ts '<RunSpec JSON>'");
+  console.log(JSON.stringify(await run(JSON.parse(arg) as RunSpec)));
+  // Idle workers or sockets must not keep a finished run alive.
+  process.exit(0);
+}

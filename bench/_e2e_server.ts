@@ -1,0 +1,256 @@
+/**
+ * The end-to-end benchmark's website, served from a process of its own so the
+ * measured process runs only the client. Started by `bench/e2e.ts`; prints one
+ * JSON line describing the sites once they listen, then serves until its
+ * stdin closes.
+ *
+ * Three sites, each a {@linkcode FixtureSite} on its own 127.0.0.1 port:
+ *
+ * - `main`, the reference's setup: robots.txt -> a sitemap index of 20 gzipped
+ *   urlsets x 50,000 URLs, each `<loc>` + `<lastmod>` (~83 bytes an entry,
+ *   ~4.1 MB of XML a file, like the reference's), 50 ms before every response.
+ *   Lastmods are whole days spread over 2020-01-01 .. 2024-12-31 so that the
+ *   announced `since` keeps ~5%; the exact counts are announced too.
+ * - `bomb`: robots.txt -> one child, a 198 KB gzip that expands to 200 MB
+ *   (the reference's 194 KB -> 200 MB). No latency, so the time measured is
+ *   the client's.
+ * - `scale`, shaped like bbc.co.uk: robots.txt naming 13 sitemaps (3 indexes,
+ *   of 50, 9 and 3 children, and 10 urlsets), 75 sitemaps in all, 2.6 million
+ *   URLs. No latency.
+ *
+ * Page URLs are `https://www.example.com/p/N`, like a real site's (a domain
+ * name, no port; the sitemaps themselves are on 127.0.0.1:PORT). So the
+ * gzipped files do not depend on the port: they are generated once, into
+ * `bench/generated/e2e/` (git-ignored), and read from there afterwards.
+ *
+ *     deno run -A bench/_e2e_server.ts [--no-scale]
+ *
+ * @module
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { FixtureSite } from "../fixtures/site.ts";
+import { generateIndex, gzip } from "../fixtures/generate.ts";
+import { gzipBomb } from "../fixtures/bombs.ts";
+
+/** The line this process prints once every site listens. */
+export interface E2eSites {
+  readonly main: {
+    readonly origin: string;
+    readonly urls: number;
+    readonly since: string;
+    readonly sinceUrls: number;
+    readonly files: number;
+    readonly xmlBytesPerFile: number;
+    readonly gzipBytesPerFile: number;
+    readonly latencyMs: number;
+  };
+  readonly bomb: {
+    readonly origin: string;
+    readonly gzipBytes: number;
+    readonly expandedBytes: number;
+  };
+  readonly scale: {
+    readonly origin: string;
+    readonly urls: number;
+    readonly sitemaps: number;
+    readonly robotsSitemaps: number;
+    readonly xmlBytes: number;
+  } | null;
+  readonly setupMs: number;
+}
+
+const FIRST_DAY_MS = Date.UTC(2020, 0, 1);
+const DAYS = (Date.UTC(2025, 0, 1) - FIRST_DAY_MS) / 86_400_000; // 1827
+/** Lastmod days at or after this index are kept by `since`: the last 5% of the range. */
+const SINCE_DAY = DAYS - Math.round(DAYS * 0.05);
+
+function mix(n: number): number {
+  let h = Math.imul(n ^ 0x9e3779b9, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function isoDay(day: number): string {
+  return new Date(FIRST_DAY_MS + day * 86_400_000).toISOString().slice(0, 10);
+}
+
+const DAY_STRINGS = Array.from({ length: DAYS }, (_, d) => isoDay(d));
+
+const PAGE_ORIGIN = "https://www.example.com";
+/** Bump when the generated documents change, so stale cached files are not served. */
+const GENERATOR_VERSION = 2;
+const CACHE_DIR = new URL("./generated/e2e/", import.meta.url);
+
+/** A gzipped `<urlset>`, its XML size and how many entries `since` keeps. */
+interface UrlsetFile {
+  readonly gzip: Uint8Array;
+  readonly xmlBytes: number;
+  readonly recent: number;
+}
+
+/**
+ * A gzipped `<urlset>` of `count` entries numbered from `first`: `<loc>` and
+ * a date-only `<lastmod>`, the reference's shape. Read from the cache when an
+ * earlier run wrote it.
+ */
+function urlset(first: number, count: number): UrlsetFile {
+  const name = `v${GENERATOR_VERSION}-urlset-${first}-${count}`;
+  const gzPath = new URL(`${name}.xml.gz`, CACHE_DIR);
+  const metaPath = new URL(`${name}.json`, CACHE_DIR);
+  try {
+    const meta = JSON.parse(readFileSync(metaPath, "utf8")) as Omit<UrlsetFile, "gzip">;
+    return { ...meta, gzip: new Uint8Array(readFileSync(gzPath)) };
+  } catch {
+    // Not generated yet.
+  }
+  const parts = [
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+  ];
+  let recent = 0;
+  for (let n = first; n < first + count; n++) {
+    const day = mix(n) % DAYS;
+    if (day >= SINCE_DAY) recent++;
+    parts.push(
+      `<url><loc>${PAGE_ORIGIN}/p/${n}</loc><lastmod>${DAY_STRINGS[day]}</lastmod></url>\n`,
+    );
+  }
+  parts.push("</urlset>\n");
+  const plain = new TextEncoder().encode(parts.join(""));
+  const file = { gzip: gzip(plain), xmlBytes: plain.byteLength, recent };
+  mkdirSync(CACHE_DIR, { recursive: true });
+  writeFileSync(gzPath, file.gzip);
+  writeFileSync(metaPath, JSON.stringify({ xmlBytes: file.xmlBytes, recent }));
+  return file;
+}
+
+const GZIP = { contentType: "application/gzip" } as const;
+
+async function mainSite(): Promise<{ site: FixtureSite; info: E2eSites["main"] }> {
+  const site = new FixtureSite();
+  site.latencyMs = 50;
+  const listening = await site.listen();
+  const origin = listening.origin;
+  const files = 20;
+  const perFile = 50_000;
+  const locs: string[] = [];
+  let recent = 0;
+  let xmlBytes = 0;
+  let gzipBytes = 0;
+  for (let k = 0; k < files; k++) {
+    const path = `/sitemaps/sitemap-${k + 1}.xml.gz`;
+    const doc = urlset(k * perFile, perFile);
+    recent += doc.recent;
+    xmlBytes += doc.xmlBytes;
+    gzipBytes += doc.gzip.byteLength;
+    // Bytes ready before the first request, so no request pays for building them.
+    site.file(path, doc.gzip, GZIP);
+    locs.push(origin + path);
+  }
+  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
+  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+  return {
+    site,
+    info: {
+      origin,
+      urls: files * perFile,
+      since: isoDay(SINCE_DAY),
+      sinceUrls: recent,
+      files,
+      xmlBytesPerFile: Math.round(xmlBytes / files),
+      gzipBytesPerFile: Math.round(gzipBytes / files),
+      latencyMs: site.latencyMs,
+    },
+  };
+}
+
+async function bombSite(): Promise<{ site: FixtureSite; info: E2eSites["bomb"] }> {
+  const site = new FixtureSite();
+  const listening = await site.listen();
+  const expanded = 200_000_000;
+  const bomb = gzipBomb(expanded);
+  site.file("/sitemap-bomb.xml.gz", bomb, GZIP);
+  site.file("/robots.txt", `Sitemap: ${listening.origin}/sitemap-bomb.xml.gz\n`);
+  return {
+    site,
+    info: { origin: listening.origin, gzipBytes: bomb.byteLength, expandedBytes: expanded },
+  };
+}
+
+/**
+ * bbc.co.uk's shape: robots.txt names 13 sitemaps; three are indexes (50, 9
+ * and 3 children), ten are urlsets. The 50 children of the big index hold
+ * 50,000 URLs each (2.5 million); the other 22 urlsets share 100,000.
+ */
+async function scaleSite(): Promise<{ site: FixtureSite; info: NonNullable<E2eSites["scale"]> }> {
+  const site = new FixtureSite();
+  const listening = await site.listen();
+  const origin = listening.origin;
+  let next = 0;
+  let xmlBytes = 0;
+  let sitemaps = 0;
+  const addUrlset = (path: string, count: number): string => {
+    const doc = urlset(next, count);
+    next += count;
+    xmlBytes += doc.xmlBytes;
+    sitemaps++;
+    site.file(path, doc.gzip, GZIP);
+    return origin + path;
+  };
+  const addIndex = (path: string, children: readonly string[]): string => {
+    sitemaps++;
+    site.file(path, generateIndex(children), { contentType: "application/xml" });
+    return origin + path;
+  };
+  const small = 100_000 / 22;
+  let smallDone = 0;
+  const smallCount = (): number => {
+    const count = Math.round(small * (smallDone + 1)) - Math.round(small * smallDone);
+    smallDone++;
+    return count;
+  };
+  const robots: string[] = [];
+  const big = Array.from(
+    { length: 50 },
+    (_, i) => addUrlset(`/sitemaps/articles/sitemap-${i + 1}.xml.gz`, 50_000),
+  );
+  robots.push(addIndex("/sitemaps/https-index-uk-archive.xml", big));
+  const nine = Array.from(
+    { length: 9 },
+    (_, i) => addUrlset(`/sitemaps/programmes/sitemap-${i + 1}.xml.gz`, smallCount()),
+  );
+  robots.push(addIndex("/sitemaps/https-index-uk-programmes.xml", nine));
+  const three = Array.from(
+    { length: 3 },
+    (_, i) => addUrlset(`/sitemaps/news/sitemap-${i + 1}.xml.gz`, smallCount()),
+  );
+  robots.push(addIndex("/sitemaps/https-index-uk-news.xml", three));
+  for (let i = 0; i < 10; i++) {
+    robots.push(addUrlset(`/sitemaps/https-sitemap-uk-${i + 1}.xml.gz`, smallCount()));
+  }
+  site.file(
+    "/robots.txt",
+    "User-agent: *\nDisallow: /cbbc/search\n\n" + robots.map((u) => `Sitemap: ${u}\n`).join(""),
+  );
+  return {
+    site,
+    info: { origin, urls: next, sitemaps, robotsSitemaps: robots.length, xmlBytes },
+  };
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const main = await mainSite();
+  const bomb = await bombSite();
+  const scale = Deno.args.includes("--no-scale") ? null : await scaleSite();
+  const sites: E2eSites = {
+    main: main.info,
+    bomb: bomb.info,
+    scale: scale?.info ?? null,
+    setupMs: Math.round(performance.now() - started),
+  };
+  console.log(JSON.stringify(sites));
+  // Serve until the orchestrator closes our stdin (or goes away).
+  for await (const _ of Deno.stdin.readable) { /* drain */ }
+  Deno.exit(0);
+}
