@@ -150,3 +150,125 @@ Deno.test("PackedPagesBuilder moves dedup to a Set when probing gets long, losin
   equal(p.count, n + 1);
   deepStrictEqual(urls(p).slice(-2), [`https://a.example/${n - 1}`, "https://a.example/new"]);
 });
+
+Deno.test("PackedPagesBuilder matches a URL-parser-and-Set reference on mixed random input", () => {
+  const pieces = [
+    "https://a.example/p/",
+    "http://a.example/",
+    "/rel/",
+    "rel-",
+    "  https://a.example/pad/",
+    "HTTPS://A.EXAMPLE/Up/",
+    "https://a.example/./dot/",
+    "https://a.example/sp ace/",
+    "https://a.example/ż/",
+    "mailto:x@a.example?",
+    "https://a.example:8080/port/",
+    "https://a.example/q?x=1&y=",
+    "",
+  ];
+  let seed = 7;
+  const random = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const raws: string[] = [];
+  for (let i = 0; i < 5000; i++) {
+    const p = pieces[Math.floor(random() * pieces.length)]!;
+    raws.push(
+      p === "" ? "   " : `${p}${Math.floor(random() * 800)}${random() < 0.2 ? "  \n" : ""}`,
+    );
+  }
+  const expected: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of raws) {
+    // An empty <loc> is no URL, though the parser would resolve it to the base.
+    const url = raw.trim() === "" ? null : URL.parse(raw.trim(), base);
+    if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) continue;
+    if (seen.has(url.href)) continue;
+    seen.add(url.href);
+    expected.push(url.href);
+  }
+  const b = new PackedPagesBuilder(base);
+  for (const raw of raws) b.add(raw, NaN, 0.5, 0, null);
+  equal(b.found, expected.length);
+  deepStrictEqual(urls(b.build()), expected);
+});
+
+Deno.test("PackedPagesBuilder's fast path never disagrees with the URL parser on odd URLs", () => {
+  const heads = [
+    "https://",
+    "http://",
+    "https://a.example",
+    "http://x-y.example.org",
+    "https://Ab.example",
+  ];
+  const alphabet = [
+    "/",
+    ".",
+    "..",
+    "%2e",
+    "%2E",
+    "%41",
+    "?",
+    "#",
+    "'",
+    '"',
+    "\\",
+    " ",
+    "a",
+    "Z",
+    "0",
+    "9",
+    ":",
+    "@",
+    "[",
+    "]",
+    "{",
+    "}",
+    "|",
+    "^",
+    "`",
+    "<",
+    ">",
+    "~",
+    "-",
+    "_",
+    "!",
+    "$",
+    "&",
+    "(",
+    ")",
+    "*",
+    "+",
+    ",",
+    ";",
+    "=",
+    "\t",
+    "1.2",
+    "com",
+  ];
+  let seed = 11;
+  const random = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const raws: string[] = [];
+  for (let i = 0; i < 4000; i++) {
+    let s = heads[Math.floor(random() * heads.length)]!;
+    const n = Math.floor(random() * 12);
+    for (let k = 0; k < n; k++) s += alphabet[Math.floor(random() * alphabet.length)]!;
+    raws.push(s);
+  }
+  const expected: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of raws) {
+    const url = raw.trim() === "" ? null : URL.parse(raw.trim(), base);
+    if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) continue;
+    if (!seen.has(url.href)) expected.push(url.href);
+    seen.add(url.href);
+  }
+  const b = new PackedPagesBuilder(base);
+  for (const raw of raws) b.add(raw, NaN, 0.5, 0, null);
+  deepStrictEqual(urls(b.build()), expected);
+});
