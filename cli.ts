@@ -40,6 +40,7 @@
  * @module
  */
 import process from "node:process";
+import { FileSitemapCache } from "./src/cache.ts";
 import { formatTabTree } from "./src/format.ts";
 import type { IndexWebsiteSitemap } from "./src/objects/sitemap.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "./src/options.ts";
@@ -196,6 +197,9 @@ function treeOptions(
     useRobots: cmd.useRobots,
     useKnownPaths: cmd.useKnownPaths,
     extraKnownPaths: cmd.extraPaths,
+    useFeeds: cmd.useFeeds,
+    skipUnchangedSitemaps: cmd.skipUnchanged,
+    ...(cmd.cacheDir === null ? {} : { cache: new FileSitemapCache(cmd.cacheDir) }),
     headers: cmd.headers,
     onProgress,
     ...(cmd.since === null ? {} : { since: cmd.since }),

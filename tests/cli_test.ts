@@ -183,7 +183,7 @@ Deno.test("ls --since keeps pages changed since, or undated", async () => {
   });
 });
 
-Deno.test("ls -r, -k and --extra-path choose where to look", async () => {
+Deno.test("ls -r, -k, --no-feeds and --extra-path choose where to look", async () => {
   const site = smallSite()
     .file("/sitemap.xml", (o) => generateUrlset(1, { host: o }))
     .file("/custom.txt", (o) => `${o}/from-custom\n`);
@@ -199,6 +199,15 @@ Deno.test("ls -r, -k and --extra-path choose where to look", async () => {
     // "/" is the homepage, read for feed links.
     assert.deepEqual(site.log.map((r) => r.path).sort(), [
       "/",
+      "/index.xml",
+      "/missing.xml",
+      "/pages.xml",
+      "/robots.txt",
+    ]);
+
+    site.clearLog();
+    await run(["ls", s.url("/"), "-k", "--no-feeds"]);
+    assert.deepEqual(site.log.map((r) => r.path).sort(), [
       "/index.xml",
       "/missing.xml",
       "/pages.xml",
@@ -319,6 +328,42 @@ Deno.test("ls --stats reports the root's counters on stderr after the output", a
     assert.match(report[8]!, /^elapsed {7}\d+\.\d m?s$/);
     assert.equal(report.length, 9);
   });
+});
+
+Deno.test("ls --cache reuses unchanged sitemaps on the next run (304s)", async () => {
+  const site = new FixtureSite();
+  // Answers a matching If-None-Match with 304, as a real server with ETags does.
+  const etagged = (path: string, body: (origin: string) => string): void => {
+    site.route(path, (c) => {
+      if (c.req.header("if-none-match") === '"v1"') {
+        return new Response(null, { status: 304, headers: { etag: '"v1"' } });
+      }
+      return new Response(body(new URL(c.req.url).origin), {
+        headers: { etag: '"v1"', "content-type": "application/xml" },
+      });
+    });
+  };
+  etagged("/robots.txt", ROBOTS_TXT);
+  etagged("/index.xml", INDEX_XML);
+  etagged("/pages.xml", PAGES_XML);
+  const dir = await Deno.makeTempDir();
+  try {
+    await withSite(site, async (s) => {
+      const args = ["ls", s.url("/"), "-k", "--no-feeds", "--cache", `${dir}/cache`, "--stats"];
+      const first = await run(args);
+      const second = await run(args);
+      assert.deepEqual([first.status, second.status], [0, 0]);
+      assert.equal(second.stdout, first.stdout);
+      assert.equal(lines(first.stdout).length, 8);
+      assert.ok(!first.stderr.includes("not modified"), first.stderr);
+      assert.ok(
+        lines(second.stderr).includes("not modified  3 (304, reused from the cache)"),
+        second.stderr,
+      );
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("ls draws the progress line only on a terminal and erases it before the output", async () => {

@@ -38,6 +38,10 @@ export interface LsCommand {
   readonly userAgent: string | null;
   readonly headers: Readonly<Record<string, string>>;
   readonly extraPaths: readonly string[];
+  readonly useFeeds: boolean;
+  /** Directory of a file cache, or null for none. */
+  readonly cacheDir: string | null;
+  readonly skipUnchanged: boolean;
   readonly stats: boolean;
 }
 
@@ -85,6 +89,11 @@ Options:
       --header "NAME: VALUE"
                         an extra header on every request (repeatable)
       --extra-path PATH one more well-known path to probe (repeatable; not with -k)
+      --no-feeds        do not read the homepage for RSS/Atom feed links
+      --cache DIR       keep each sitemap's validators and parse in DIR between runs;
+                        unchanged sitemaps (304) are reused without parsing
+      --skip-unchanged  with --since: do not fetch children whose index lastmod is
+                        before DATE (trusts the site's index)
       --stats           print counters to stderr after the output
   -h, --help            print this help and exit
       --version         print the version and exit
@@ -117,6 +126,9 @@ const SPECS: readonly Spec[] = [
   { long: "user-agent", value: true },
   { long: "header", value: true },
   { long: "extra-path", value: true },
+  { long: "no-feeds", value: false },
+  { long: "cache", value: true },
+  { long: "skip-unchanged", value: false },
   { long: "stats", value: false },
   { long: "help", short: "h", value: false },
   { long: "version", value: false },
@@ -221,6 +233,9 @@ function lsCommand(url: string, occurrences: readonly Occurrence[]): LsCommand {
   let userAgent: string | null = null;
   const headers: Record<string, string> = {};
   const extraPaths: string[] = [];
+  let useFeeds = true;
+  let cacheDir: string | null = null;
+  let skipUnchanged = false;
   let stats = false;
   for (const { spec, written, value } of occurrences) {
     switch (spec.long) {
@@ -268,6 +283,16 @@ function lsCommand(url: string, occurrences: readonly Occurrence[]): LsCommand {
         if (value === "") throw new UsageError(`Option ${written} needs a path`);
         extraPaths.push(value);
         break;
+      case "no-feeds":
+        useFeeds = false;
+        break;
+      case "cache":
+        if (value === "") throw new UsageError(`Option ${written} needs a directory`);
+        cacheDir = value;
+        break;
+      case "skip-unchanged":
+        skipUnchanged = true;
+        break;
       case "stats":
         stats = true;
         break;
@@ -281,6 +306,9 @@ function lsCommand(url: string, occurrences: readonly Occurrence[]): LsCommand {
   if (!useKnownPaths && extraPaths.length > 0) {
     // The library probes extra paths only with the well-known ones (as USP does).
     throw new UsageError("Option --extra-path has no effect with --no-known");
+  }
+  if (skipUnchanged && since === null) {
+    throw new UsageError("Option --skip-unchanged needs --since");
   }
   return {
     command: "ls",
@@ -299,6 +327,9 @@ function lsCommand(url: string, occurrences: readonly Occurrence[]): LsCommand {
     userAgent,
     headers,
     extraPaths,
+    useFeeds,
+    cacheDir,
+    skipUnchanged,
     stats,
   };
 }

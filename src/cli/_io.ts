@@ -66,26 +66,38 @@ export function isBrokenPipe(error: unknown): boolean {
   return e.name === "BrokenPipe" || e.code === "EPIPE";
 }
 
+let processWriters: { readonly stdout: CliWriter; readonly stderr: CliWriter } | null = null;
+
 /**
  * The process's real streams: Deno's own on Deno, `node:process` elsewhere (Bun).
  *
  * @returns The streams.
  */
 export function processIO(): CliIO {
+  // Deno's stdout can have one writer only, so every call (main() may run more
+  // than once in a process) shares the first writers.
+  const io = freshProcessIO(processWriters);
+  processWriters ??= { stdout: io.stdout, stderr: io.stderr };
+  return io;
+}
+
+function freshProcessIO(
+  writers: { readonly stdout: CliWriter; readonly stderr: CliWriter } | null,
+): CliIO {
   const deno = (globalThis as { Deno?: typeof Deno }).Deno;
   if (deno !== undefined) {
     const columns = denoColumns(deno);
     return {
-      stdout: denoWriter(deno.stdout.writable),
-      stderr: denoWriter(deno.stderr.writable),
+      stdout: writers?.stdout ?? denoWriter(deno.stdout.writable),
+      stderr: writers?.stderr ?? denoWriter(deno.stderr.writable),
       stderrIsTerminal: deno.stderr.isTerminal(),
       ...(columns === undefined ? {} : { stderrColumns: columns }),
     };
   }
   const columns = process.stderr.columns;
   return {
-    stdout: nodeWriter(process.stdout),
-    stderr: nodeWriter(process.stderr),
+    stdout: writers?.stdout ?? nodeWriter(process.stdout),
+    stderr: writers?.stderr ?? nodeWriter(process.stderr),
     stderrIsTerminal: process.stderr.isTTY === true,
     ...(typeof columns === "number" && columns > 0 ? { stderrColumns: columns } : {}),
   };

@@ -241,6 +241,19 @@ export function formatStats(stats: SitemapTreeStats): string[] {
     `downloaded    ${formatBytes(stats.bytesDownloaded)}`,
     `decompressed  ${formatBytes(stats.bytesDecompressed)}`,
     `pages         ${formatCount(stats.pagesFound)} found, ${formatCount(stats.pagesKept)} kept`,
+  );
+  // Incremental-crawl counters only matter, and only show, when something was reused.
+  if (stats.notModified > 0) {
+    lines.push(`not modified  ${formatCount(stats.notModified)} (304, reused from the cache)`);
+  }
+  if (stats.skipped > 0) {
+    lines.push(`skipped       ${formatCount(stats.skipped)} (index lastmod before --since)`);
+  }
+  if (stats.cacheErrors.length > 0) {
+    lines.push(`cache errors  ${formatCount(stats.cacheErrors.length)}`);
+    for (const { url, reason } of stats.cacheErrors) lines.push(`  ${url}: ${reason}`);
+  }
+  lines.push(
     `parse time    ${formatDuration(stats.parseMs)}`,
     `elapsed       ${formatDuration(stats.elapsedMs)}`,
   );

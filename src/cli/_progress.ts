@@ -47,9 +47,8 @@ export interface ProgressLineOptions {
 
 /**
  * Draws the progress line on a timer rather than on every event: a crawl
- * finishing hundreds of sitemaps a second redraws ten times a second, a
- * crawl waiting on a slow server still sees its clock move, and a crawl
- * done within the first interval draws nothing at all.
+ * finishing hundreds of sitemaps a second redraws ten times a second, and a
+ * crawl waiting on a slow server still sees its clock move.
  */
 export class ProgressLine {
   readonly #out: SerialWriter;
@@ -78,9 +77,12 @@ export class ProgressLine {
     this.#started = this.#now();
   }
 
-  /** Starts redrawing. */
+  /** Draws the line, then redraws it on the timer. */
   start(): void {
     if (this.#timer !== null) return;
+    // At once, so the line is there from the first moment (even if a quick
+    // crawl then erases it unseen) and log lines always go above it.
+    this.draw();
     this.#timer = setInterval(() => this.draw(), this.#intervalMs);
   }
 

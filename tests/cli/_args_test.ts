@@ -20,6 +20,9 @@ const DEFAULTS: LsCommand = {
   userAgent: null,
   headers: {},
   extraPaths: [],
+  useFeeds: true,
+  cacheDir: null,
+  skipUnchanged: false,
   stats: false,
 };
 
@@ -66,6 +69,7 @@ Deno.test("parseArgs() reads USP's boolean flags, bundled or not", () => {
     [false, false, true, 2],
   );
   assert.deepEqual(ls("--stats").stats, true);
+  assert.deepEqual(ls("--no-feeds").useFeeds, false);
 });
 
 Deno.test("parseArgs() counts -v: -v is 1, -vv and -v -v are 2, more stays 2", () => {
@@ -120,6 +124,16 @@ Deno.test("parseArgs() reads --user-agent, repeated --header and --extra-path", 
   assert.deepEqual(cmd.headers, { "X-Token": "abc, def", "Accept-Language": "de" });
   assert.deepEqual(cmd.extraPaths, ["custom.xml", "/a/b.xml"]);
   assert.deepEqual(ls("--header", "X-Empty:").headers, { "X-Empty": "" });
+});
+
+Deno.test("parseArgs() reads the cache directory and --skip-unchanged (with --since)", () => {
+  assert.deepEqual(ls("--cache", ".sitemap-cache").cacheDir, ".sitemap-cache");
+  assert.deepEqual(ls("--cache=/tmp/c").cacheDir, "/tmp/c");
+  const cmd = ls("--skip-unchanged", "--since", "2024-05-01");
+  assert.deepEqual([cmd.skipUnchanged, cmd.since?.toISOString()], [
+    true,
+    "2024-05-01T00:00:00.000Z",
+  ]);
 });
 
 Deno.test("parseArgs() takes options anywhere and everything after -- as positional", () => {
@@ -202,6 +216,10 @@ Deno.test("parseArgs() names the problem in every usage error", () => {
     [["ls", URL_, "--header", "X: a\nb"], 'Option --header value must be one line, got "X: a\\nb"'],
     [["ls", URL_, "--log-file="], "Option --log-file needs a file name"],
     [["ls", URL_, "--extra-path="], "Option --extra-path needs a path"],
+    [["ls", URL_, "--cache="], "Option --cache needs a directory"],
+    [["ls", URL_, "--cache"], "Option --cache needs a value"],
+    [["ls", URL_, "--skip-unchanged"], "Option --skip-unchanged needs --since"],
+    [["ls", URL_, "--no-feeds=1"], "Option --no-feeds takes no value"],
     [
       ["ls", URL_, "-k", "--extra-path", "a.xml"],
       "Option --extra-path has no effect with --no-known",

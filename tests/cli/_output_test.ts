@@ -192,6 +192,21 @@ Deno.test("formatStats() reports types in a fixed order, invalid reasons and siz
     "read in part  1",
     `  ${H}/cut.xml: Truncated XML after 3 entries`,
   ]);
+  const incremental = formatStats({
+    ...stats,
+    notModified: 3,
+    skipped: 2,
+    unchanged: 5,
+    cacheErrors: [{ url: `${H}/a.xml`, reason: "Cache entry is corrupt: checksum mismatch" }],
+  });
+  assert.deepEqual(incremental.slice(6, 12), [
+    "pages         240,118 found, 12,000 kept",
+    "not modified  3 (304, reused from the cache)",
+    "skipped       2 (index lastmod before --since)",
+    "cache errors  1",
+    `  ${H}/a.xml: Cache entry is corrupt: checksum mismatch`,
+    "parse time    12.3 ms",
+  ]);
 });
 
 Deno.test("units format counts, bytes and durations without the locale", () => {

@@ -66,13 +66,16 @@ Deno.test("ProgressLine draws in place, skips identical redraws, and erases itse
   );
 });
 
-Deno.test("ProgressLine writes nothing when stopped before its first redraw", async () => {
+Deno.test("ProgressLine draws at start() and erases at stop(), however quick the crawl", async () => {
   const t = terminal();
-  const line = new ProgressLine(t.out);
+  const line = new ProgressLine(t.out, { now: () => 0 });
   line.start();
   line.update(event());
   line.stop();
-  assert.equal(await t.text(), "");
+  assert.equal(
+    await t.text(),
+    CLEAR_LINE + "sitemaps 0 done / 0 queued · pages 0 · 0 B · 0.0 s" + CLEAR_LINE,
+  );
 });
 
 Deno.test("ProgressLine puts log lines above itself and redraws", async () => {

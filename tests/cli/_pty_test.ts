@@ -55,7 +55,9 @@ Deno.test({
     const socket = `sitemap-tree-cli-test-${Deno.pid}`;
     try {
       const o = server.origin;
-      const cli = `${quote(Deno.execPath())} run -A cli.ts ls ${quote(server.url("/"))} -k`;
+      const cli = `${quote(Deno.execPath())} run -A cli.ts ls ${
+        quote(server.url("/"))
+      } -k --no-feeds`;
       const raw = `${dir}/typescript`;
       const err = `${dir}/stderr`;
       const command = [
@@ -67,7 +69,7 @@ Deno.test({
       ].join("; ");
       await tmux(socket, "new-session", "-d", "-x", "200", "-y", "50", "-c", ROOT, command);
       let pane = "";
-      for (let i = 0; i < 150 && !pane.includes("DONE2"); i++) {
+      for (let i = 0; i < 300 && !pane.includes("DONE2"); i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         pane = await tmux(socket, "capture-pane", "-p");
       }
