@@ -354,7 +354,9 @@ export function mutateWellFormed(doc: GenDocument, seed: number): GenDocument {
         const used = [...new Set(all.flatMap((e) => e.decls.map((d) => d[0]).filter((p) => p)))];
         if (used.length === 0) break;
         const from = rng.pick(used);
-        const to = `r${rng.int(1000)}${from.length}`;
+        // A name no element uses yet, or an element declaring both would declare one twice.
+        let to = `r${rng.int(1000)}`;
+        while (used.includes(to)) to += "x";
         for (const e of all) {
           if (e.prefix === from) e.prefix = to;
           e.decls = e.decls.map(([p, u]) => [p === from ? to : p, u]);
