@@ -349,7 +349,18 @@ Deno.test("ls --cache reuses unchanged sitemaps on the next run (304s)", async (
   const dir = await Deno.makeTempDir();
   try {
     await withSite(site, async (s) => {
-      const args = ["ls", s.url("/"), "-k", "--no-feeds", "--cache", `${dir}/cache`, "--stats"];
+      const args = [
+        "ls",
+        s.url("/"),
+        "-k",
+        "--no-feeds",
+        "--cache",
+        `${dir}/cache`,
+        "--stats",
+        "-v",
+        "--log-file",
+        `${dir}/log`,
+      ];
       const first = await run(args);
       const second = await run(args);
       assert.deepEqual([first.status, second.status], [0, 0]);
@@ -360,6 +371,14 @@ Deno.test("ls --cache reuses unchanged sitemaps on the next run (304s)", async (
         lines(second.stderr).includes("not modified  3 (304, reused from the cache)"),
         second.stderr,
       );
+      const o = s.origin;
+      const log = lines(await Deno.readTextFile(`${dir}/log`));
+      assert.deepEqual(log.slice(4).sort(), [
+        `invalid ${o}/missing.xml: ${missing(o)}`,
+        `unchanged ${o}/index.xml (not parsed: 304 Not Modified or skipped)`,
+        `unchanged ${o}/pages.xml (not parsed: 304 Not Modified or skipped)`,
+        `unchanged ${o}/robots.txt (not parsed: 304 Not Modified or skipped)`,
+      ]);
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -12,8 +12,9 @@ import { formatBytes, formatCount, formatDuration, formatSeconds } from "./_unit
  * The log line for one event at a verbosity, or null when that verbosity
  * says nothing about it.
  *
- * `-v` says `fetched URL (N bytes)` and `invalid URL: reason`; `-vv` says
- * every event (`parsed` too) with its timing and the running totals.
+ * `-v` says `fetched URL (N bytes)`, `unchanged URL (…)` (a cached sitemap
+ * reused) and `invalid URL: reason`; `-vv` says every event (`parsed` too)
+ * with its timing and the running totals.
  *
  * @param event A library progress event.
  * @param verbosity 1 or 2 (0 logs nothing).
@@ -24,7 +25,9 @@ export function logLine(event: SitemapProgressEvent, verbosity: number): string 
   let line: string;
   switch (event.kind) {
     case "fetched":
-      line = `fetched ${event.url} (${formatCount(event.bytes ?? 0)} bytes)`;
+      line = event.unchanged === true
+        ? `unchanged ${event.url} (not parsed: 304 Not Modified or skipped)`
+        : `fetched ${event.url} (${formatCount(event.bytes ?? 0)} bytes)`;
       break;
     case "invalid":
       line = `invalid ${event.url}: ${event.reason ?? "unknown reason"}`;
