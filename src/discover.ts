@@ -52,6 +52,12 @@ export type PagesSink = (
   pages: PackedPages,
 ) => Promise<void> | void;
 
+/**
+ * Sees each downloaded sitemap body (a copy, maybe gzipped) before it is
+ * parsed, with its final URL; for tools that check raw documents (`lint`).
+ */
+export type DocumentInspector = (url: string, bytes: Uint8Array, robots: boolean) => void;
+
 /** The key under which a sitemap URL counts as "the same URL": WHATWG-normalised, no fragment. */
 export function urlKey(url: string): string {
   try {
@@ -105,6 +111,7 @@ export class Crawler {
   readonly #client: WebClient;
   readonly #pool: ParsePool;
   readonly #sink: PagesSink | null;
+  readonly #inspect: DocumentInspector | null;
   readonly #docs = new Map<string, Promise<Doc>>();
   readonly #streamed = new Set<string>();
   /** Cache writes in flight; the crawl waits for them before it returns. */
@@ -112,10 +119,16 @@ export class Crawler {
   readonly stats: StatsCollector;
   #nodes = 0;
 
-  constructor(options: ResolvedOptions, pool: ParsePool, sink: PagesSink | null = null) {
+  constructor(
+    options: ResolvedOptions,
+    pool: ParsePool,
+    sink: PagesSink | null = null,
+    inspect: DocumentInspector | null = null,
+  ) {
     this.#o = options;
     this.#pool = pool;
     this.#sink = sink;
+    this.#inspect = inspect;
     this.stats = new StatsCollector();
     const guard = createUrlGuard(options.homepage, options.allowPrivateNetworks, {
       // An injected fetch decides itself where it connects, so resolving names
@@ -243,13 +256,16 @@ export class Crawler {
     this.#progress("fetched", fetched.url, performance.now() - started, {
       bytes: downloadedBytes,
     });
+    // A copy: the pool takes the body's buffer.
+    const asRobots = robots || isRobotsUrl(fetched.url);
+    this.#inspect?.(fetched.url, fetched.bytes.slice(), asRobots);
     const since = this.#o.since;
     const outcome = await this.#pool.parse({
       bytes: fetched.bytes,
       url: fetched.url,
       // The cache keeps the unfiltered parse so later calls may use any `since`.
       since: cache === null ? since : NaN,
-      robots: robots || isRobotsUrl(fetched.url),
+      robots: asRobots,
       contentType: fetched.headers.get("content-type"),
       maxSitemapBytes: this.#o.maxSitemapBytes,
     });
