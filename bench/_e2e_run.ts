@@ -152,7 +152,7 @@ function phasesOf(events: readonly SitemapProgressEvent[]): Phases {
     lastFetchedAt: round(lastFetched),
     lastParsedAt: round(lastParsed),
     parseMedianMs: round(median(parseMs)),
-    parseMaxMs: round(Math.max(...parseMs, NaN)),
+    parseMaxMs: round(parseMs.length === 0 ? NaN : Math.max(...parseMs)),
     fetchMedianMs: round(median(fetchMs)),
   };
 }
