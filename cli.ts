@@ -71,6 +71,7 @@ import {
   pagesFormat,
 } from "./src/cli/_output.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
+import { lintCommand } from "./src/cli/_lint.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
@@ -91,6 +92,7 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
  * ```
  */
 export async function main(args: string[], io: CliIO = processIO()): Promise<number> {
+  if (args[0] === "lint") return await lintCommand(args.slice(1), io);
   const stderr = new SerialWriter(io.stderr);
   let parsed: ParsedArgs;
   try {

@@ -5,7 +5,8 @@ import {
   type SitemapProblem,
   validateSitemapTree,
 } from "../src/validate.ts";
-import { lintCommand } from "../src/cli/_lint.ts";
+import { LINT_USAGE, lintCommand } from "../src/cli/_lint.ts";
+import { main } from "../cli.ts";
 import type { CliIO } from "../src/cli/_io.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
@@ -298,4 +299,10 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
   const missing = captureIO();
   assertEquals(await lintCommand([], missing.io), 2);
   assertEquals(missing.err().split("\n")[0], "sitemap-tree lint: The website's URL is missing");
+});
+
+Deno.test("main() dispatches lint", async () => {
+  const help = captureIO();
+  assertEquals(await main(["lint", "--help"], help.io), 0);
+  assertEquals(help.out(), LINT_USAGE);
 });
