@@ -5,15 +5,33 @@
  * @module
  */
 
-/** Calls `onLine` for every line of the text written to it. */
+/**
+ * Longest line kept, in UTF-16 units. A URL worth reading is a few KiB; a
+ * hostile 50 MB line would otherwise be buffered whole.
+ */
+export const MAX_LINE = 64 << 10;
+
+/** Calls `onLine` for every line of the text written to it; over-long lines are dropped. */
 export class LineSplitter {
   readonly #onLine: (line: string) => void;
+  readonly #maxLine: number;
   #pending = "";
   #skipLf = false;
+  /** Inside a line already longer than the limit: drop until its end. */
+  #dropping = false;
 
-  /** @param onLine Receives each line without its terminator. */
-  constructor(onLine: (line: string) => void) {
+  /**
+   * @param onLine Receives each line without its terminator.
+   * @param maxLine Longest line passed on; longer ones are skipped whole.
+   */
+  constructor(onLine: (line: string) => void, maxLine: number = MAX_LINE) {
     this.#onLine = onLine;
+    this.#maxLine = maxLine;
+  }
+
+  #emit(line: string): void {
+    if (this.#dropping) this.#dropping = false;
+    else if (line.length <= this.#maxLine) this.#onLine(line);
   }
 
   /**
@@ -33,7 +51,7 @@ export class LineSplitter {
       const c = chunk.charCodeAt(i);
       if (c !== 10 && c !== 13) continue;
       const piece = chunk.slice(start, i);
-      this.#onLine(this.#pending === "" ? piece : this.#pending + piece);
+      this.#emit(this.#pending === "" ? piece : this.#pending + piece);
       this.#pending = "";
       if (c === 13) {
         if (i + 1 < n) {
@@ -44,12 +62,19 @@ export class LineSplitter {
       }
       start = i + 1;
     }
-    if (start < n) this.#pending += chunk.slice(start);
+    if (start < n && !this.#dropping) {
+      this.#pending += chunk.slice(start);
+      if (this.#pending.length > this.#maxLine) {
+        this.#pending = "";
+        this.#dropping = true;
+      }
+    }
   }
 
   /** Flushes the last line when the text did not end with a terminator. */
   end(): void {
-    if (this.#pending !== "") this.#onLine(this.#pending);
+    if (this.#pending !== "" || this.#dropping) this.#emit(this.#pending);
     this.#pending = "";
+    this.#dropping = false;
   }
 }

@@ -17,3 +17,13 @@ Deno.test("LineSplitter splits on LF, CRLF and CR, across chunk boundaries", () 
   deepStrictEqual(split(["a\n\n"]), ["a", ""]);
   deepStrictEqual(split([""]), []);
 });
+
+Deno.test("LineSplitter drops lines over the limit whole, across chunks, and keeps the rest", () => {
+  const lines: string[] = [];
+  const s = new LineSplitter((l) => lines.push(l), 5);
+  s.write("ok\n123");
+  s.write("456789");
+  s.write("0\nfine\n12345\n123456");
+  s.end();
+  deepStrictEqual(lines, ["ok", "fine", "12345"]);
+});
