@@ -8,7 +8,7 @@
 import { parseDate } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
-import type { DocumentReader } from "./_reader.ts";
+import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { NewsStoryData, ParseResult } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
@@ -42,6 +42,8 @@ export class FeedReader implements DocumentReader {
   #field = 0;
   #fieldDepth = 0;
   #text = "";
+  /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
+  #overflow = false;
 
   #link: string | null = null;
   #guid: string | null = null;
@@ -168,7 +170,9 @@ export class FeedReader implements DocumentReader {
 
   /** Called by the tokenizer with character data. */
   onText(text: string): void {
-    if (this.#field !== 0) this.#text += text;
+    if (this.#field === 0) return;
+    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
+    else this.#overflow = true;
   }
 
   /** Called by the tokenizer when an element ends. */
@@ -176,9 +180,10 @@ export class FeedReader implements DocumentReader {
     const d = this.#depth--;
     if (this.#field !== 0) {
       if (d !== this.#fieldDepth) return;
-      this.#endField(this.#field, this.#text);
+      if (!this.#overflow) this.#endField(this.#field, this.#text);
       this.#field = 0;
       this.#text = "";
+      this.#overflow = false;
       return;
     }
     if (d === this.#itemDepth) {

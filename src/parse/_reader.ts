@@ -22,6 +22,13 @@ export interface DocumentReader extends XmlHandler {
   finish(warning: string | null): ParseResult;
 }
 
+/**
+ * Longest element text kept, in UTF-16 units. Text is concatenated across
+ * CDATA sections, so no token limit bounds it; a value longer than this (no
+ * real URL, date or title is) is dropped rather than buffered.
+ */
+export const MAX_FIELD_LENGTH = 64 << 10;
+
 /** Makes the readonly fields of a result type writable while it is being filled. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -6,7 +6,7 @@
  */
 import { parseDate } from "./_dates.ts";
 import { Ns, nsKind } from "./_ns.ts";
-import type { DocumentReader } from "./_reader.ts";
+import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { IndexEntry, ParseResult } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
 import { resolveSitemapUrl } from "./_url.ts";
@@ -25,6 +25,8 @@ export class SitemapIndexReader implements DocumentReader {
   #inSitemap = false;
   #field = 0;
   #text = "";
+  /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
+  #overflow = false;
   #loc: string | null = null;
   #lastModified = NaN;
 
@@ -67,7 +69,9 @@ export class SitemapIndexReader implements DocumentReader {
 
   /** Called by the tokenizer with character data. */
   onText(text: string): void {
-    if (this.#field !== 0) this.#text += text;
+    if (this.#field === 0) return;
+    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
+    else this.#overflow = true;
   }
 
   /** Called by the tokenizer when an element ends. */
@@ -75,7 +79,8 @@ export class SitemapIndexReader implements DocumentReader {
     const d = this.#depth--;
     if (this.#field !== 0) {
       if (d !== 3) return;
-      if (this.#field === F_LOC) this.#loc ??= this.#text;
+      if (this.#overflow) this.#overflow = false;
+      else if (this.#field === F_LOC) this.#loc ??= this.#text;
       else this.#lastModified = parseDate(this.#text);
       this.#field = 0;
       this.#text = "";

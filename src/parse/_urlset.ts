@@ -14,6 +14,7 @@ import {
   commaList,
   decimalOrNull,
   type DocumentReader,
+  MAX_FIELD_LENGTH,
   type Mutable,
   parsePriority,
   textOrNull,
@@ -164,6 +165,8 @@ export class UrlsetReader implements DocumentReader {
   #field = 0;
   #fieldDepth = 0;
   #text = "";
+  /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
+  #overflow = false;
   #container = C_NONE;
   #inPublication = false;
 
@@ -288,7 +291,9 @@ export class UrlsetReader implements DocumentReader {
 
   /** Called by the tokenizer with character data. */
   onText(text: string): void {
-    if (this.#field !== 0) this.#text += text;
+    if (this.#field === 0) return;
+    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
+    else this.#overflow = true;
   }
 
   /** Called by the tokenizer when an element ends. */
@@ -296,9 +301,10 @@ export class UrlsetReader implements DocumentReader {
     const d = this.#depth--;
     if (this.#field !== 0) {
       if (d === this.#fieldDepth) {
-        this.#endField(this.#field, this.#text);
+        if (!this.#overflow) this.#endField(this.#field, this.#text);
         this.#field = 0;
         this.#text = "";
+        this.#overflow = false;
       }
       return;
     }

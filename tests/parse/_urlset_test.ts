@@ -371,3 +371,15 @@ Deno.test("urlset: extension elements without namespace declarations still count
     }],
   });
 });
+
+Deno.test("urlset: a field longer than 64 KiB across CDATA sections is dropped, not buffered", () => {
+  const part = `<![CDATA[${"a".repeat(40_000)}]]>`;
+  const doc = `<urlset>
+    <url><loc>https://www.example.com/${part}${part}</loc></url>
+    <url><loc>https://www.example.com/ok</loc><lastmod>${part}${part}</lastmod></url>
+  </urlset>`;
+  const result = pagesOf(parse(doc));
+  deepStrictEqual(rows(result.pages), [
+    { url: "https://www.example.com/ok", lastModified: null, priority: 0.5, changeFrequency: null },
+  ]);
+});
