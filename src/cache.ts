@@ -364,9 +364,24 @@ function columnLayout(start: number, count: number, urlBytes: number): {
 function urlByteLength(p: PackedPages): number {
   if (p.count === 0) return 0;
   const units = p.urlEnds[p.count - 1]!;
-  // UTF-8 never takes fewer bytes than UTF-16 units: equal lengths mean the buffer is exactly ASCII.
-  if (p.urlBytes.length === units) return units;
+  // ASCII bytes are one UTF-16 unit each: the usual case costs a word scan, not a walk.
+  if (isAsciiPrefix(p.urlBytes, units)) return units;
   return utf8Offset(p.urlBytes, 0, 0, units);
+}
+
+/** Whether the first `n` bytes are all below 0x80, tested four at a time. */
+function isAsciiPrefix(bytes: Uint8Array, n: number): boolean {
+  if (n > bytes.length) return false;
+  let i = 0;
+  while (i < n && ((bytes.byteOffset + i) & 3) !== 0) {
+    if (bytes[i]! >= 0x80) return false;
+    i++;
+  }
+  const words = (n - i) >>> 2;
+  const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+  for (let w = 0; w < words; w++) if ((view[w]! & 0x80808080) !== 0) return false;
+  for (i += words * 4; i < n; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 /**

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type CacheEntry, decodeCacheEntry, encodeCacheEntry, filterPagesSince } from "./cache.ts";
+import { type CacheEntry, decodeCacheEntry, filterPagesSince } from "./cache.ts";
 import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
@@ -263,30 +263,27 @@ export class Crawler {
     const outcome = await this.#pool.parse({
       bytes: fetched.bytes,
       url: fetched.url,
-      // The cache keeps the unfiltered parse so later calls may use any `since`.
-      since: cache === null ? since : NaN,
+      since,
       robots: asRobots,
       contentType: fetched.headers.get("content-type"),
       maxSitemapBytes: this.#o.maxSitemapBytes,
+      // The worker encodes the entry from the unfiltered parse (so later calls
+      // may use any `since`), then filters: the main thread does neither.
+      ...(cache === null ? {} : {
+        cache: {
+          url: key,
+          finalUrl: fetched.url,
+          etag: fetched.headers.get("etag"),
+          lastModified: fetched.headers.get("last-modified"),
+          fetchedAt: requestedAt,
+          status: fetched.status,
+          redirected: fetched.redirected,
+          downloadedBytes,
+        },
+      }),
     });
-    let result = outcome.result;
-    if (cache !== null && result.kind !== "invalid") {
-      this.#writeCache(key, {
-        url: key,
-        finalUrl: fetched.url,
-        etag: fetched.headers.get("etag"),
-        lastModified: fetched.headers.get("last-modified"),
-        fetchedAt: requestedAt,
-        status: fetched.status,
-        redirected: fetched.redirected,
-        downloadedBytes,
-        decompressedBytes: outcome.decompressedBytes,
-        result,
-      });
-      if (result.kind === "pages" && !Number.isNaN(since)) {
-        result = { ...result, pages: filterPagesSince(result.pages, since) };
-      }
-    }
+    const result = outcome.result;
+    if (outcome.cacheEntry !== undefined) this.#writeCache(key, outcome.cacheEntry);
     this.stats.recordParse(outcome.decompressedBytes, outcome.parseMs, result, fetched.url);
     this.stats.recordFetch({
       url: key,
@@ -383,11 +380,11 @@ export class Crawler {
     return entry;
   }
 
-  #writeCache(key: string, entry: CacheEntry): void {
+  #writeCache(key: string, entry: Uint8Array): void {
     const cache = this.#o.cache!;
     const write = (async (): Promise<void> => {
       try {
-        await cache.set(key, encodeCacheEntry(entry));
+        await cache.set(key, entry);
       } catch (error) {
         this.stats.recordCacheError(key, `Cache write failed: ${messageOf(error)}`);
       }

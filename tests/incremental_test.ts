@@ -422,3 +422,22 @@ Deno.test("streamPages() with a cache streams the stored pages of 304 sitemaps",
     assertEquals(site.log.length, 5);
   });
 });
+
+Deno.test("a parse worker encodes the cache entry from the unfiltered parse and filters after", async () => {
+  const site = new FixtureSite();
+  threeChildren(site);
+  await withSite(site, async (server) => {
+    const cache = new MemorySitemapCache();
+    const first = await sitemapTreeForHomepage(server.url("/"), {
+      ...base,
+      workers: 1,
+      cache,
+      since: "2024-03-01",
+    });
+    assertEquals([...first.allPages()].map((p) => p.url.slice(17)), ["/a2", "/b2", "/c2"]);
+    assertEquals(cache.size, 5);
+    const all = await sitemapTreeForHomepage(server.url("/"), { ...base, cache });
+    assertEquals([all.stats.parsed, all.stats.notModified], [0, 5]);
+    assertEquals([...all.allPages()].length, 6);
+  });
+});

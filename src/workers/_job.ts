@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type CacheEntry, encodeCacheEntry, filterPagesSince } from "../cache.ts";
 import { decompressIfGzip } from "../decompress.ts";
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemap } from "../parse/parse_sitemap.ts";
@@ -26,7 +27,16 @@ export interface ParseJob {
   readonly contentType: string | null;
   /** The most bytes the body may decompress (or, when plain, amount) to. */
   readonly maxSitemapBytes: number;
+  /**
+   * When set, the job also encodes a cache entry (these fields plus the
+   * unfiltered result) into {@linkcode ParseOutcome.cacheEntry}, and applies
+   * `since` only after that, so the entry serves any later `since`.
+   */
+  readonly cache?: CacheEntryFields;
 }
+
+/** What the crawler knows of a response before parsing it: a cache entry but its result. */
+export type CacheEntryFields = Omit<CacheEntry, "result" | "decompressedBytes">;
 
 /** What a {@linkcode ParseJob} produced. */
 export interface ParseOutcome {
@@ -35,6 +45,8 @@ export interface ParseOutcome {
   readonly decompressedBytes: number;
   /** Milliseconds spent decompressing and parsing, measured where the job ran. */
   readonly parseMs: number;
+  /** The encoded cache entry, when the job asked for one and the result is not invalid. */
+  readonly cacheEntry?: Uint8Array;
 }
 
 /** A message from the pool to a worker: parse this. */
@@ -100,12 +112,23 @@ export async function runParseJob(job: ParseJob): Promise<ParseOutcome> {
     }
     const parsed = parseSitemap(bytes, {
       url: job.url,
-      since: job.since,
+      since: job.cache === undefined ? job.since : NaN,
       robots: job.robots,
       contentType: job.contentType,
     });
-    const result = withWarning(parsed, inflated.warning ?? null);
-    return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed() };
+    let result = withWarning(parsed, inflated.warning ?? null);
+    if (job.cache === undefined || result.kind === "invalid") {
+      return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed() };
+    }
+    const cacheEntry = encodeCacheEntry({
+      ...job.cache,
+      decompressedBytes: bytes.byteLength,
+      result,
+    });
+    if (result.kind === "pages") {
+      result = { ...result, pages: filterPagesSince(result.pages, job.since) };
+    }
+    return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed(), cacheEntry };
   } catch (error) {
     return {
       result: invalid(`Parser failed: ${errorMessage(error)}`),

@@ -34,7 +34,10 @@ scope.addEventListener("message", async (event) => {
 
 function post(reply: WorkerReply): void {
   const transfer = reply.type === "done"
-    ? uniqueBuffers(transferablesOf(reply.outcome.result))
+    ? uniqueBuffers([
+      ...transferablesOf(reply.outcome.result),
+      ...(reply.outcome.cacheEntry ? [reply.outcome.cacheEntry.buffer as ArrayBuffer] : []),
+    ])
     : [];
   try {
     scope.postMessage(reply, transfer);
