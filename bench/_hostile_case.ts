@@ -41,6 +41,12 @@ export interface CaseResult {
   readonly callMs: number;
   /** The slowest hostile sitemap's own time (its onProgress event), milliseconds. */
   readonly caseMs: number;
+  /**
+   * The longest span from a hostile body's arrival to its node (decompress and
+   * parse, on a worker: start-up included), milliseconds; null when no hostile
+   * body arrived.
+   */
+  readonly parseMs: number | null;
   /** CPU time of the call (user + system, all threads), milliseconds. */
   readonly cpuMs: number;
   /** RSS just before the call, MiB. */
@@ -125,6 +131,15 @@ async function run(config: CaseConfig): Promise<CaseResult> {
   }
   const hostile = events.filter((e) => e.url !== goodUrl && e.kind !== "fetched");
   const caseMs = Math.max(0, ...hostile.map((e) => e.ms));
+  const arrived = new Map(
+    events.filter((e) => e.kind === "fetched" && e.url !== goodUrl).map((
+      e,
+    ) => [e.url, e.elapsedMs]),
+  );
+  const spans = hostile.flatMap((e) => {
+    const at = arrived.get(e.url);
+    return at === undefined ? [] : [e.elapsedMs - at];
+  });
   const strip = (text: string): string => {
     const short = text.replaceAll(home.replace(/\/$/, ""), "");
     return config.liarOrigin === "" ? short : short.replaceAll(config.liarOrigin, "LIAR");
@@ -135,6 +150,7 @@ async function run(config: CaseConfig): Promise<CaseResult> {
     goodPages,
     callMs,
     caseMs,
+    parseMs: spans.length === 0 ? null : Math.max(...spans),
     cpuMs: (cpu.user + cpu.system) / 1000,
     baselineMiB,
     peakMiB,

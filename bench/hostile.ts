@@ -202,6 +202,7 @@ function table(rows: readonly Row[]): string {
     "good",
     "call",
     "hostile sitemap",
+    "of which parse",
     "CPU",
     "baseline RSS",
     "peak RSS",
@@ -213,7 +214,7 @@ function table(rows: readonly Row[]): string {
   for (const row of rows) {
     const r = row.result;
     const cells = r === null
-      ? [row.label, row.limit, row.error ?? "", "", "", "", "", "", "", "", "", verdict(row)]
+      ? [row.label, row.limit, row.error ?? "", "", "", "", "", "", "", "", "", "", verdict(row)]
       : [
         row.label,
         row.limit,
@@ -221,6 +222,7 @@ function table(rows: readonly Row[]): string {
         `${r.goodPages}/3`,
         seconds(r.callMs),
         seconds(r.caseMs),
+        r.parseMs === null ? "–" : seconds(r.parseMs),
         seconds(r.cpuMs),
         `${r.baselineMiB.toFixed(0)} MiB`,
         `${r.peakMiB.toFixed(0)} MiB`,
@@ -291,7 +293,8 @@ const notes = [
   Object.entries(DEFAULTS).map(([k, v]) => `${k} ${k.endsWith("Bytes") ? mib(v) : v}`).join(", ") +
   ", 2 parse workers, known paths probed) except timeoutMs 5000 for trickle-1bps and hang.",
   "*call*: the whole `sitemapTreeForHomepage()`; *hostile sitemap*: the hostile sitemap's own time " +
-  "from its onProgress event (queueing, fetch, worker start-up and parse); *exit*: how long the child " +
+  "from its onProgress event (queueing, fetch, worker start-up and parse); *of which parse*: from its " +
+  "body's arrival to its node (decompression and parsing, a worker's start-up included); *exit*: how long the child " +
   "took to end on its own after the call returned (nothing left running).",
   "*baseline*: RSS after a warm-up crawl of the good sitemap and a GC; *peak*: VmHWM, reset through " +
   "/proc/self/clear_refs just before the call; *growth*: peak - baseline.",
