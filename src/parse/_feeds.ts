@@ -257,8 +257,7 @@ export class FeedReader implements DocumentReader {
    * @returns A pages result of format "rss" or "atom".
    */
   finish(warning: string | null): ParseResult {
-    const found = this.#builder.found;
-    const format = this.#atom ? "atom" : "rss";
-    return { kind: "pages", format, pages: this.#builder.build(), found, warning };
+    const { pages, found } = this.#builder.build();
+    return { kind: "pages", format: this.#atom ? "atom" : "rss", pages, found, warning };
   }
 }

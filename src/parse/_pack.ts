@@ -4,12 +4,15 @@
  * Pages are added with their raw `<loc>` (and raw `<lastmod>` text) and
  * processed in batches: the batch's strings are joined and encoded to UTF-8
  * with one native call, then a single loop over those bytes trims each URL,
- * checks that the WHATWG parser would leave it unchanged, hashes it and
- * copies it into the output buffer; lastmods are parsed from bytes the same
- * way. Measured on a 50,000-URL sitemap, `charCodeAt` loops and regular
- * expressions over substrings of a large decoded chunk cost several times
- * more than this, and V8's own string hashing (a `Set<string>`) about as
- * much as tokenizing. Nothing of the document is retained past a batch: V8
+ * checks that the WHATWG parser would leave it unchanged and hashes it, in
+ * place in the output buffer; lastmods are parsed from bytes the same way.
+ * Duplicates are found once, at the end, by a stable radix sort of the
+ * entries by hash (a few sequential passes; a hash table's random probes
+ * into a megabyte-sized table cost more, about 20% of the builder's time).
+ * Measured on a 50,000-URL sitemap, `charCodeAt` loops and regular expressions over
+ * substrings of a large decoded chunk cost several times more than this,
+ * and V8's own string hashing (a `Set<string>`) about as much as
+ * tokenizing. Nothing of the document is retained past a batch: V8
  * substrings point into the chunk they were cut from, so holding them until
  * the end would keep the whole decoded document alive.
  *
@@ -56,12 +59,8 @@ function grown<T extends Uint8Array | Uint32Array | Float64Array>(a: T, min: num
   return b;
 }
 
-/** Limits of {@linkcode PackedPagesBuilder}'s dedup table. */
-export interface DedupLimits {
-  /** Probes allowed per entry before dedup moves to a Set. @default 16 */
-  readonly probesPerEntry?: number;
-  /** Probes allowed on top. @default 4096 */
-  readonly probeSlack?: number;
+/** Options of {@linkcode PackedPagesBuilder}. */
+export interface BuilderOptions {
   /**
    * Bytes of the document, to size the buffers once instead of doubling
    * them (URLs are typically half a urlset). @default 0
@@ -69,12 +68,21 @@ export interface DedupLimits {
   readonly sizeHint?: number;
 }
 
+/** What {@linkcode PackedPagesBuilder.build} returns. */
+export interface BuiltPages {
+  /** The kept pages. */
+  readonly pages: PackedPages;
+  /** Distinct valid pages, before the `since` filter. */
+  readonly found: number;
+}
+
+/** Equal-hash groups longer than this are deduplicated with a Set, so that collisions stay linear. */
+const LONG_RUN = 16;
+
 /** Appends pages, drops invalid URLs, duplicates and pages older than `since`, and packs them. */
 export class PackedPagesBuilder {
   readonly #base: URL | null;
   readonly #since: number;
-  readonly #probesPerEntry: number;
-  readonly #probeSlack: number;
   readonly #seed = (Math.random() * 0x1_0000_0000) >>> 0;
 
   // The batch waiting to be processed.
@@ -88,80 +96,43 @@ export class PackedPagesBuilder {
   #pDateOf = new Int32Array(BATCH);
   #scratch = new Uint8Array(4096);
 
-  // Every distinct URL, kept or not (a later duplicate of a filtered page is
-  // still a duplicate): ASCII bytes, end offsets and hashes.
+  // Every valid URL added, duplicates included until build(): ASCII bytes,
+  // end offsets, hashes and columns.
   #bytes = new Uint8Array(64 << 10);
   #used = 0;
-  #entryEnds = new Uint32Array(1024);
-  #entryHashes = new Uint32Array(1024);
-  #distinct = 0;
-  /** Open addressing, linear probing; slot i is [hash, entry index + 1 or 0 when empty]. */
-  #table = new Int32Array(4096);
-  #probes = 0;
-  /** Hash of the URL just checked by `#isNormal` or written by `#writeString`. */
-  #hash = 0;
-  /**
-   * Takes over from the table if probing ever gets long (hash flooding by a
-   * hostile document): V8's Set has its own seeded hash and bounded cost.
-   */
-  #fallback: Set<string> | null = null;
-
-  // The kept pages.
-  #count = 0;
-  #keptEntries = new Uint32Array(1024);
-  #urlEnds = new Uint32Array(1024);
+  #n = 0;
+  #ends = new Uint32Array(1024);
+  #hashes = new Uint32Array(1024);
   #lastModified = new Float64Array(1024);
   #priority = new Float64Array(1024);
   #changeFrequency = new Uint8Array(1024);
+  /** Entries with extras, ascending, and each one's extras as JSON. */
+  #extrasOf: number[] = [];
   #extras: string[] = [];
+  /** Hash of the URL just checked by `#isNormal` or written by `#writeString`. */
+  #hash = 0;
 
   /**
    * @param base The sitemap URL that relative URLs resolve against, or null
    * to accept absolute URLs only.
    * @param since Keep only pages whose lastmod is >= this (epoch ms) or
    * missing; NaN keeps all.
-   * @param limits When to give up the dedup table for a Set (tests lower them).
+   * @param options Sizing.
    */
-  constructor(base: URL | null, since: number = NaN, limits: DedupLimits = {}) {
+  constructor(base: URL | null, since: number = NaN, options: BuilderOptions = {}) {
     this.#base = base;
     this.#since = since;
-    this.#probesPerEntry = limits.probesPerEntry ?? 16;
-    this.#probeSlack = limits.probeSlack ?? 4096;
-    const hint = Math.min(limits.sizeHint ?? 0, 64 << 20);
+    const hint = Math.min(options.sizeHint ?? 0, 64 << 20);
     if (hint > 2 << 20) {
       // Untouched pages of a large typed array cost no memory until written.
       this.#bytes = new Uint8Array((hint >> 1) + (hint >> 3));
       const entries = hint >> 6;
-      this.#entryEnds = new Uint32Array(entries);
-      this.#entryHashes = new Uint32Array(entries);
-      this.#keptEntries = new Uint32Array(entries);
-      this.#urlEnds = new Uint32Array(entries);
+      this.#ends = new Uint32Array(entries);
+      this.#hashes = new Uint32Array(entries);
       this.#lastModified = new Float64Array(entries);
       this.#priority = new Float64Array(entries);
       this.#changeFrequency = new Uint8Array(entries);
-      // Load at most 1/2 for the ~hint/96 entries a urlset of that size holds.
-      let slots = 2048;
-      while (slots < hint / 48) slots *= 2;
-      this.#table = new Int32Array(slots * 2);
     }
-  }
-
-  /** Distinct valid pages added so far, before the `since` filter. */
-  get found(): number {
-    this.#flush();
-    return this.#distinct;
-  }
-
-  /** Pages kept so far. */
-  get count(): number {
-    this.#flush();
-    return this.#count;
-  }
-
-  /** Whether dedup has moved to a Set after too many probes. */
-  get floodFallback(): boolean {
-    this.#flush();
-    return this.#fallback !== null;
   }
 
   /**
@@ -351,165 +322,178 @@ export class PackedPagesBuilder {
     return end;
   }
 
-  /** Dedups the URL written at [#used, end) (hash in `#hash`) and keeps batch page `i` if it passes. */
+  /** Records the URL written at [#used, end) (hash in `#hash`) as batch page `i`. */
   #commit(end: number, i: number): void {
-    const start = this.#used;
-    const h = this.#hash;
-    if (this.#isDuplicate(start, end, h)) return;
-    const e = this.#distinct;
-    if (e === this.#entryEnds.length) {
-      this.#entryEnds = grown(this.#entryEnds, e + 1);
-      this.#entryHashes = grown(this.#entryHashes, e + 1);
-    }
-    this.#entryEnds[e] = end;
-    this.#entryHashes[e] = h;
-    this.#distinct = e + 1;
-    this.#used = end;
-
-    const lastModified = this.#pLastModified[i]!;
-    if (lastModified < this.#since) return;
-    const k = this.#count;
-    if (k === this.#keptEntries.length) this.#growKept();
-    this.#keptEntries[k] = e;
-    // URLs here are ASCII, so UTF-16 ends equal byte ends within the kept bytes.
-    this.#urlEnds[k] = (k === 0 ? 0 : this.#urlEnds[k - 1]!) + (end - start);
-    this.#lastModified[k] = lastModified;
-    this.#priority[k] = this.#pPriority[i]!;
-    this.#changeFrequency[k] = this.#pChangeFrequency[i]!;
+    const e = this.#n;
+    if (e === this.#ends.length) this.#grow(e + 1);
+    this.#ends[e] = end;
+    this.#hashes[e] = this.#hash;
+    this.#lastModified[e] = this.#pLastModified[i]!;
+    this.#priority[e] = this.#pPriority[i]!;
+    this.#changeFrequency[e] = this.#pChangeFrequency[i]!;
     const extras = this.#pExtras[i];
-    // NaN dates become null in JSON, which readers map back to "absent".
-    if (extras) this.#extras.push(JSON.stringify([k, extras]));
-    this.#count = k + 1;
+    if (extras) {
+      // Serialising now copies the strings out of the document; NaN dates
+      // become null, which readers map back to "absent".
+      this.#extrasOf.push(e);
+      this.#extras.push(JSON.stringify(extras));
+    }
+    this.#n = e + 1;
+    this.#used = end;
   }
 
-  /**
-   * Whether bytes [start, end) equal an earlier entry; otherwise records the
-   * new entry (index `#distinct`) in the table. Slots hold the hash beside
-   * the entry so that a probe touches one cache line.
-   */
-  #isDuplicate(start: number, end: number, h: number): boolean {
-    if (this.#fallback !== null) {
-      const size = this.#fallback.size;
-      this.#fallback.add(decoder.decode(this.#bytes.subarray(start, end)));
-      return this.#fallback.size === size;
-    }
-    if ((this.#distinct + 1) * 4 > this.#table.length) this.#rehash(this.#table.length);
-    const table = this.#table;
-    const mask = (table.length >> 1) - 1;
-    const bytes = this.#bytes;
-    const len = end - start;
-    let slot = h & mask;
-    for (;;) {
-      const v = table[2 * slot + 1]!;
-      if (v === 0) break;
-      if (table[2 * slot] === (h | 0)) {
-        const e = v - 1;
-        const eEnd = this.#entryEnds[e]!;
-        const eStart = e === 0 ? 0 : this.#entryEnds[e - 1]!;
-        if (eEnd - eStart === len) {
-          let k = 0;
-          while (k < len && bytes[eStart + k] === bytes[start + k]) k++;
-          if (k === len) return true;
-        }
-      }
-      slot = (slot + 1) & mask;
-      this.#probes++;
-    }
-    table[2 * slot] = h;
-    table[2 * slot + 1] = this.#distinct + 1;
-    if (this.#probes > this.#probesPerEntry * this.#distinct + this.#probeSlack) {
-      this.#switchToSet(start, end);
-    }
-    return false;
-  }
-
-  /** Doubles the table (`length` Int32s now: two per slot). */
-  #rehash(length: number): void {
-    const table = new Int32Array(length * 2);
-    const mask = length - 1;
-    const hashes = this.#entryHashes;
-    for (let e = 0; e < this.#distinct; e++) {
-      const h = hashes[e]!;
-      let slot = h & mask;
-      while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-      table[2 * slot] = h;
-      table[2 * slot + 1] = e + 1;
-    }
-    this.#table = table;
-  }
-
-  /** Moves every entry so far, plus bytes [start, end) being added, into a Set. */
-  #switchToSet(start: number, end: number): void {
-    const set = new Set<string>();
-    let prev = 0;
-    for (let e = 0; e < this.#distinct; e++) {
-      const entryEnd = this.#entryEnds[e]!;
-      set.add(decoder.decode(this.#bytes.subarray(prev, entryEnd)));
-      prev = entryEnd;
-    }
-    set.add(decoder.decode(this.#bytes.subarray(start, end)));
-    this.#fallback = set;
-    this.#table = new Int32Array(0);
-  }
-
-  #growKept(): void {
-    const min = this.#count + 1;
-    this.#keptEntries = grown(this.#keptEntries, min);
-    this.#urlEnds = grown(this.#urlEnds, min);
+  #grow(min: number): void {
+    this.#ends = grown(this.#ends, min);
+    this.#hashes = grown(this.#hashes, min);
     this.#lastModified = grown(this.#lastModified, min);
     this.#priority = grown(this.#priority, min);
     this.#changeFrequency = grown(this.#changeFrequency, min);
   }
 
   /**
-   * Packs the pages kept so far; every typed array gets its own exactly
-   * sized buffer, ready for a transfer list. The builder is emptied.
-   *
-   * @returns The packed pages.
+   * Marks every entry that repeats an earlier one's URL: orders entries by
+   * hash with a stable radix sort (so equal URLs sit together, in the order
+   * they came), then compares bytes within each equal-hash run; the first of
+   * a URL is never marked.
    */
-  build(): PackedPages {
-    this.#flush();
-    const count = this.#count;
-    let urlBytes: Uint8Array;
-    if (count === this.#distinct) {
-      urlBytes = this.#bytes.slice(0, this.#used);
-    } else {
-      urlBytes = new Uint8Array(count === 0 ? 0 : this.#urlEnds[count - 1]!);
-      let at = 0;
-      for (let k = 0; k < count; k++) {
-        const e = this.#keptEntries[k]!;
-        const piece = this.#bytes.subarray(
-          e === 0 ? 0 : this.#entryEnds[e - 1]!,
-          this.#entryEnds[e],
-        );
-        urlBytes.set(piece, at);
-        at += piece.length;
+  #duplicates(): Uint8Array {
+    const n = this.#n;
+    const dup = new Uint8Array(n);
+    if (n < 2) return dup;
+    const hashes = this.#hashes;
+    let order = new Uint32Array(n);
+    let spare = new Uint32Array(n);
+    for (let e = 0; e < n; e++) order[e] = e;
+    const counts = new Uint32Array(256);
+    for (let shift = 0; shift < 32; shift += 8) {
+      counts.fill(0);
+      for (let k = 0; k < n; k++) counts[(hashes[order[k]!]! >>> shift) & 255]!++;
+      let sum = 0;
+      for (let digit = 0; digit < 256; digit++) {
+        const c = counts[digit]!;
+        counts[digit] = sum;
+        sum += c;
       }
+      for (let k = 0; k < n; k++) {
+        const e = order[k]!;
+        spare[counts[(hashes[e]! >>> shift) & 255]!++] = e;
+      }
+      const t = order;
+      order = spare;
+      spare = t;
+    }
+    let i = 0;
+    while (i < n) {
+      const h = hashes[order[i]!];
+      let j = i + 1;
+      while (j < n && hashes[order[j]!] === h) j++;
+      if (j - i > 1) this.#markRun(order, i, j, dup);
+      i = j;
+    }
+    return dup;
+  }
+
+  /** Marks duplicates among entries order[i, j), which share a hash and are in index order. */
+  #markRun(order: Uint32Array, i: number, j: number, dup: Uint8Array): void {
+    if (j - i > LONG_RUN) {
+      const seen = new Set<string>();
+      for (let k = i; k < j; k++) {
+        const e = order[k]!;
+        const url = decoder.decode(this.#bytes.subarray(this.#start(e), this.#ends[e]));
+        if (seen.has(url)) dup[e] = 1;
+        else seen.add(url);
+      }
+      return;
+    }
+    for (let k = i + 1; k < j; k++) {
+      const e = order[k]!;
+      for (let m = i; m < k; m++) {
+        const f = order[m]!;
+        if (dup[f] === 0 && this.#sameUrl(e, f)) {
+          dup[e] = 1;
+          break;
+        }
+      }
+    }
+  }
+
+  #start(e: number): number {
+    return e === 0 ? 0 : this.#ends[e - 1]!;
+  }
+
+  #sameUrl(e: number, f: number): boolean {
+    const a = this.#start(e);
+    const b = this.#start(f);
+    const len = this.#ends[e]! - a;
+    if (this.#ends[f]! - b !== len) return false;
+    const bytes = this.#bytes;
+    for (let k = 0; k < len; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+    return true;
+  }
+
+  /**
+   * Drops duplicates (the first of a URL wins) and pages older than `since`,
+   * and packs the rest; every typed array gets its own exactly sized buffer,
+   * ready for a transfer list. The builder is emptied.
+   *
+   * @returns The packed pages and how many distinct pages there were.
+   */
+  build(): BuiltPages {
+    this.#flush();
+    const n = this.#n;
+    const dup = this.#duplicates();
+    const bytes = this.#bytes;
+    const since = this.#since;
+    const urlEnds = new Uint32Array(n);
+    const extras: string[] = [];
+    let found = 0;
+    let count = 0;
+    let at = 0;
+    let x = 0;
+    // Compacts in place: page `count` lands at or before entry e, its bytes
+    // at or before where they are.
+    for (let e = 0; e < n; e++) {
+      while (x < this.#extrasOf.length && this.#extrasOf[x]! < e) x++;
+      if (dup[e] === 1) continue;
+      found++;
+      const lastModified = this.#lastModified[e]!;
+      if (lastModified < since) continue;
+      const start = this.#start(e);
+      const end = this.#ends[e]!;
+      if (start !== at) bytes.copyWithin(at, start, end);
+      at += end - start;
+      // URLs here are ASCII, so UTF-16 ends equal byte ends.
+      urlEnds[count] = at;
+      this.#lastModified[count] = lastModified;
+      this.#priority[count] = this.#priority[e]!;
+      this.#changeFrequency[count] = this.#changeFrequency[e]!;
+      if (this.#extrasOf[x] === e) extras.push(`[${count},${this.#extras[x]}]`);
+      count++;
     }
     const pages: PackedPages = {
       count,
-      urlBytes,
-      urlEnds: this.#urlEnds.slice(0, count),
+      urlBytes: bytes.slice(0, at),
+      urlEnds: urlEnds.slice(0, count),
       lastModified: this.#lastModified.slice(0, count),
       priority: this.#priority.slice(0, count),
       changeFrequency: this.#changeFrequency.slice(0, count),
-      extras: this.#extras.length === 0 ? "" : `[${this.#extras.join(",")}]`,
+      extras: extras.length === 0 ? "" : `[${extras.join(",")}]`,
     };
     this.#reset();
-    return pages;
+    return { pages, found };
   }
 
   #reset(): void {
     this.#scratch = new Uint8Array(0);
     this.#bytes = new Uint8Array(0);
     this.#used = 0;
-    this.#entryEnds = new Uint32Array(1024);
-    this.#entryHashes = new Uint32Array(1024);
-    this.#distinct = 0;
-    this.#table = new Int32Array(4096);
-    this.#probes = 0;
-    this.#fallback = null;
-    this.#count = 0;
+    this.#n = 0;
+    this.#ends = new Uint32Array(0);
+    this.#hashes = new Uint32Array(0);
+    this.#lastModified = new Float64Array(0);
+    this.#priority = new Float64Array(0);
+    this.#changeFrequency = new Uint8Array(0);
+    this.#extrasOf = [];
     this.#extras = [];
   }
 }

@@ -43,7 +43,7 @@ export class TextSitemapReader {
    */
   end(): ParseResult {
     this.#lines.end();
-    const found = this.#builder.found;
-    return { kind: "pages", format: "text", pages: this.#builder.build(), found, warning: null };
+    const { pages, found } = this.#builder.build();
+    return { kind: "pages", format: "text", pages, found, warning: null };
   }
 }

@@ -495,7 +495,7 @@ export class UrlsetReader implements DocumentReader {
    * @returns A pages result of format "urlset".
    */
   finish(warning: string | null): ParseResult {
-    const found = this.#builder.found;
-    return { kind: "pages", format: "urlset", pages: this.#builder.build(), found, warning };
+    const { pages, found } = this.#builder.build();
+    return { kind: "pages", format: "urlset", pages, found, warning };
   }
 }
