@@ -66,6 +66,8 @@ export interface BuilderOptions {
    * them (URLs are typically half a urlset). @default 0
    */
   readonly sizeHint?: number;
+  /** ANDed into every hash; tests set 0 to force collisions. @default 0xffffffff */
+  readonly hashMask?: number;
 }
 
 /** What {@linkcode PackedPagesBuilder.build} returns. */
@@ -84,6 +86,7 @@ export class PackedPagesBuilder {
   readonly #base: URL | null;
   readonly #since: number;
   readonly #seed = (Math.random() * 0x1_0000_0000) >>> 0;
+  readonly #hashMask: number;
 
   // The batch waiting to be processed.
   #pUrls: string[] = [];
@@ -122,6 +125,7 @@ export class PackedPagesBuilder {
   constructor(base: URL | null, since: number = NaN, options: BuilderOptions = {}) {
     this.#base = base;
     this.#since = since;
+    this.#hashMask = options.hashMask ?? 0xffffffff;
     const hint = Math.min(options.sizeHint ?? 0, 64 << 20);
     if (hint > 2 << 20) {
       // Untouched pages of a large typed array cost no memory until written.
@@ -327,7 +331,7 @@ export class PackedPagesBuilder {
     const e = this.#n;
     if (e === this.#ends.length) this.#grow(e + 1);
     this.#ends[e] = end;
-    this.#hashes[e] = this.#hash;
+    this.#hashes[e] = this.#hash & this.#hashMask;
     this.#lastModified[e] = this.#pLastModified[i]!;
     this.#priority[e] = this.#pPriority[i]!;
     this.#changeFrequency[e] = this.#pChangeFrequency[i]!;
@@ -396,9 +400,17 @@ export class PackedPagesBuilder {
   /** Marks duplicates among entries order[i, j), which share a hash and are in index order. */
   #markRun(order: Uint32Array, i: number, j: number, dup: Uint8Array): void {
     if (j - i > LONG_RUN) {
-      const seen = new Set<string>();
-      for (let k = i; k < j; k++) {
+      // Mostly many copies of one URL (a generator bug or a hostile file):
+      // compare with the run's first, and only strings for the rest.
+      const first = order[i]!;
+      let seen: Set<string> | null = null;
+      for (let k = i + 1; k < j; k++) {
         const e = order[k]!;
+        if (this.#sameUrl(e, first)) {
+          dup[e] = 1;
+          continue;
+        }
+        seen ??= new Set<string>();
         const url = decoder.decode(this.#bytes.subarray(this.#start(e), this.#ends[e]));
         if (seen.has(url)) dup[e] = 1;
         else seen.add(url);

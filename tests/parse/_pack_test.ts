@@ -280,3 +280,14 @@ Deno.test("PackedPagesBuilder's fast path never disagrees with the URL parser on
   for (const raw of raws) b.add(raw, NaN, 0.5, 0, null);
   deepStrictEqual(urls(b.build().pages), expected);
 });
+
+Deno.test("PackedPagesBuilder stays exact when every hash collides", () => {
+  const b = new PackedPagesBuilder(null, NaN, { hashMask: 0 });
+  const raws: string[] = [];
+  for (let i = 0; i < 400; i++) raws.push(`https://a.example/${(i * 37) % 150}`);
+  for (const raw of raws) b.add(raw, NaN, 0.5, 0, null);
+  const { pages, found } = b.build();
+  const expected = [...new Set(raws)];
+  equal(found, 150);
+  deepStrictEqual(urls(pages), expected);
+});
