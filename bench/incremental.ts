@@ -17,7 +17,8 @@
  * 7 x 50 ms at concurrency 4, so its share of the cold run depends on how
  * long parsing made the cold run).
  *
- * Run: deno run -A bench/incremental.ts [--quick]   (--quick: 4 children, not 20)
+ * Run: deno run -A bench/incremental.ts [--quick] [--runs=N]
+ *   --quick: 4 children, not 20; --runs: runs per measurement, the median is shown (default 3)
  */
 import { FileSitemapCache, MemorySitemapCache, type SitemapCache } from "../src/cache.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
@@ -26,6 +27,7 @@ import { FixtureSite } from "../fixtures/site.ts";
 import { generateIndex, generateUrlset, gzip } from "../fixtures/generate.ts";
 
 const CHILDREN = Deno.args.includes("--quick") ? 4 : 20;
+const RUNS = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
 const URLS = 50_000;
 
 interface Doc {
@@ -45,7 +47,7 @@ function serve(path: string, bytes: Uint8Array, contentType: string): void {
     return;
   }
   docs.set(path, { bytes, version: 1, contentType });
-  site.route(path, async (c) => {
+  site.route(path, (c) => {
     const doc = docs.get(path)!;
     const etag = `"${path}-${doc.version}"`;
     // (FixtureSite already waited site.latencyMs before calling this handler.)
@@ -136,15 +138,28 @@ function line(label: string, run: Run): string {
     }`;
 }
 
-async function scenario(name: string, latencyMs: number, makeCache: () => SitemapCache) {
+/** The run with the median time of `runs` (this shared 2-core machine is rarely quiet). */
+async function median(runs: number, run: () => Promise<Run>): Promise<Run & { all: number[] }> {
+  const results: Run[] = [];
+  for (let r = 0; r < runs; r++) results.push(await run());
+  const sorted = [...results].sort((a, b) => a.ms - b.ms);
+  return { ...sorted[sorted.length >> 1]!, all: results.map((r) => Math.round(r.ms)) };
+}
+
+async function scenario(
+  name: string,
+  latencyMs: number,
+  makeCache: () => SitemapCache,
+): Promise<void> {
   site.latencyMs = latencyMs;
-  console.log(`\n${name}, ${latencyMs} ms latency per response:`);
-  console.log(line("0. no cache", await crawl(null)));
-  const cache = makeCache();
-  const cold = await crawl(cache);
-  console.log(line("1. cold", cold));
-  const repeat = await crawl(cache);
-  console.log(line("2. repeat", repeat));
+  console.log(`\n${name}, ${latencyMs} ms latency per response (median of ${RUNS}):`);
+  const none = await median(RUNS, () => crawl(null));
+  console.log(line("0. no cache", none) + `  [${none.all.join(", ")}]`);
+  let cache: SitemapCache | null = null;
+  const cold = await median(RUNS, () => crawl(cache = makeCache()));
+  console.log(line("1. cold", cold) + `  [${cold.all.join(", ")}]`);
+  const repeat = await median(RUNS, () => crawl(cache));
+  console.log(line("2. repeat", repeat) + `  [${repeat.all.join(", ")}]`);
   const pages = sameTree(cold.tree, repeat.tree);
   const all304 = repeat.tree.stats.fetches.every((f) => f.status === 304);
   console.log(
@@ -153,8 +168,8 @@ async function scenario(name: string, latencyMs: number, makeCache: () => Sitema
     } pages): yes; every request 304: ${all304 ? "yes" : "NO"}`,
   );
   // One child changes: new lastmods, same URLs.
-  const changed = childPaths[CHILDREN >> 1]!;
   const i = CHILDREN >> 1;
+  const changed = childPaths[i]!;
   serve(
     changed,
     gzip(generateUrlset(URLS, {
@@ -170,17 +185,19 @@ async function scenario(name: string, latencyMs: number, makeCache: () => Sitema
     new URL(f.url).pathname
   );
   console.log(`     re-parsed: ${reparsed.join(", ")} (expected ${changed})`);
-  return { cold, repeat, one };
 }
 
 const dir = await Deno.makeTempDir({ prefix: "sitemap-cache-bench-" });
 try {
-  await scenario("file cache", 0, () => new FileSitemapCache(`${dir}/a`));
+  // Each cold run starts from an empty cache: a directory of its own.
+  let dirs = 0;
+  const fileCache = (): FileSitemapCache => new FileSitemapCache(`${dir}/${++dirs}`);
+  await scenario("file cache", 0, fileCache);
   await scenario("memory cache", 0, () => new MemorySitemapCache());
-  await scenario("file cache", 50, () => new FileSitemapCache(`${dir}/b`));
+  await scenario("file cache", 50, fileCache);
   let bytes = 0;
-  for await (const entry of Deno.readDir(`${dir}/b`)) {
-    bytes += (await Deno.stat(`${dir}/b/${entry.name}`)).size;
+  for await (const entry of Deno.readDir(`${dir}/${dirs}`)) {
+    bytes += (await Deno.stat(`${dir}/${dirs}/${entry.name}`)).size;
   }
   console.log(`\ncache directory: ${(bytes / 1e6).toFixed(1)} MB for ${CHILDREN + 2} entries`);
 } finally {
