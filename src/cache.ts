@@ -138,7 +138,10 @@ export class FileSitemapCache implements SitemapCache {
   #made: Promise<unknown> | null = null;
 
   /**
+   * A store in `directory`; nothing touches the disk until the first read or write.
+   *
    * @param directory Where the entries live; created when first written.
+   * @throws {TypeError} When `directory` is not a non-empty string.
    */
   constructor(directory: string) {
     if (typeof directory !== "string" || directory === "") {
