@@ -33,6 +33,24 @@ export type {
   SitemapProgressEvent,
   SitemapTreeOptions,
 } from "./src/options.ts";
-export type { InvalidSitemapStat, SitemapTreeStats, SitemapWarningStat } from "./src/stats.ts";
+export type {
+  CacheErrorStat,
+  InvalidSitemapStat,
+  SitemapFetchStat,
+  SitemapTreeStats,
+  SitemapWarningStat,
+} from "./src/stats.ts";
+export { FileSitemapCache, MemorySitemapCache, type SitemapCache } from "./src/cache.ts";
+export {
+  formatValidationReport,
+  lintSitemapDocument,
+  MAX_SITEMAP_BYTES,
+  MAX_SITEMAP_URLS,
+  type SitemapProblem,
+  type SitemapProblemCode,
+  type SitemapValidationReport,
+  type ValidateOptions,
+  validateSitemapTree,
+} from "./src/validate.ts";
 export { formatTabTree, type FormatTabTreeOptions } from "./src/format.ts";
 export { streamPages } from "./src/stream_pages.ts";
