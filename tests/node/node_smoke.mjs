@@ -1,0 +1,58 @@
+// Node >= 20 smoke test of the library as Node users get it: plain JavaScript
+// (here: `deno bundle --platform node mod.ts`, standing in for JSR's npm
+// layer), no global Worker (Node 20), so parsing falls back to the calling
+// thread. Serves a tiny site with node:http on 127.0.0.1 and checks the tree.
+//
+// Run: node tests/node/node_smoke.mjs <path to bundled mod.js>
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
+
+const modPath = process.argv[2];
+if (!modPath) throw new Error("usage: node tests/node/node_smoke.mjs <bundled mod.js>");
+const { sitemapTreeForHomepage, InvalidSitemap, streamPages } = await import(
+  new URL(modPath, `file://${process.cwd()}/`).href
+);
+
+const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+const urlset = (paths) =>
+  `<urlset xmlns="${NS}">${paths.map((p) => `<url><loc>https://site.test${p}</loc></url>`).join("")}</urlset>`;
+const routes = {
+  "/robots.txt": ["text/plain", "Sitemap: /index.xml\n"],
+  "/index.xml": [
+    "application/xml",
+    `<sitemapindex xmlns="${NS}"><sitemap><loc>/a.xml.gz</loc></sitemap><sitemap><loc>/missing.xml</loc></sitemap></sitemapindex>`,
+  ],
+  "/a.xml.gz": ["application/gzip", gzipSync(urlset(["/one", "/two"]))],
+};
+const server = createServer((req, res) => {
+  const route = routes[req.url];
+  if (!route) return res.writeHead(404).end("Not Found");
+  res.writeHead(200, { "content-type": route[0] }).end(route[1]);
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+try {
+  const tree = await sitemapTreeForHomepage(`${origin}/`, {
+    useKnownPaths: false,
+    useFeeds: false,
+  });
+  const lines = [...tree.allSitemaps()].map((s) =>
+    s instanceof InvalidSitemap ? `invalid ${s.url.replace(origin, "")}` : `${s.type} ${s.url.replace(origin, "")}`
+  );
+  assert.deepEqual(lines, [
+    "robots /robots.txt",
+    "index /index.xml",
+    "urlset /a.xml.gz",
+    "invalid /missing.xml",
+  ]);
+  assert.deepEqual([...tree.allPages()].map((p) => p.url), ["https://site.test/one", "https://site.test/two"]);
+  const streamed = [];
+  for await (const page of streamPages(`${origin}/`, { useKnownPaths: false, useFeeds: false })) {
+    streamed.push(page.url);
+  }
+  assert.deepEqual(streamed.sort(), ["https://site.test/one", "https://site.test/two"]);
+  console.log(`node ${process.version}: 2 passed, 0 failed`);
+} finally {
+  server.close();
+}
