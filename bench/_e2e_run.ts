@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 import * as sitemapTree from "../mod.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "../mod.ts";
@@ -52,6 +52,16 @@ export interface RunFigures {
    * processes compete for the cores.
    */
   readonly cpuMs: number;
+  /**
+   * The same CPU time by thread (10 ms resolution): the main thread, the
+   * runtime's helper threads (V8's GC and compiler threads, I/O), and the
+   * parse workers (the threads that ended with the call).
+   */
+  readonly cpuByThread: {
+    readonly main: number;
+    readonly workers: number;
+    readonly helpers: number;
+  };
   /** Largest drift of a 1 ms timer during the call (not the iteration). */
   readonly lagMs: number;
   /** When (ms into the call) that largest drift ended. */
@@ -93,6 +103,41 @@ function statusMiB(field: "VmRSS" | "VmHWM"): number {
 }
 
 /** Tracks the largest drift of a 1 ms interval timer. */
+/** CPU ms used so far by each thread of this process, by thread id (Linux). */
+function threadCpu(): Map<string, { name: string; ms: number }> {
+  const threads = new Map<string, { name: string; ms: number }>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim();
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.set(tid, { name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return threads;
+}
+
+/**
+ * Splits `totalMs` into the main thread, the runtime's helper threads still
+ * alive, and the rest: threads that ended during the call, i.e. the parse
+ * workers, which the pool terminates when the call returns.
+ */
+function cpuByThread(
+  before: Map<string, { name: string; ms: number }>,
+  totalMs: number,
+): RunFigures["cpuByThread"] {
+  let main = 0;
+  let helpers = 0;
+  for (const [tid, { ms }] of threadCpu()) {
+    const used = ms - (before.get(tid)?.ms ?? 0);
+    if (tid === String(process.pid)) main += used;
+    else helpers += used;
+  }
+  return { main, workers: Math.max(0, Math.round(totalMs - main - helpers)), helpers };
+}
+
 function lagMeter(): { stop(): { lagMs: number; lagAtMs: number } } {
   const started = performance.now();
   let last = started;
@@ -178,6 +223,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   let iterMs = 0;
   let lag: { lagMs: number; lagAtMs: number };
   const cpuStart = process.cpuUsage();
+  const threadsStart = threadCpu();
 
   if (spec.case === "stream") {
     const stream = (sitemapTree as Record<string, unknown>)["streamPages"] as
@@ -214,6 +260,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
     }
   }
   const cpu = process.cpuUsage(cpuStart);
+  const byThread = cpuByThread(threadsStart, (cpu.user + cpu.system) / 1000);
   const peakMiB = statusMiB("VmHWM");
 
   let bomb: Pick<RunFigures, "bombMs" | "bombFetchMs"> = {};
@@ -233,6 +280,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
     iterMs: round(iterMs),
     totalMs: round(treeMs + iterMs),
     cpuMs: round((cpu.user + cpu.system) / 1000),
+    cpuByThread: byThread,
     lagMs: round(lag.lagMs),
     lagAtMs: round(lag.lagAtMs),
     baselineMiB: round(baselineMiB),

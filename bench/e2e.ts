@@ -162,13 +162,18 @@ function show(label: string, r: RunFigures, others: number): void {
   console.log(
     `  ${label.padEnd(34)} ${String(r.urls).padStart(8)} URLs  tree ${ms(r.treeMs)}  iter ${
       ms(r.iterMs)
-    }  total ${ms(r.totalMs)}  cpu ${ms(r.cpuMs)}  lag ${r.lagMs} ms @${
+    }  total ${ms(r.totalMs)}  cpu ${ms(r.cpuMs)}${threads(r)}  lag ${r.lagMs} ms @${
       Math.round(r.lagAtMs)
     }  RSS ${Math.round(r.baselineMiB)} -> ${Math.round(r.peakMiB)} MiB${extra}${phases}  others ${
       Math.round(others * 100)
     }%`,
   );
   if (r.invalid.length > 0) console.log(`    invalid: ${r.invalid.slice(0, 3).join("; ")}`);
+}
+
+function threads(r: RunFigures): string {
+  const t = (r as Partial<RunFigures>).cpuByThread;
+  return t ? ` (main ${t.main}, workers ${t.workers}, helpers ${t.helpers} ms)` : "";
 }
 
 function ms(x: number): string {
