@@ -16,7 +16,9 @@ const { sitemapTreeForHomepage, InvalidSitemap, streamPages } = await import(
 
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const urlset = (paths) =>
-  `<urlset xmlns="${NS}">${paths.map((p) => `<url><loc>https://site.test${p}</loc></url>`).join("")}</urlset>`;
+  `<urlset xmlns="${NS}">${
+    paths.map((p) => `<url><loc>https://site.test${p}</loc></url>`).join("")
+  }</urlset>`;
 const routes = {
   "/robots.txt": ["text/plain", "Sitemap: /index.xml\n"],
   "/index.xml": [
@@ -38,7 +40,9 @@ try {
     useFeeds: false,
   });
   const lines = [...tree.allSitemaps()].map((s) =>
-    s instanceof InvalidSitemap ? `invalid ${s.url.replace(origin, "")}` : `${s.type} ${s.url.replace(origin, "")}`
+    s instanceof InvalidSitemap
+      ? `invalid ${s.url.replace(origin, "")}`
+      : `${s.type} ${s.url.replace(origin, "")}`
   );
   assert.deepEqual(lines, [
     "robots /robots.txt",
@@ -46,7 +50,10 @@ try {
     "urlset /a.xml.gz",
     "invalid /missing.xml",
   ]);
-  assert.deepEqual([...tree.allPages()].map((p) => p.url), ["https://site.test/one", "https://site.test/two"]);
+  assert.deepEqual([...tree.allPages()].map((p) => p.url), [
+    "https://site.test/one",
+    "https://site.test/two",
+  ]);
   const streamed = [];
   for await (const page of streamPages(`${origin}/`, { useKnownPaths: false, useFeeds: false })) {
     streamed.push(page.url);
