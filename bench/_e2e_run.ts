@@ -68,6 +68,8 @@ export interface RunFigures {
   readonly lagAtMs: number;
   readonly baselineMiB: number;
   readonly peakMiB: number;
+  /** VmHWM when the call returned, before the iteration (`tree` only; else = peakMiB). */
+  readonly peakTreeMiB: number;
   readonly sitemaps: number;
   readonly invalid: readonly string[];
   /** `bomb`: from the bomb's request to its invalid node, and its fetch alone. */
@@ -221,6 +223,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   const invalid: string[] = [];
   let treeMs: number;
   let iterMs = 0;
+  let peakTreeMiB = NaN;
   let lag: { lagMs: number; lagAtMs: number };
   const cpuStart = process.cpuUsage();
   const threadsStart = threadCpu();
@@ -246,6 +249,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
     const tree = await sitemapTree.sitemapTreeForHomepage(spec.origin, options);
     treeMs = performance.now() - start;
     lag = meter.stop();
+    peakTreeMiB = statusMiB("VmHWM");
     const iterStart = performance.now();
     let chars = 0;
     for (const page of tree.allPages()) {
@@ -285,6 +289,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
     lagAtMs: round(lag.lagAtMs),
     baselineMiB: round(baselineMiB),
     peakMiB: round(peakMiB),
+    peakTreeMiB: round(Number.isNaN(peakTreeMiB) ? peakMiB : peakTreeMiB),
     sitemaps,
     invalid,
     ...bomb,
