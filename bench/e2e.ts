@@ -7,7 +7,7 @@
  * targets of DESIGN.md §5, which it also writes to `bench/README-figures.md`.
  *
  *     deno run -A bench/e2e.ts                # everything, ~2-3 minutes
- *     deno run -A bench/e2e.ts --runs 3       # runs per case of ours (default 5)
+ *     deno run -A bench/e2e.ts --runs 5       # runs per case of ours (default 3)
  *     deno run -A bench/e2e.ts --no-peers --no-scale --no-bun --no-write
  *
  * Ours runs in Deno (this runtime), plus one Bun row; the peers run in Node,
@@ -30,7 +30,7 @@ const option = (name: string, fallback: number): number => {
   const at = args.indexOf(name);
   return at >= 0 && args[at + 1] !== undefined ? Number(args[at + 1]) : fallback;
 };
-const RUNS = option("--runs", 5);
+const RUNS = option("--runs", 3);
 const PEERS = !flag("--no-peers");
 const SCALE = !flag("--no-scale");
 const WRITE = !flag("--no-write");
@@ -296,7 +296,7 @@ if (sites.scale !== null) {
       (scale.xmlBytes / 1e6).toFixed(0)
     } MB XML), no latency`,
   );
-  const scaleRuns = Math.min(RUNS, 2);
+  const scaleRuns = Math.max(1, Math.floor(RUNS / 3));
   await measure(
     "scaleTree",
     "ours, scale: full tree",
@@ -530,7 +530,8 @@ const notes = [
   `Ours reads robots.txt only (\`useKnownPaths: false\`, as the reference) unless the row says otherwise.`,
   "Time: wall clock of the call plus one pass over `allPages()` reading each URL, in a fresh process " +
   "(worker start-up included). Lag: the largest drift of a 1 ms timer during the call " +
-  "(the synchronous `allPages()` loop is not included). Peak RSS: VmHWM of the whole process, workers included. " +
+  "(the synchronous `allPages()` loop is not included). Peak RSS: VmHWM of the whole process, workers included " +
+  "(the reference's figures are its main process's, without its 4 pool processes). " +
   "CPU time: user + system time of the whole process (all threads) over the same span as the wall time; " +
   "it moves little when other work competes for the cores, so compare it when the load was high.",
 ];
