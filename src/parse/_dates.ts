@@ -34,9 +34,17 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-let cachedYear = NaN;
-let cachedMonth = NaN;
-let cachedMonthStart = 0;
+/** First year of {@linkcode MONTH_STARTS}. */
+const TABLE_FROM = 1900;
+/**
+ * Days since the epoch of the 1st of each month of 1900–2199, index
+ * `(year - 1900) * 12 + month - 1`: lastmods cycle through months in any
+ * order, so a table beats both the arithmetic and a one-month cache.
+ */
+const MONTH_STARTS = new Int32Array(300 * 12);
+for (let k = 0; k < MONTH_STARTS.length; k++) {
+  MONTH_STARTS[k] = daysFromCivil(TABLE_FROM + Math.floor(k / 12), (k % 12) + 1, 1);
+}
 
 /**
  * Epoch ms of a UTC date and time, or NaN when a field is out of range. A
@@ -55,14 +63,11 @@ function utc(
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month))) return NaN;
   if (!(year >= 0 && hour <= 23 && minute <= 59 && second <= 60)) return NaN;
   const s = second === 60 ? 59 : second;
-  // Consecutive lastmods mostly share a month: skip the calendar arithmetic.
-  if (year !== cachedYear || month !== cachedMonth) {
-    cachedYear = year;
-    cachedMonth = month;
-    cachedMonthStart = daysFromCivil(year, month, 1);
-  }
-  return (cachedMonthStart + day - 1) * MS_PER_DAY + ((hour * 60 + minute) * 60 + s) * 1000 +
-    ms;
+  const k = (year - TABLE_FROM) * 12 + month - 1;
+  const monthStart = k >= 0 && k < MONTH_STARTS.length
+    ? MONTH_STARTS[k]!
+    : daysFromCivil(year, month, 1);
+  return (monthStart + day - 1) * MS_PER_DAY + ((hour * 60 + minute) * 60 + s) * 1000 + ms;
 }
 
 function isDigit(c: number): boolean {

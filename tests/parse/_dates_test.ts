@@ -96,3 +96,18 @@ Deno.test("parseDate() takes either format and never throws", () => {
   equal(parseDate(""), NaN);
   equal(parseDate("\u0000\uffff"), NaN);
 });
+
+Deno.test("parseW3cDate() agrees with Date.UTC inside and outside the month table (1900–2199)", () => {
+  for (const year of [1, 1066, 1899, 1900, 1970, 2000, 2024, 2100, 2199, 2200, 9999]) {
+    for (let month = 1; month <= 12; month++) {
+      for (const day of [1, 15, 28]) {
+        const text = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${
+          String(day).padStart(2, "0")
+        }`;
+        const expected = new Date(0).setUTCFullYear(year, month - 1, day);
+        equal(parseW3cDate(text), expected, text);
+        equal(parseW3cDate(`${text}T10:20:30+02:00`), expected + 8 * 3600_000 + 1230_000);
+      }
+    }
+  }
+});
