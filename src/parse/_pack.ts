@@ -355,46 +355,63 @@ export class PackedPagesBuilder {
   }
 
   /**
-   * Marks every entry that repeats an earlier one's URL: orders entries by
-   * hash with a stable radix sort (so equal URLs sit together, in the order
-   * they came), then compares bytes within each equal-hash run; the first of
-   * a URL is never marked.
+   * Marks every entry that repeats an earlier one's URL: one stable counting
+   * sort of the entries by the low bits of their hash into about one bucket
+   * per entry (so equal URLs share a bucket, in the order they came), then
+   * compares hashes and bytes within each bucket; the first of a URL is never
+   * marked. Buckets hold about one entry each; a big one (a hostile file, or
+   * a forced collision) is sorted by hash so that the work stays n log n.
    */
   #duplicates(): Uint8Array {
     const n = this.#n;
     const dup = new Uint8Array(n);
     if (n < 2) return dup;
     const hashes = this.#hashes;
-    let order = new Uint32Array(n);
-    let spare = new Uint32Array(n);
-    for (let e = 0; e < n; e++) order[e] = e;
-    const counts = new Uint32Array(256);
-    for (let shift = 0; shift < 32; shift += 8) {
-      counts.fill(0);
-      for (let k = 0; k < n; k++) counts[(hashes[order[k]!]! >>> shift) & 255]!++;
-      let sum = 0;
-      for (let digit = 0; digit < 256; digit++) {
-        const c = counts[digit]!;
-        counts[digit] = sum;
-        sum += c;
+    let size = 256;
+    while (size < n) size *= 2;
+    const mask = size - 1;
+    const starts = new Uint32Array(size + 1);
+    for (let e = 0; e < n; e++) starts[(hashes[e]! & mask) + 1]!++;
+    for (let b = 1; b <= size; b++) starts[b]! += starts[b - 1]!;
+    const order = new Uint32Array(n);
+    const fill = starts.slice(0, size);
+    for (let e = 0; e < n; e++) order[fill[hashes[e]! & mask]!++] = e;
+    for (let b = 0; b < size; b++) {
+      const i = starts[b]!;
+      const j = starts[b + 1]!;
+      if (j - i < 2) continue;
+      if (j - i > LONG_RUN) {
+        this.#markBucket(order, i, j, dup);
+        continue;
       }
-      for (let k = 0; k < n; k++) {
+      for (let k = i + 1; k < j; k++) {
         const e = order[k]!;
-        spare[counts[(hashes[e]! >>> shift) & 255]!++] = e;
+        const h = hashes[e];
+        for (let m = i; m < k; m++) {
+          const f = order[m]!;
+          if (hashes[f] === h && dup[f] === 0 && this.#sameUrl(e, f)) {
+            dup[e] = 1;
+            break;
+          }
+        }
       }
-      const t = order;
-      order = spare;
-      spare = t;
-    }
-    let i = 0;
-    while (i < n) {
-      const h = hashes[order[i]!];
-      let j = i + 1;
-      while (j < n && hashes[order[j]!] === h) j++;
-      if (j - i > 1) this.#markRun(order, i, j, dup);
-      i = j;
     }
     return dup;
+  }
+
+  /** Marks duplicates among the entries of a big bucket order[i, j), which are in index order. */
+  #markBucket(order: Uint32Array, i: number, j: number, dup: Uint8Array): void {
+    const hashes = this.#hashes;
+    const bucket = order.subarray(i, j);
+    bucket.sort((e, f) => hashes[e]! - hashes[f]! || e - f);
+    let k = 0;
+    while (k < bucket.length) {
+      const h = hashes[bucket[k]!];
+      let l = k + 1;
+      while (l < bucket.length && hashes[bucket[l]!] === h) l++;
+      if (l - k > 1) this.#markRun(bucket, k, l, dup);
+      k = l;
+    }
   }
 
   /** Marks duplicates among entries order[i, j), which share a hash and are in index order. */

@@ -291,3 +291,16 @@ Deno.test("PackedPagesBuilder stays exact when every hash collides", () => {
   equal(found, 150);
   deepStrictEqual(urls(pages), expected);
 });
+
+Deno.test("PackedPagesBuilder stays exact when hashes collide in part (big and small buckets)", () => {
+  for (const hashMask of [0x1, 0x7, 0xf00, 0xffff0000, 0xffffffff]) {
+    const raws: string[] = [];
+    for (let i = 0; i < 3000; i++) raws.push(`https://a.example/${(i * 7919) % 1700}`);
+    const b = new PackedPagesBuilder(null, NaN, { hashMask });
+    for (const raw of raws) b.add(raw, NaN, 0.5, 0, null);
+    const { pages, found } = b.build();
+    const expected = [...new Set(raws)];
+    equal(found, 1700, `mask ${hashMask}`);
+    deepStrictEqual(urls(pages), expected);
+  }
+});
