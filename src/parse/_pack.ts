@@ -32,9 +32,12 @@ const BATCH = 1024;
 const FNV_PRIME = 0x01000193;
 
 /** Host name bytes the WHATWG parser keeps as they are: `a-z 0-9 -` (`.` handled apart). */
-const HOST_OK = new Uint8Array(128);
-/** Path and query bytes it keeps as they are (`/` handled apart). */
-const PATH_OK = new Uint8Array(128);
+const HOST_OK = new Uint8Array(256);
+/**
+ * Path and query bytes it keeps as they are (`/` handled apart). 256 entries,
+ * so that a byte needs one lookup and no range check.
+ */
+const PATH_OK = new Uint8Array(256);
 for (let c = 0x61; c <= 0x7a; c++) HOST_OK[c] = 1;
 for (let c = 0x30; c <= 0x39; c++) HOST_OK[c] = 1;
 HOST_OK[0x2d] = 1;
@@ -89,13 +92,18 @@ export class PackedPagesBuilder {
   readonly #hashMask: number;
 
   // The batch waiting to be processed.
-  #pUrls: string[] = [];
+  // Fixed arrays filled by index and cleared after each batch: pushing onto
+  // fresh arrays cost about as much as the rest of add().
+  #pUrls: string[] = new Array<string>(BATCH).fill("");
+  #pN = 0;
   #pLastModified = new Float64Array(BATCH);
   #pPriority = new Float64Array(BATCH);
   #pChangeFrequency = new Uint8Array(BATCH);
-  #pExtras: (PageExtrasData | null)[] = [];
+  #pExtras: (PageExtrasData | null)[] = new Array<PageExtrasData | null>(BATCH).fill(null);
+  #pAnyExtras = false;
   /** Raw lastmod texts of the batch, and the page each belongs to. */
-  #pDates: string[] = [];
+  #pDates: string[] = new Array<string>(BATCH).fill("");
+  #pDN = 0;
   #pDateOf = new Int32Array(BATCH);
   #scratch = new Uint8Array(4096);
 
@@ -158,18 +166,23 @@ export class PackedPagesBuilder {
     changeFrequency: number,
     extras: PageExtrasData | null,
   ): void {
-    const i = this.#pUrls.length;
-    this.#pUrls.push(url);
+    const i = this.#pN;
+    this.#pUrls[i] = url;
     if (typeof lastModified === "number") {
       this.#pLastModified[i] = lastModified;
     } else {
-      this.#pDateOf[this.#pDates.length] = i;
-      this.#pDates.push(lastModified);
+      const k = this.#pDN++;
+      this.#pDateOf[k] = i;
+      this.#pDates[k] = lastModified;
       this.#pLastModified[i] = NaN;
     }
     this.#pPriority[i] = priority;
     this.#pChangeFrequency[i] = changeFrequency;
-    this.#pExtras.push(extras);
+    if (extras !== null) {
+      this.#pExtras[i] = extras;
+      this.#pAnyExtras = true;
+    }
+    this.#pN = i + 1;
     if (i + 1 === BATCH) this.#flush();
   }
 
@@ -183,13 +196,14 @@ export class PackedPagesBuilder {
 
   #flushDates(): void {
     const dates = this.#pDates;
-    if (dates.length === 0) return;
-    const joined = dates.join("");
+    const count = this.#pDN;
+    if (count === 0) return;
+    const joined = count === BATCH ? dates.join("") : dates.slice(0, count).join("");
     const written = this.#encode(joined);
     const ascii = written === joined.length;
     const scratch = this.#scratch;
     let off = 0;
-    for (let k = 0; k < dates.length; k++) {
+    for (let k = 0; k < count; k++) {
       const text = dates[k]!;
       const end = off + text.length;
       let ms = ascii ? parseW3cDateBytes(scratch, off, end) : NaN;
@@ -198,16 +212,28 @@ export class PackedPagesBuilder {
       this.#pLastModified[this.#pDateOf[k]!] = ms;
       off = end;
     }
-    this.#pDates = [];
+    // Drops the references into the document.
+    dates.fill("", 0, count);
+    this.#pDN = 0;
   }
 
   #flush(): void {
-    const urls = this.#pUrls;
-    const n = urls.length;
+    const n = this.#pN;
     if (n === 0) return;
     this.#flushDates();
-    this.#pUrls = [];
-    const joined = urls.join("");
+    this.#commitBatch(this.#pUrls, n);
+    // Drops the references into the document.
+    this.#pUrls.fill("", 0, n);
+    if (this.#pAnyExtras) {
+      this.#pExtras.fill(null, 0, n);
+      this.#pAnyExtras = false;
+    }
+    this.#pN = 0;
+  }
+
+  /** Checks, resolves and commits the batch's `n` URLs. */
+  #commitBatch(urls: string[], n: number): void {
+    const joined = n === BATCH ? urls.join("") : urls.slice(0, n).join("");
     // The batch is encoded straight into the output after the kept bytes;
     // each URL then stays in place, or moves left over what was dropped.
     const need = this.#used + joined.length;
@@ -219,7 +245,6 @@ export class PackedPagesBuilder {
         const url = resolvePageUrl(urls[i]!, this.#base);
         if (url !== null) this.#commit(this.#writeString(url), i);
       }
-      this.#pExtras = [];
       return;
     }
     let next = this.#used;
@@ -252,7 +277,6 @@ export class PackedPagesBuilder {
       }
       this.#commit(this.#writeString(url), i);
     }
-    this.#pExtras = [];
   }
 
   /**
@@ -279,11 +303,9 @@ export class PackedPagesBuilder {
     for (; i < b; i++) {
       const c = src[i]!;
       if (c === 0x2f) break;
-      if (c === 0x2e) {
-        if (i === label) return false;
+      if (HOST_OK[c] === 0) {
+        if (c !== 0x2e || i === label) return false;
         label = i + 1;
-      } else if (c > 0x7f || HOST_OK[c] === 0) {
-        return false;
       }
       h = Math.imul(h ^ c, FNV_PRIME);
     }
@@ -292,7 +314,8 @@ export class PackedPagesBuilder {
     if (i === b || i === label || src[label]! < 0x61) return false;
     for (; i < b; i++) {
       const c = src[i]!;
-      if (c === 0x2f) {
+      if (PATH_OK[c] === 0) {
+        if (c !== 0x2f) return false;
         if (i + 1 < b) {
           const d = src[i + 1];
           if (d === 0x2e) return false;
@@ -300,8 +323,6 @@ export class PackedPagesBuilder {
             return false;
           }
         }
-      } else if (c > 0x7f || PATH_OK[c] === 0) {
-        return false;
       }
       h = Math.imul(h ^ c, FNV_PRIME);
     }
