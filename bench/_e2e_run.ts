@@ -122,22 +122,29 @@ function threadCpu(): Map<string, { name: string; ms: number }> {
 }
 
 /**
- * Splits `totalMs` into the main thread, the runtime's helper threads still
- * alive, and the rest: threads that ended during the call, i.e. the parse
- * workers, which the pool terminates when the call returns.
+ * Splits `totalMs` into the main thread, the parse workers (Deno names their
+ * threads "worker-N"; workers already terminated count here too, as the
+ * part of `totalMs` no live thread accounts for) and the runtime's other
+ * helper threads still alive.
  */
 function cpuByThread(
   before: Map<string, { name: string; ms: number }>,
   totalMs: number,
 ): RunFigures["cpuByThread"] {
   let main = 0;
+  let workers = 0;
   let helpers = 0;
-  for (const [tid, { ms }] of threadCpu()) {
+  for (const [tid, { name, ms }] of threadCpu()) {
     const used = ms - (before.get(tid)?.ms ?? 0);
     if (tid === String(process.pid)) main += used;
+    else if (/^worker/i.test(name)) workers += used;
     else helpers += used;
   }
-  return { main, workers: Math.max(0, Math.round(totalMs - main - helpers)), helpers };
+  return {
+    main,
+    workers: workers + Math.max(0, Math.round(totalMs - main - workers - helpers)),
+    helpers,
+  };
 }
 
 function lagMeter(): { stop(): { lagMs: number; lagAtMs: number } } {

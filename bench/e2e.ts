@@ -445,7 +445,7 @@ for (const [key, what] of comparisons) {
     lag: spread(c, (r) => r.lagMs, msf),
     rss: spread(c, (r) => r.peakMiB, mib),
     target: "(comparison)",
-    verdict: `${(med(c, (r) => r.totalMs) / fullTime).toFixed(2)}× ours' time`,
+    verdict: `${(med(c, (r) => r.totalMs) / fullTime).toFixed(2)}× the time of the first row`,
   });
 }
 for (const key of ["crawlee", "sitemapper"]) {
