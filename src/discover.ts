@@ -207,7 +207,10 @@ export class Crawler {
     await Promise.all(this.#writes);
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
-    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot());
+    // A failed robots.txt is left out of the tree but not out of the diagnostics.
+    const counted: AbstractSitemap[] = robotsNode instanceof InvalidSitemap ? [robotsNode] : [];
+    for (const child of children) counted.push(child, ...child.allSitemaps());
+    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot(counted));
   }
 
   /**

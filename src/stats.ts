@@ -181,11 +181,28 @@ export class StatsCollector {
     this.recordNode("invalid", 0);
   }
 
-  /** A frozen snapshot. */
-  snapshot(): SitemapTreeStats {
+  /**
+   * A frozen snapshot. With `tree`, the sitemap counts and the invalid list
+   * are those of the finished tree, in tree order (the running counts also
+   * saw well-known-path probes that were dropped as duplicates).
+   */
+  snapshot(tree?: Iterable<{ readonly type: string; readonly url: string }>): SitemapTreeStats {
+    let byType: Record<string, number> = this.#byType;
+    let invalid: InvalidSitemapStat[] = this.#invalid;
+    if (tree !== undefined) {
+      byType = {};
+      invalid = [];
+      for (const node of tree) {
+        byType[node.type] = (byType[node.type] ?? 0) + 1;
+        const reason = (node as { readonly reason?: unknown }).reason;
+        if (node.type === "invalid" && typeof reason === "string") {
+          invalid.push({ url: node.url, reason });
+        }
+      }
+    }
     return Object.freeze({
-      sitemapsByType: Object.freeze({ ...this.#byType }),
-      invalid: Object.freeze([...this.#invalid]),
+      sitemapsByType: Object.freeze({ ...byType }),
+      invalid: Object.freeze([...invalid]),
       warnings: Object.freeze([...this.#warnings]),
       requests: this.requests,
       bytesDownloaded: this.bytesDownloaded,
