@@ -42,8 +42,42 @@ const TABLE_FROM = 1900;
  * order, so a table beats both the arithmetic and a one-month cache.
  */
 const MONTH_STARTS = new Int32Array(300 * 12);
+/** Days in each month of {@linkcode MONTH_STARTS}. */
+const MONTH_DAYS = new Uint8Array(300 * 12);
 for (let k = 0; k < MONTH_STARTS.length; k++) {
-  MONTH_STARTS[k] = daysFromCivil(TABLE_FROM + Math.floor(k / 12), (k % 12) + 1, 1);
+  const year = TABLE_FROM + Math.floor(k / 12);
+  MONTH_STARTS[k] = daysFromCivil(year, (k % 12) + 1, 1);
+  MONTH_DAYS[k] = daysInMonth(year, (k % 12) + 1);
+}
+
+/**
+ * `YYYY-MM-DD` at `b[i]` as epoch ms, for years in the table only.
+ * Returns NaN when the bytes are anything else (the general path then decides). Integer
+ * arithmetic only: the lastmod of almost every page comes through here.
+ */
+function tableDate(b: Uint8Array, i: number): number {
+  if (b[i + 4] !== 45 || b[i + 7] !== 45) return NaN;
+  const y0 = b[i]! - 48;
+  const y1 = b[i + 1]! - 48;
+  const y2 = b[i + 2]! - 48;
+  const y3 = b[i + 3]! - 48;
+  const m0 = b[i + 5]! - 48;
+  const m1 = b[i + 6]! - 48;
+  const d0 = b[i + 8]! - 48;
+  const d1 = b[i + 9]! - 48;
+  // A byte below '0' wraps to a large unsigned value.
+  if (
+    (y0 >>> 0) > 9 || (y1 >>> 0) > 9 || (y2 >>> 0) > 9 || (y3 >>> 0) > 9 ||
+    (m0 >>> 0) > 9 || (m1 >>> 0) > 9 || (d0 >>> 0) > 9 || (d1 >>> 0) > 9
+  ) {
+    return NaN;
+  }
+  const month = m0 * 10 + m1;
+  const day = d0 * 10 + d1;
+  const k = (y0 * 1000 + y1 * 100 + y2 * 10 + y3 - TABLE_FROM) * 12 + month - 1;
+  if (month < 1 || month > 12 || k < 0 || k >= MONTH_STARTS.length) return NaN;
+  if (day < 1 || day > MONTH_DAYS[k]!) return NaN;
+  return (MONTH_STARTS[k]! + day - 1) * MS_PER_DAY;
 }
 
 /**
@@ -117,7 +151,8 @@ export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): nu
   // Most lastmods are a bare date or a date-time with seconds and a zone:
   // read those at fixed positions, everything else with the scanner.
   if (end - i >= 10 && b[i + 4] === 45 && b[i + 7] === 45) {
-    const date = fixedDate(b, i);
+    const fast = tableDate(b, i);
+    const date = fast === fast ? fast : fixedDate(b, i);
     if (date === date) {
       if (end - i === 10) return date;
       const t = fixedTime(b, i + 10, end);

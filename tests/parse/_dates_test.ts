@@ -111,3 +111,17 @@ Deno.test("parseW3cDate() agrees with Date.UTC inside and outside the month tabl
     }
   }
 });
+
+Deno.test("parseW3cDate() matches a Date.UTC reference on random YYYY-MM-DD, valid or not", () => {
+  const pad = (n: number, w: number) => String(n).padStart(w, "0");
+  for (let k = 0; k < 20_000; k++) {
+    const year = 1850 + Math.floor(Math.random() * 400);
+    const month = Math.floor(Math.random() * 14); // 0 and 13 are invalid
+    const day = Math.floor(Math.random() * 33); // 0, 32 and past the month's end are invalid
+    const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+    const ms = Date.UTC(year, month - 1, day);
+    const d = new Date(ms);
+    const valid = month >= 1 && month <= 12 && day >= 1 && d.getUTCDate() === day;
+    equal(parseW3cDate(text), valid ? ms : NaN, text);
+  }
+});
