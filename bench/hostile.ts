@@ -301,6 +301,10 @@ const notes = [
   `Targets: call <= time limit + 1 s; growth <= ${MEMORY_TARGET_MIB} MiB; gzip bomb refused in ` +
   `<= ${BOMB_TARGET_MS} ms; every good page kept. Memory exceptions (the limit allows more):`,
   ...Object.entries(MEMORY_EXCEPTIONS).map(([name, why]) => `  - ${name}: ${why}.`),
+  "The bombs with the default 2 workers: the hostile sitemap is the first job of a worker that " +
+  "every call starts afresh, so its time and growth include that worker's start-up (an isolate, " +
+  "its modules, node:zlib) besides the decompression; the `workers 0` rows show the decompressor " +
+  "alone, and bench/bomb_rss.ts measures it outside a crawl.",
 ];
 const what = chosen.map((c) => `| ${c.name} | ${c.what.replaceAll("|", "\\|")} |`);
 const report = [
