@@ -304,3 +304,37 @@ Deno.test("PackedPagesBuilder stays exact when hashes collide in part (big and s
     deepStrictEqual(urls(pages), expected);
   }
 });
+
+Deno.test("PackedPagesBuilder: builders reusing the last one's arrays, in turn or interleaved, stay exact", () => {
+  const make = (tag: string, n: number) => {
+    const raws: string[] = [];
+    for (let i = 0; i < n; i++) raws.push(`https://${tag}.example/p/${(i * 13) % (n - 3)}`);
+    return raws;
+  };
+  const check = (b: PackedPagesBuilder, raws: string[]) => {
+    const { pages } = b.build();
+    const expected = [...new Set(raws)];
+    deepStrictEqual(urls(pages), expected);
+    deepStrictEqual([...pages.lastModified], expected.map((_, i) => i));
+  };
+  const addAll = (b: PackedPagesBuilder, raws: string[]) => {
+    const first = new Map<string, number>();
+    for (const raw of raws) if (!first.has(raw)) first.set(raw, first.size);
+    for (const raw of raws) b.add(raw, first.get(raw)!, 0.5, 0, null);
+  };
+  const big = make("big", 60_000);
+  const small = make("small", 500);
+  const other = make("other", 20_000);
+  const a = new PackedPagesBuilder(null, NaN, { sizeHint: 5_000_000 });
+  addAll(a, big);
+  check(a, big);
+  const b = new PackedPagesBuilder(null, NaN, { sizeHint: 40_000 });
+  const c = new PackedPagesBuilder(null, NaN, { sizeHint: 5_000_000 });
+  addAll(b, small);
+  addAll(c, other);
+  check(b, small);
+  check(c, other);
+  const d = new PackedPagesBuilder(null, NaN, { sizeHint: 5_000_000 });
+  addAll(d, small);
+  check(d, small);
+});
