@@ -122,6 +122,8 @@ async function run(config: CaseConfig): Promise<CaseResult> {
   const peakMiB = statusMiB("VmHWM");
 
   const goodUrl = new URL("/good.xml", home).href;
+  // /sitemap.xml is the good index when robots.txt is the attack, a quiet 404 otherwise.
+  const goodUrls = new Set([goodUrl, new URL("/sitemap.xml", home).href]);
   const good = new Set(GOOD_PAGES);
   let goodPages = 0;
   let otherPages = 0;
@@ -129,7 +131,7 @@ async function run(config: CaseConfig): Promise<CaseResult> {
     if (good.has(page.url)) goodPages++;
     else otherPages++;
   }
-  const hostile = events.filter((e) => e.url !== goodUrl && e.kind !== "fetched");
+  const hostile = events.filter((e) => !goodUrls.has(e.url) && e.kind !== "fetched");
   const caseMs = Math.max(0, ...hostile.map((e) => e.ms));
   const arrived = new Map(
     events.filter((e) => e.kind === "fetched" && e.url !== goodUrl).map((
