@@ -64,12 +64,12 @@ function grown<T extends Uint8Array | Uint32Array | Float64Array>(a: T, min: num
 
 /** A builder's working arrays. */
 interface Working {
-  readonly bytes: Uint8Array;
-  readonly ends: Uint32Array;
-  readonly hashes: Uint32Array;
-  readonly lastModified: Float64Array;
-  readonly priority: Float64Array;
-  readonly changeFrequency: Uint8Array;
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly ends: Uint32Array<ArrayBuffer>;
+  readonly hashes: Uint32Array<ArrayBuffer>;
+  readonly lastModified: Float64Array<ArrayBuffer>;
+  readonly priority: Float64Array<ArrayBuffer>;
+  readonly changeFrequency: Uint8Array<ArrayBuffer>;
 }
 
 /**
