@@ -144,6 +144,8 @@ interface Case {
   readonly key: string;
   readonly label: string;
   readonly runs: RunFigures[];
+  /** Why runs failed, one line each. */
+  readonly failures: string[];
   /** The URL count every run must report. */
   readonly expectUrls: number;
 }
@@ -187,14 +189,23 @@ async function measure(
   expectUrls: number,
   run: () => Promise<RunFigures>,
 ): Promise<Case> {
-  const c: Case = { key, label, runs: [], expectUrls };
+  const c: Case = { key, label, runs: [], failures: [], expectUrls };
   cases.push(c);
   for (let i = 0; i < runs; i++) {
     await waitForQuiet();
     const cpu0 = cpuJiffies();
     const server0 = processJiffies(server.pid);
     const t0 = performance.now();
-    const r = await run();
+    let r: RunFigures;
+    try {
+      r = await run();
+    } catch (error) {
+      // One broken run (say, a source file caught mid-edit) costs its row a
+      // sample, not the whole benchmark.
+      c.failures.push(String(error).split("\n").find((l) => /error/i.test(l)) ?? String(error));
+      console.log(`  ${label.padEnd(34)} run failed: ${c.failures.at(-1)}`);
+      continue;
+    }
     const wallMs = performance.now() - t0;
     const cpu1 = cpuJiffies();
     const serverMs = (processJiffies(server.pid) - server0) / TICKS_PER_MS;
@@ -304,19 +315,16 @@ if (sites.scale !== null) {
     scale.urls,
     () => ours({ case: "tree", origin: scale.origin + "/" }),
   );
-  try {
-    await measure(
-      "scaleStream",
-      "ours, scale: streamPages",
-      scaleRuns,
-      scale.urls,
-      () => ours({ case: "stream", origin: scale.origin + "/" }),
-    );
-  } catch (error) {
-    if (!String(error).includes("does not export streamPages")) throw error;
+  const stream = await measure(
+    "scaleStream",
+    "ours, scale: streamPages",
+    scaleRuns,
+    scale.urls,
+    () => ours({ case: "stream", origin: scale.origin + "/" }),
+  );
+  if (stream.failures.some((f) => f.includes("does not export streamPages"))) {
     streamMissing = true;
-    cases.pop();
-    console.log("  streamPages is not exported by mod.ts yet: scale stream run skipped");
+    cases.splice(cases.indexOf(stream), 1);
   }
 }
 await stopServer();
@@ -343,7 +351,9 @@ function spread(c: Case, pick: (r: RunFigures) => number, unit: (x: number) => s
 const sec = (x: number): string => (x / 1000).toFixed(2) + " s";
 const msf = (x: number): string => Math.round(x) + " ms";
 const mib = (x: number): string => Math.round(x) + " MiB";
-const byKey = (key: string): Case | undefined => cases.find((c) => c.key === key);
+/** A case with at least one good run. */
+const byKey = (key: string): Case | undefined =>
+  cases.find((c) => c.key === key && c.runs.length > 0);
 
 interface Row {
   what: string;
@@ -360,13 +370,16 @@ const rows: Row[] = [];
 const urlsOf = (c: Case): string => {
   const counts = [...new Set(c.runs.map((r) => r.urls))];
   const ok = counts.length === 1 && counts[0] === c.expectUrls;
-  return counts.map((n) => n.toLocaleString("en-US")).join("/") + (ok ? "" : " (!)");
+  const failed = c.failures.length > 0
+    ? ` (${c.failures.length} of ${c.failures.length + c.runs.length} runs failed)`
+    : "";
+  return counts.map((n) => n.toLocaleString("en-US")).join("/") + (ok ? "" : " (!)") + failed;
 };
 const verdict = (checks: readonly boolean[]): string => checks.every(Boolean) ? "met" : "MISSED";
 
-const full = byKey("full")!;
-const fullTime = med(full, (r) => r.totalMs);
-{
+const full = byKey("full");
+const fullTime = full === undefined ? NaN : med(full, (r) => r.totalMs);
+if (full !== undefined) {
   const time = med(full, (r) => r.totalMs);
   const lag = med(full, (r) => r.lagMs);
   const rss = med(full, (r) => r.peakMiB);
@@ -385,8 +398,9 @@ const fullTime = med(full, (r) => r.totalMs);
     }, lag ${lag <= 10 ? "met" : "missed"}, RSS ${rss <= 250 ? "met" : "missed"}`,
   });
 }
-{
-  const c = byKey("since")!;
+const sinceCase = byKey("since");
+if (sinceCase !== undefined) {
+  const c = sinceCase;
   const time = med(c, (r) => r.totalMs);
   const lag = med(c, (r) => r.lagMs);
   const rss = med(c, (r) => r.peakMiB);
@@ -404,7 +418,8 @@ const fullTime = med(full, (r) => r.totalMs);
   });
 }
 for (const [key, suffix] of [["bomb", ""], ["bomb0", ", workers: 0"]] as const) {
-  const c = byKey(key)!;
+  const c = byKey(key);
+  if (c === undefined) continue;
   const time = med(c, (r) => r.bombMs ?? NaN);
   const delta = med(c, (r) => r.peakMiB - r.baselineMiB);
   const rejected = c.runs.every((r) => r.invalid.some((i) => i.includes("expands past")));
@@ -502,6 +517,20 @@ for (
     rss: spread(c, (r) => r.peakMiB, mib),
     target: `≤ ${limit} MiB`,
     verdict: `${verdict([rss <= limit])}`,
+  });
+}
+
+for (const c of cases) {
+  if (c.runs.length > 0) continue;
+  rows.push({
+    what: c.label,
+    urls: "—",
+    time: "—",
+    cpu: "—",
+    lag: "—",
+    rss: "—",
+    target: "",
+    verdict: `every run failed: ${c.failures[0]}`,
   });
 }
 
