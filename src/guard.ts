@@ -166,10 +166,17 @@ export function createUrlGuard(
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return `Refused non-http(s) URL: ${url.href}`;
     }
-    if (policy === true || openByHomepage) return null;
-
+    if (policy === true) return null;
     const host = url.hostname;
     const found = classifyHost(host);
+    if (openByHomepage) {
+      // An intranet homepage opens the private network, but not the cloud
+      // metadata service: credentials live there, and no sitemap does.
+      if (found !== null && found.kind !== "public-address" && found.label.includes("metadata")) {
+        return `Refused cloud metadata address ${host} (${found.label}; only allowPrivateNetworks: true allows it)`;
+      }
+      return null;
+    }
     if (found?.kind === "public-address") return null;
     if (found !== null) {
       if (await allowedAnyway()) return null;

@@ -302,7 +302,7 @@ Deno.test("createUrlGuard() counts a homepage on a private name or loopback as p
     ]
   ) {
     const guard = createUrlGuard(new URL(home), "if-homepage-is");
-    assert.equal(await guard(new URL("http://169.254.169.254/")), null, home);
+    assert.equal(await guard(new URL("http://10.0.0.1/")), null, home);
   }
 });
 
@@ -406,4 +406,19 @@ Deno.test("createUrlGuard() resolves a name with a trailing dot without the dot"
       "(private, RFC 1918; allowPrivateNetworks is false)",
   );
   assert.deepEqual(calls, ["sitemaps.example.com"]);
+});
+
+Deno.test("createUrlGuard() keeps the metadata service closed for a private homepage unless the policy is true", async () => {
+  const intranet = createUrlGuard(new URL("http://10.1.2.3/"), "if-homepage-is");
+  assert.equal(await intranet(new URL("http://10.9.9.9/sitemap.xml")), null);
+  assert.equal(
+    await intranet(new URL("http://169.254.169.254/latest/meta-data/")),
+    "Refused cloud metadata address 169.254.169.254 (link-local, cloud metadata service; only allowPrivateNetworks: true allows it)",
+  );
+  assert.equal(
+    await intranet(new URL("http://metadata.google.internal/computeMetadata/v1/")),
+    "Refused cloud metadata address metadata.google.internal (cloud metadata name; only allowPrivateNetworks: true allows it)",
+  );
+  const open = createUrlGuard(new URL("http://10.1.2.3/"), true);
+  assert.equal(await open(new URL("http://169.254.169.254/latest/meta-data/")), null);
 });
