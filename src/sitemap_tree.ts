@@ -37,6 +37,7 @@ export async function sitemapTreeForHomepage(
   const resolved = resolveOptions(homepageUrl, options, defaultWorkerCount());
   resolved.signal?.throwIfAborted();
   const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
+  pool.warm();
   try {
     const crawler = new Crawler(resolved, pool);
     return await abortable(crawler.crawlWebsite(), resolved.signal);

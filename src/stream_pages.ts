@@ -50,6 +50,7 @@ export async function* streamPages(
     ? stop.signal
     : AbortSignal.any([resolved.signal, stop.signal]);
   const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
+  pool.warm();
 
   const queue: PackedPages[] = [];
   let wakeConsumer: (() => void) | null = null;

@@ -21,6 +21,7 @@ const input = JSON.parse(await new Blob(chunks).text()) as {
   readonly jobTimeoutMs: number;
   /** Another worker module (tests/workers/_test_worker.js), or null for the real one. */
   readonly workerUrl: string | null;
+  readonly warm?: boolean;
   readonly jobs: readonly JobData[];
 };
 const pool = createParsePool({
@@ -28,6 +29,7 @@ const pool = createParsePool({
   jobTimeoutMs: input.jobTimeoutMs,
   ...(input.workerUrl === null ? {} : { workerUrl: new URL(input.workerUrl) }),
 });
+if (input.warm === true) pool.warm();
 const outcomes = await Promise.all(input.jobs.map((data) => pool.parse(jobFromData(data))));
 pool.close();
 console.log(JSON.stringify({ size: pool.size, outcomes: outcomes.map(plainOutcome) }));

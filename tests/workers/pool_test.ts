@@ -39,6 +39,8 @@ interface ScriptOptions {
   readonly workerUrl?: URL;
   /** Run Deno with no permissions rather than `-A`. */
   readonly noPermissions?: boolean;
+  /** Call `warm()` before the first job. */
+  readonly warm?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ async function parseInSubprocess(
       workers: options.workers ?? 1,
       jobTimeoutMs: options.jobTimeoutMs ?? 30_000,
       workerUrl: options.workerUrl?.href ?? null,
+      warm: options.warm ?? false,
       jobs: jobs.map(jobData),
     };
     const writer = child.stdin.getWriter();
@@ -140,6 +143,18 @@ Deno.test("ParsePool.parse() on a worker gives the calling thread's outcome", as
   const expected = [];
   for (const each of jobs) expected.push(plainOutcome(await runParseJob(each)));
   const { size, outcomes } = await parseInSubprocess(jobs, { workers: 2 });
+  assert.equal(size, 2);
+  assert.deepEqual(outcomes, expected);
+});
+
+Deno.test("ParsePool.warm() starts the workers ahead; jobs then give the same outcomes and the process exits", async () => {
+  const jobs = [
+    job("https://example.com/sitemap.txt", "https://example.com/a\nhttps://example.com/b\n"),
+    job("https://example.com/sitemap.xml", URLSET),
+  ];
+  const expected = [];
+  for (const each of jobs) expected.push(plainOutcome(await runParseJob(each)));
+  const { size, outcomes } = await parseInSubprocess(jobs, { workers: 2, warm: true });
   assert.equal(size, 2);
   assert.deepEqual(outcomes, expected);
 });
