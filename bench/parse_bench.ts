@@ -7,7 +7,8 @@
  *   deno bench -A bench/parse_bench.ts
  *
  * Run with `deno run -A bench/parse_bench.ts` instead to print process CPU
- * time per parse, which a busy machine distorts far less than wall time.
+ * time per parse (median and minimum of 9 rounds of 4), which a busy machine
+ * distorts far less than wall time.
  *
  * @module
  */
@@ -76,13 +77,26 @@ Deno.bench("decompressIfGzip + parseSitemap", { group: "50k" }, async () => {
   if (r.kind !== "pages" || r.pages.count !== 50_000) throw new Error("wrong result");
 });
 
-/** CPU milliseconds per call of `f`, after a warm-up. */
-async function cpuMs(f: () => unknown, runs: number): Promise<number> {
-  for (let i = 0; i < 3; i++) await f();
-  const start = process.cpuUsage();
-  for (let i = 0; i < runs; i++) await f();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000 / runs;
+/**
+ * CPU milliseconds per call of `f` after a warm-up: the median and the
+ * minimum over `rounds` rounds of `runs` calls, since other processes on a
+ * shared machine slow some rounds down (the median is the figure to quote).
+ */
+async function cpuMs(
+  f: () => unknown,
+  rounds: number,
+  runs: number,
+): Promise<{ median: number; min: number }> {
+  for (let i = 0; i < 5; i++) await f();
+  const perCall: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < runs; i++) await f();
+    const used = process.cpuUsage(start);
+    perCall.push((used.user + used.system) / 1000 / runs);
+  }
+  perCall.sort((a, b) => a - b);
+  return { median: perCall[perCall.length >> 1]!, min: perCall[0]! };
 }
 
 if (import.meta.main) {
@@ -104,11 +118,11 @@ if (import.meta.main) {
     }],
   ];
   for (const [name, f] of rows) {
-    const ms = await cpuMs(f, 15);
+    const { median, min } = await cpuMs(f, 9, 4);
     console.log(
-      `${name.padEnd(34)} ${ms.toFixed(1).padStart(6)} ms CPU  ${
-        (mb / ms * 1000).toFixed(0).padStart(4)
-      } MB/s`,
+      `${name.padEnd(34)} ${median.toFixed(1).padStart(6)} ms CPU (min ${
+        min.toFixed(1).padStart(5)
+      })  ${(mb / median * 1000).toFixed(0).padStart(4)} MB/s`,
     );
   }
 }
