@@ -428,8 +428,11 @@ export class WebClient {
     }
     if (response.body === null) return new Uint8Array(0);
     const reader = response.body.getReader();
-    // With a trustworthy Content-Length the body lands in one exact buffer, no second copy.
-    let buffer = new Uint8Array(Number.isInteger(declared) && declared >= 0 ? declared : 64 * 1024);
+    // With a Content-Length the body lands in one exact buffer, no second copy.
+    // Without one (or past it) chunks are kept as they come and joined once at
+    // the end, so a body refused at the cap never held more than the cap.
+    const exact = Number.isInteger(declared) && declared >= 0 ? new Uint8Array(declared) : null;
+    const chunks: Uint8Array[] = [];
     let size = 0;
     try {
       for (;;) {
@@ -442,21 +445,32 @@ export class WebClient {
           await reader.cancel().catch(() => {});
           return tooBig;
         }
-        if (size + value.byteLength > buffer.byteLength) {
-          const grown = new Uint8Array(
-            Math.min(limit, Math.max(buffer.byteLength * 2, size + value.byteLength)),
-          );
-          grown.set(buffer.subarray(0, size));
-          buffer = grown;
+        if (exact !== null && chunks.length === 0 && size + value.byteLength <= exact.byteLength) {
+          exact.set(value, size);
+        } else {
+          if (exact !== null && chunks.length === 0 && size > 0) {
+            chunks.push(exact.subarray(0, size));
+          }
+          chunks.push(value);
         }
-        buffer.set(value, size);
         size += value.byteLength;
       }
     } catch (error) {
       await reader.cancel().catch(() => {});
       throw error;
     }
-    return size === buffer.byteLength ? buffer : buffer.slice(0, size);
+    if (chunks.length === 0) {
+      if (exact === null) return new Uint8Array(0);
+      return size === exact.byteLength ? exact : exact.slice(0, size);
+    }
+    if (chunks.length === 1 && chunks[0]!.byteOffset === 0) return chunks[0]!;
+    const joined = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      joined.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return joined;
   }
 
   #slots(url: URL): Slots {
