@@ -523,36 +523,47 @@ export class PackedPagesBuilder {
     const dup = this.#duplicates();
     const bytes = this.#bytes;
     const since = this.#since;
-    const urlEnds = new Uint32Array(n);
+    const ends = this.#ends;
+    const lastModifieds = this.#lastModified;
+    const priorities = this.#priority;
+    const changeFrequencies = this.#changeFrequency;
+    const extrasOf = this.#extrasOf;
     const extras: string[] = [];
     let found = 0;
     let count = 0;
     let at = 0;
     let x = 0;
+    let start = 0;
     // Compacts in place: page `count` lands at or before entry e, its bytes
-    // at or before where they are.
+    // at or before where they are, its end in `ends[count]` (so each
+    // entry's start is carried in `start`, read before it can be overwritten).
     for (let e = 0; e < n; e++) {
-      while (x < this.#extrasOf.length && this.#extrasOf[x]! < e) x++;
+      const end = ends[e]!;
+      const from = start;
+      start = end;
       if (dup[e] === 1) continue;
       found++;
-      const lastModified = this.#lastModified[e]!;
+      const lastModified = lastModifieds[e]!;
       if (lastModified < since) continue;
-      const start = this.#start(e);
-      const end = this.#ends[e]!;
-      if (start !== at) bytes.copyWithin(at, start, end);
-      at += end - start;
+      if (from !== at) bytes.copyWithin(at, from, end);
+      at += end - from;
       // URLs here are ASCII, so UTF-16 ends equal byte ends.
-      urlEnds[count] = at;
-      this.#lastModified[count] = lastModified;
-      this.#priority[count] = this.#priority[e]!;
-      this.#changeFrequency[count] = this.#changeFrequency[e]!;
-      if (this.#extrasOf[x] === e) extras.push(`[${count},${this.#extras[x]}]`);
+      ends[count] = at;
+      if (count !== e) {
+        lastModifieds[count] = lastModified;
+        priorities[count] = priorities[e]!;
+        changeFrequencies[count] = changeFrequencies[e]!;
+      }
+      if (x < extrasOf.length) {
+        while (x < extrasOf.length && extrasOf[x]! < e) x++;
+        if (extrasOf[x] === e) extras.push(`[${count},${this.#extras[x]}]`);
+      }
       count++;
     }
     const pages: PackedPages = {
       count,
       urlBytes: bytes.slice(0, at),
-      urlEnds: urlEnds.slice(0, count),
+      urlEnds: ends.slice(0, count),
       lastModified: this.#lastModified.slice(0, count),
       priority: this.#priority.slice(0, count),
       changeFrequency: this.#changeFrequency.slice(0, count),

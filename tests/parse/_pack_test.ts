@@ -1,6 +1,6 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { PackedPagesBuilder } from "../../src/parse/_pack.ts";
-import { rows, urls } from "./_unpack.ts";
+import { extras, rows, urls } from "./_unpack.ts";
 
 const base = new URL("https://a.example/dir/sitemap.xml");
 
@@ -337,4 +337,44 @@ Deno.test("PackedPagesBuilder: builders reusing the last one's arrays, in turn o
   const d = new PackedPagesBuilder(null, NaN, { sizeHint: 5_000_000 });
   addAll(d, small);
   check(d, small);
+});
+
+Deno.test("PackedPagesBuilder keeps extras, dates and ends aligned through duplicates and the since filter", () => {
+  const since = 1000;
+  const b = new PackedPagesBuilder(null, since);
+  const expected: { url: string; lastModified: number; tag: number | null }[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < 5000; i++) {
+    const url = `https://a.example/${(i * 31) % 3001}/${"x".repeat(i % 7)}`;
+    const lastModified = (i * 37) % 2000;
+    const tag = i % 5 === 0 ? i : null;
+    b.add(
+      url,
+      lastModified,
+      0.5,
+      0,
+      tag === null ? null : {
+        images: [{
+          loc: `https://img/${tag}`,
+          caption: null,
+          geoLocation: null,
+          title: null,
+          license: null,
+        }],
+      },
+    );
+    if (seen.has(url)) continue;
+    seen.add(url);
+    if (lastModified >= since) expected.push({ url, lastModified, tag });
+  }
+  const { pages, found } = b.build();
+  equal(found, seen.size);
+  deepStrictEqual(urls(pages), expected.map((p) => p.url));
+  deepStrictEqual([...pages.lastModified], expected.map((p) => p.lastModified));
+  const byPage = extras(pages);
+  expected.forEach((p, k) => {
+    const e = byPage.get(k) as { images: { loc: string }[] } | undefined;
+    equal(e?.images[0]?.loc ?? null, p.tag === null ? null : `https://img/${p.tag}`);
+  });
+  equal(byPage.size, expected.filter((p) => p.tag !== null).length);
 });
