@@ -131,7 +131,7 @@ function parseExtras(extras: string): [number, PageExtrasData][] {
 function pageWithExtras(
   url: string,
   priority: number,
-  lastModified: Date | null,
+  lastModified: number,
   changeFrequency: ChangeFrequency | null,
   extras: PageExtrasData,
 ): SitemapPage {
@@ -183,8 +183,7 @@ export function* iteratePages(
       const end = urlEnds[i]!;
       const url = text.slice(start, end);
       start = end;
-      const ms = lastModified[i]!;
-      const date = ms !== ms ? null : new Date(ms);
+      const date = lastModified[i]!;
       const frequency = FREQUENCY_BY_CODE[changeFrequency[i]!] ?? null;
       if (i !== extrasAt) {
         // Every key, in the order the other callers use: one init shape keeps

@@ -463,8 +463,12 @@ export interface SitemapPageInit {
   readonly url: string;
   /** Values that are not numbers in [0, 1] become 0.5, as the protocol's default. @default {0.5} */
   readonly priority?: number;
-  /** An invalid Date becomes null. @default {null} */
-  readonly lastModified?: Date | null;
+  /**
+   * A Date, or epoch milliseconds (the packed form passes these, so the Date
+   * is built only when read); an invalid Date or NaN becomes null.
+   * @default {null}
+   */
+  readonly lastModified?: Date | number | null;
   /** How often the page changes. @default {null} */
   readonly changeFrequency?: ChangeFrequency | null;
   /** Google News (or feed item) data. @default {null} */
@@ -517,8 +521,9 @@ export class SitemapPage {
   readonly url: string;
   /** From 0 to 1; 0.5 when the sitemap gave none or an invalid one. */
   readonly priority: number;
-  /** When the page last changed, or null. */
-  readonly lastModified: Date | null;
+  /** Epoch ms of lastModified, NaN when none: a number is ~10x cheaper to make than a Date. */
+  readonly #lastModifiedMs: number;
+  #lastModified: Date | null | undefined;
   /** How often the page changes, or null. */
   readonly changeFrequency: ChangeFrequency | null;
   /** Google News (or feed item) data, or null. */
@@ -540,12 +545,28 @@ export class SitemapPage {
     this.url = init.url;
     // False for NaN too.
     this.priority = priority >= 0 && priority <= 1 ? priority : 0.5;
-    this.lastModified = validDate(init.lastModified);
+    const lastModified = init.lastModified;
+    if (typeof lastModified === "number") {
+      this.#lastModifiedMs = lastModified;
+    } else {
+      const date = validDate(lastModified);
+      this.#lastModifiedMs = date === null ? NaN : date.getTime();
+      this.#lastModified = date;
+    }
     this.changeFrequency = init.changeFrequency ?? null;
     this.newsStory = init.newsStory ?? null;
     this.images = frozenList(init.images);
     this.videos = frozenList(init.videos);
     this.alternates = frozenList(init.alternates);
+  }
+
+  /** When the page last changed, or null (built on first read, then the same object). */
+  get lastModified(): Date | null {
+    if (this.#lastModified === undefined) {
+      const ms = this.#lastModifiedMs;
+      this.#lastModified = ms === ms ? new Date(ms) : null;
+    }
+    return this.#lastModified;
   }
 
   /**
@@ -566,7 +587,9 @@ export class SitemapPage {
     return {
       url: this.url,
       priority: this.priority,
-      lastModified: isoOrNull(this.lastModified),
+      lastModified: this.#lastModifiedMs === this.#lastModifiedMs
+        ? isoString(this.#lastModifiedMs)
+        : null,
       changeFrequency: this.changeFrequency,
       newsStory: this.newsStory === null ? null : this.newsStory.toJSON(),
       images: this.images.map((image) => image.toJSON()),
