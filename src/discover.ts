@@ -27,7 +27,11 @@ import {
   PagesXMLSitemap,
 } from "./objects/sitemap.ts";
 import type { ParsePool } from "./workers/pool.ts";
+import { type ParseJob, runParseJob } from "./workers/_job.ts";
 import { StatsCollector } from "./stats.ts";
+
+/** Plain bodies up to this size are parsed on this thread (see #load). */
+const IN_THREAD_BYTES = 64 * 1024;
 
 /** A fetched and parsed document, shared by every place in the tree that names its URL. */
 type Doc =
@@ -263,7 +267,7 @@ export class Crawler {
     const asRobots = robots || isRobotsUrl(fetched.url);
     this.#inspect?.(fetched.url, fetched.bytes.slice(), asRobots);
     const since = this.#o.since;
-    const outcome = await this.#pool.parse({
+    const job: ParseJob = {
       bytes: fetched.bytes,
       url: fetched.url,
       since,
@@ -284,7 +288,13 @@ export class Crawler {
           downloadedBytes,
         },
       }),
-    });
+    };
+    // robots.txt and most indexes are a few kilobytes: parsing them here costs
+    // less than waiting for a worker, and discovery goes on sooner. Anything
+    // gzipped goes to a worker, however small, since it may be a bomb.
+    const small = fetched.bytes.byteLength <= IN_THREAD_BYTES &&
+      !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b);
+    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job);
     const result = outcome.result;
     if (outcome.cacheEntry !== undefined) this.#writeCache(key, outcome.cacheEntry);
     this.stats.recordParse(outcome.decompressedBytes, outcome.parseMs, result, fetched.url);
