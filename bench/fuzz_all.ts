@@ -27,13 +27,14 @@
  * @module
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { constants, gzipSync } from "node:zlib";
 import { decompressIfGzip, decompressIfGzipWithStreams } from "../src/decompress.ts";
 import { runParseJob } from "../src/workers/_job.ts";
 import { generateIndex, generateUrlset } from "../fixtures/generate.ts";
+import { corpus as fixtureCorpus, rng as random } from "../tests/parse/_fuzz.ts";
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,44 +44,14 @@ function flag(name: string, fallback: number): number {
   return value;
 }
 
-/** mulberry32. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const FILES = [
-  "sitemap_pages.xml",
-  "sitemap_news.xml",
-  "sitemap_media.xml",
-  "sitemap_alternates.xml",
-  "sitemap_index.xml",
-  "sitemap.txt",
-  "robots.txt",
-  "feeds/rss.xml",
-  "feeds/rdf.xml",
-  "feeds/atom.xml",
-  "feeds/atom03.xml",
-];
-
 interface Doc {
   readonly name: string;
   readonly bytes: Uint8Array;
 }
 
+/** The reader fuzzer's documents (every fixture file), plus bigger generated ones for gzip. */
 function corpus(): Doc[] {
-  const docs: Doc[] = FILES.map((name) => ({
-    name,
-    bytes: new Uint8Array(
-      readFileSync(fileURLToPath(new URL(`../fixtures/files/${name}`, import.meta.url))),
-    ),
-  }));
+  const docs: Doc[] = fixtureCorpus();
   const encode = (s: string): Uint8Array => new TextEncoder().encode(s);
   docs.push({
     name: "generated urlset 2000",
