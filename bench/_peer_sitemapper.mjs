@@ -12,32 +12,8 @@
  */
 import { readFileSync } from "node:fs";
 import Sitemapper from "sitemapper";
+import { lagMeter, round, statusMiB } from "./_peer_measure.mjs";
 
-function statusMiB(field) {
-  const match = readFileSync("/proc/self/status", "utf8").match(new RegExp(`${field}:\\s+(\\d+)`));
-  return Number(match[1]) / 1024;
-}
-
-function lagMeter() {
-  const started = performance.now();
-  let last = started;
-  let worst = 0;
-  let worstAt = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    if (now - last - 1 > worst) {
-      worst = now - last - 1;
-      worstAt = now - started;
-    }
-    last = now;
-  }, 1);
-  return () => {
-    clearInterval(timer);
-    return { lagMs: worst, lagAtMs: worstAt };
-  };
-}
-
-const round = (x) => Math.round(x * 10) / 10;
 const spec = JSON.parse(process.argv[2]);
 const baselineMiB = statusMiB("VmRSS");
 const stop = lagMeter();

@@ -37,7 +37,9 @@ export async function sitemapTreeForHomepage(
   const resolved = resolveOptions(homepageUrl, options, defaultWorkerCount());
   resolved.signal?.throwIfAborted();
   const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
-  pool.warm();
+  // Start the workers while robots.txt is on the wire, unless a cache makes it
+  // likely that nothing needs parsing (a repeat run answered by 304s).
+  if (resolved.cache === null) pool.warm();
   try {
     const crawler = new Crawler(resolved, pool);
     return await abortable(crawler.crawlWebsite(), resolved.signal);

@@ -50,7 +50,9 @@ export async function* streamPages(
     ? stop.signal
     : AbortSignal.any([resolved.signal, stop.signal]);
   const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
-  pool.warm();
+  // Start the workers while robots.txt is on the wire, unless a cache makes it
+  // likely that nothing needs parsing (a repeat run answered by 304s).
+  if (resolved.cache === null) pool.warm();
 
   const queue: PackedPages[] = [];
   let wakeConsumer: (() => void) | null = null;
