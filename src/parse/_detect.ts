@@ -8,7 +8,12 @@ import { FeedReader } from "./_feeds.ts";
 import { Ns, nsKind } from "./_ns.ts";
 import type { DocumentReader } from "./_reader.ts";
 import { SitemapIndexReader } from "./_sitemapindex.ts";
-import type { XmlAttribute, XmlHandler } from "./_tokenizer.ts";
+import {
+  type XmlAttribute,
+  type XmlHandler,
+  XmlTokenizer,
+  type XmlTokenizerOptions,
+} from "./_tokenizer.ts";
 import { UrlsetReader } from "./_urlset.ts";
 
 /** What the start of a document says it is. */
@@ -67,21 +72,20 @@ export function readerForRoot(
 }
 
 /**
- * Sits between the tokenizer and the format reader: picks the reader at the
- * root element, forwards the root's content, and notices when the root
- * closes (anything after it is ignored) or never closes (truncation).
+ * Picks the reader at the root element and then hands it to the tokenizer,
+ * so the root's content goes to the reader with no call in between; notices
+ * when the root closes (anything after it is ignored) or never closes
+ * (truncation) from the tokenizer's own state.
  */
 export class XmlDispatcher implements XmlHandler {
   readonly #base: URL | null;
   readonly #since: number;
   readonly #sizeHint: number;
-  #depth = 0;
+  #tokenizer: XmlTokenizer | null = null;
   /** The reader chosen by the root, once the root has started. */
   reader: DocumentReader | null = null;
   /** The root's local name, once seen. */
   rootName: string | null = null;
-  /** True once nothing more will be read: the root closed, or was not a sitemap. */
-  done = false;
 
   /**
    * @param base The document's parsed URL, or null.
@@ -94,36 +98,41 @@ export class XmlDispatcher implements XmlHandler {
     this.#sizeHint = sizeHint;
   }
 
+  /**
+   * Makes a tokenizer reporting to this dispatcher; it hands the reader to
+   * the tokenizer once the root has chosen one.
+   *
+   * @param options The tokenizer's limits.
+   * @returns The tokenizer to feed.
+   */
+  tokenizer(options: XmlTokenizerOptions = {}): XmlTokenizer {
+    return this.#tokenizer = new XmlTokenizer(this, options);
+  }
+
   /** True while the root element is open. */
   get open(): boolean {
-    return this.#depth > 0;
+    return this.reader !== null && !this.#tokenizer!.rootClosed;
   }
 
-  /** Forwards an element start, choosing the reader at the root. */
+  /** True once nothing more will be read: the root closed, or was not a sitemap. */
+  get done(): boolean {
+    return this.rootName !== null && (this.reader === null || this.#tokenizer!.rootClosed);
+  }
+
+  /** Chooses the reader at the root and hands it the rest of the document. */
   onStart(ns: string, local: string, attrs: readonly XmlAttribute[]): void {
-    if (this.done) return;
-    if (this.#depth === 0) {
-      this.rootName = local;
-      this.reader = readerForRoot(ns, local, this.#base, this.#since, this.#sizeHint);
-      if (this.reader === null) {
-        this.done = true;
-        return;
-      }
-    }
-    this.#depth++;
-    this.reader!.onStart(ns, local, attrs);
+    if (this.rootName !== null) return; // after a root that is not a sitemap
+    this.rootName = local;
+    const reader = readerForRoot(ns, local, this.#base, this.#since, this.#sizeHint);
+    if (reader === null) return;
+    this.reader = reader;
+    this.#tokenizer!.setHandler(reader);
+    reader.onStart(ns, local, attrs);
   }
 
-  /** Forwards an element end; the root's end finishes the document. */
-  onEnd(ns: string, local: string): void {
-    if (this.done || this.#depth === 0) return;
-    this.#depth--;
-    this.reader!.onEnd(ns, local);
-    if (this.#depth === 0) this.done = true;
-  }
+  /** Only reached inside a root that is not a sitemap: ignored. */
+  onEnd(_ns: string, _local: string): void {}
 
-  /** Forwards character data inside the root. */
-  onText(text: string): void {
-    if (this.#depth !== 0 && !this.done) this.reader!.onText(text);
-  }
+  /** Only reached inside a root that is not a sitemap: ignored. */
+  onText(_text: string): void {}
 }

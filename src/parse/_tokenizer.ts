@@ -251,7 +251,7 @@ export class XmlTokenizer {
   /** Why tokenizing stopped before the end of input, or null. */
   error: string | null = null;
 
-  readonly #handler: XmlHandler;
+  #handler: XmlHandler;
   readonly #maxDepth: number;
   readonly #maxToken: number;
 
@@ -319,6 +319,17 @@ export class XmlTokenizer {
    */
   get rootClosed(): boolean {
     return this.#rootClosed;
+  }
+
+  /**
+   * Sends every later event to `handler` instead, e.g. the reader a
+   * dispatcher chose at the root element, so each event costs one call.
+   * Safe to call from inside an event.
+   *
+   * @param handler Receives the events from now on.
+   */
+  setHandler(handler: XmlHandler): void {
+    this.#handler = handler;
   }
 
   /** UTF-16 units held for the unfinished token at the end of the input so far. */
@@ -471,7 +482,8 @@ export class XmlTokenizer {
   #run(s: string, start: number): void {
     const n = s.length;
     const max = this.#maxToken;
-    const handler = this.#handler;
+    // Reloaded after every onStart, which may have called setHandler().
+    let handler = this.#handler;
     const stack = this.#stack;
     const frames = this.#frames;
     let i = start;
@@ -550,6 +562,7 @@ export class XmlTokenizer {
             stack.push(frame);
             if (this.#openNames !== null) this.#countOpen(frame.qname, 1);
             handler.onStart(frame.ns, frame.local, EMPTY_ATTRS);
+            handler = this.#handler;
             i = gt + 1;
             continue;
           }
@@ -557,6 +570,7 @@ export class XmlTokenizer {
             if (gt + 2 - i > max) return this.#failTooLong();
             if (stack.length >= this.#maxDepth) return this.#failTooDeep();
             handler.onStart(frame.ns, frame.local, EMPTY_ATTRS);
+            handler = this.#handler;
             handler.onEnd(frame.ns, frame.local);
             if (stack.length === 0) {
               this.#stopped = this.#rootClosed = true;
@@ -568,6 +582,7 @@ export class XmlTokenizer {
         }
         const next = this.#startTag(s, i);
         if (next === -1 || this.#stopped) return;
+        handler = this.#handler;
         i = next;
       }
     }

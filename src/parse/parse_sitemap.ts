@@ -9,7 +9,7 @@ import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
-import { XmlTokenizer, type XmlTokenizerOptions } from "./_tokenizer.ts";
+import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
 
 /** Options of {@linkcode parseSitemap}. */
@@ -133,7 +133,7 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
     }
     htmlDoctype = HTML_DOCTYPE.test(chunk.slice(0, 4096));
     dispatcher = new XmlDispatcher(base, since, bytes.length);
-    tokenizer = new XmlTokenizer(dispatcher, tokenizerOptions(options));
+    tokenizer = dispatcher.tokenizer(tokenizerOptions(options));
     tokenizer.write(chunk.trimStart());
     if (tokenizer.error !== null || dispatcher.done) break;
   }
