@@ -59,7 +59,8 @@ try {
     streamed.push(page.url);
   }
   assert.deepEqual(streamed.sort(), ["https://site.test/one", "https://site.test/two"]);
-  console.log(`node ${process.version}: 2 passed, 0 failed`);
+  console.log(`Node ${process.version} smoke test:`);
+  console.log("node: 2 passed, 0 failed");
 } finally {
   server.close();
 }
