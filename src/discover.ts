@@ -15,18 +15,9 @@ import { WebClient } from "./fetch.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
-import {
-  type AbstractSitemap,
-  IndexRobotsTxtSitemap,
-  IndexWebsiteSitemap,
-  IndexXMLSitemap,
-  InvalidSitemap,
-  PagesAtomSitemap,
-  PagesRSSSitemap,
-  PagesTextSitemap,
-  PagesXMLSitemap,
-} from "./objects/sitemap.ts";
+import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
 import type { ParsePool } from "./workers/pool.ts";
+import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
 import { StatsCollector } from "./stats.ts";
 
@@ -101,13 +92,6 @@ const NO_CHANGE_RESULT: ParseResult = {
   found: 0,
   warning: null,
 };
-
-const PAGES_CLASSES = {
-  urlset: PagesXMLSitemap,
-  text: PagesTextSitemap,
-  rss: PagesRSSSitemap,
-  atom: PagesAtomSitemap,
-} as const;
 
 /** One crawl of one website: create, `crawlWebsite()` once. */
 export class Crawler {
@@ -490,7 +474,7 @@ export class Crawler {
         pages: result.pages.count,
         ...(doc.unchanged ? { unchanged: true } : {}),
       });
-      return new PAGES_CLASSES[result.format](doc.url, pages, { unchanged: doc.unchanged });
+      return pagesSitemap(result.format, doc.url, pages, { unchanged: doc.unchanged });
     }
     const lineage = finalKey === key ? [...ancestors, key] : [...ancestors, key, finalKey];
     const entries = await this.#chooseChildren(result.children, level + 1, lineage);
@@ -499,14 +483,9 @@ export class Crawler {
         this.#node(entry.url, level + 1, lineage, isRobotsUrl(entry.url), false, entry.lastModified)
       ),
     );
-    const lastmods = entries.map((e) =>
-      Number.isNaN(e.lastModified) ? null : new Date(e.lastModified)
-    );
     this.stats.recordNode(result.format, 0);
     this.#progress("parsed", doc.url, performance.now() - started, { pages: 0 });
-    return result.format === "robots"
-      ? new IndexRobotsTxtSitemap(doc.url, children, lastmods)
-      : new IndexXMLSitemap(doc.url, children, lastmods);
+    return indexSitemap(result.format, doc.url, children, entries);
   }
 
   async #chooseChildren(

@@ -6,17 +6,9 @@
  */
 import { sinceToEpoch } from "./options.ts";
 import { parseSitemap } from "./parse/parse_sitemap.ts";
-import type { IndexEntry, ParseResult } from "./parse/_result.ts";
-import {
-  type AbstractSitemap,
-  IndexRobotsTxtSitemap,
-  IndexXMLSitemap,
-  InvalidSitemap,
-  PagesAtomSitemap,
-  PagesRSSSitemap,
-  PagesTextSitemap,
-  PagesXMLSitemap,
-} from "./objects/sitemap.ts";
+import type { ParseResult } from "./parse/_result.ts";
+import { type AbstractSitemap, InvalidSitemap } from "./objects/sitemap.ts";
+import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 
 /** Options of {@linkcode sitemapFromString}. */
 export interface SitemapFromStringOptions {
@@ -92,36 +84,17 @@ function isRobotsTxt(url: string): boolean {
   }
 }
 
-function unfetched(entries: readonly IndexEntry[]): {
-  children: InvalidSitemap[];
-  lastmods: (Date | null)[];
-} {
-  return {
-    children: entries.map((e) => new InvalidSitemap(e.url, UNFETCHED_CHILD_REASON)),
-    lastmods: entries.map((e) => (Number.isNaN(e.lastModified) ? null : new Date(e.lastModified))),
-  };
-}
-
 function nodeOf(url: string, result: ParseResult): AbstractSitemap {
   switch (result.kind) {
     case "invalid":
       return new InvalidSitemap(url, result.reason);
     case "index": {
-      const { children, lastmods } = unfetched(result.children);
-      return result.format === "robots"
-        ? new IndexRobotsTxtSitemap(url, children, lastmods)
-        : new IndexXMLSitemap(url, children, lastmods);
+      const children = result.children.map((e) =>
+        new InvalidSitemap(e.url, UNFETCHED_CHILD_REASON)
+      );
+      return indexSitemap(result.format, url, children, result.children);
     }
     case "pages":
-      switch (result.format) {
-        case "urlset":
-          return new PagesXMLSitemap(url, result.pages);
-        case "text":
-          return new PagesTextSitemap(url, result.pages);
-        case "rss":
-          return new PagesRSSSitemap(url, result.pages);
-        case "atom":
-          return new PagesAtomSitemap(url, result.pages);
-      }
+      return pagesSitemap(result.format, url, result.pages);
   }
 }

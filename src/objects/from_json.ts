@@ -19,12 +19,10 @@ import {
   IndexWebsiteSitemap,
   IndexXMLSitemap,
   InvalidSitemap,
-  PagesAtomSitemap,
-  PagesRSSSitemap,
-  PagesTextSitemap,
-  PagesXMLSitemap,
+  type PagesSitemapType,
   type SitemapType,
 } from "./sitemap.ts";
+import { pagesSitemap } from "./_build.ts";
 
 const SITEMAP_TYPES: readonly SitemapType[] = [
   "website",
@@ -226,25 +224,11 @@ function nodeFromJSON(value: unknown, path: string): AbstractSitemap {
     case "invalid":
       return new InvalidSitemap(url, string(json, "reason", path));
     case "urlset":
-      return new PagesXMLSitemap(
-        url,
-        list(json, "pages", path, pageFromJSON, true),
-        flags(json, path),
-      );
     case "text":
-      return new PagesTextSitemap(
-        url,
-        list(json, "pages", path, pageFromJSON, true),
-        flags(json, path),
-      );
     case "rss":
-      return new PagesRSSSitemap(
-        url,
-        list(json, "pages", path, pageFromJSON, true),
-        flags(json, path),
-      );
     case "atom":
-      return new PagesAtomSitemap(
+      return pagesSitemap(
+        type as PagesSitemapType,
         url,
         list(json, "pages", path, pageFromJSON, true),
         flags(json, path),
