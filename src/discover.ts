@@ -469,7 +469,7 @@ export class Crawler {
           await this.#sink(doc.url, result.format, result.pages);
         }
       }
-      this.stats.recordNode(result.format, result.pages.count);
+      this.stats.recordNode(result.format);
       this.#progress("parsed", doc.url, performance.now() - started, {
         pages: result.pages.count,
         ...(doc.unchanged ? { unchanged: true } : {}),
@@ -483,7 +483,7 @@ export class Crawler {
         this.#node(entry.url, level + 1, lineage, isRobotsUrl(entry.url), false, entry.lastModified)
       ),
     );
-    this.stats.recordNode(result.format, 0);
+    this.stats.recordNode(result.format);
     this.#progress("parsed", doc.url, performance.now() - started, { pages: 0 });
     return indexSitemap(result.format, doc.url, children, entries);
   }

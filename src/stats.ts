@@ -170,7 +170,7 @@ export class StatsCollector {
   }
 
   /** Counts one node placed in the tree. */
-  recordNode(type: string, _pages: number): void {
+  recordNode(type: string): void {
     this.#byType[type] = (this.#byType[type] ?? 0) + 1;
     this.sitemapsDone++;
   }
@@ -178,7 +178,7 @@ export class StatsCollector {
   /** Counts one invalid node placed in the tree. */
   recordInvalid(url: string, reason: string): void {
     this.#invalid.push({ url, reason });
-    this.recordNode("invalid", 0);
+    this.recordNode("invalid");
   }
 
   /**
