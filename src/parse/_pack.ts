@@ -20,10 +20,30 @@
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
+import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+/** Keeps a U+FEFF inside a value as the document's streaming decoder does. */
+const rawDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * The text of an element as the tokenizer hands it to a reader, from the
+ * bytes between its tags in a UTF-8 document: decoded, CRs normalised,
+ * entity references replaced.
+ *
+ * @param src The document's bytes.
+ * @param a Start of the text.
+ * @param b End of the text.
+ * @returns The text.
+ */
+export function decodeRawText(src: Uint8Array, a: number, b: number): string {
+  let text = normalizeNewlines(rawDecoder.decode(src.subarray(a, b)));
+  const amp = text.indexOf("&");
+  if (amp !== -1) text = decodeEntities(text, amp);
+  return text;
+}
 
 /** Pages processed per batch: big enough to amortise the joins, small enough to hold little. */
 const BATCH = 1024;
@@ -45,6 +65,13 @@ for (let c = 0x21; c <= 0x7e; c++) PATH_OK[c] = 1;
 // Percent-encoded by the path or special-query sets, a fragment, a backslash
 // (a slash in http URLs), or the segment separator.
 for (const c of `"#'<>\\\`{}/`) PATH_OK[c.charCodeAt(0)] = 0;
+/**
+ * The same for URL bytes still as written in the document
+ * ({@linkcode PackedPagesBuilder.commitLoc}): an `&` there starts an entity
+ * reference, so the text has to be decoded first.
+ */
+const RAW_PATH_OK = PATH_OK.slice();
+RAW_PATH_OK[0x26] = 0;
 
 /** Ends the FNV state so the low bits, which pick the slot, depend on every byte. */
 function finalMix(h: number): number {
@@ -316,7 +343,7 @@ export class PackedPagesBuilder {
    * percent-encode, no `.` or `%2e` segment, no fragment. When false, the
    * slow path decides.
    */
-  #isNormal(a: number, b: number): boolean {
+  #isNormal(a: number, b: number, pathOk: Uint8Array = PATH_OK): boolean {
     const src = this.#bytes;
     if (b - a < 10) return false;
     if (src[a] !== 0x68 || src[a + 1] !== 0x74 || src[a + 2] !== 0x74 || src[a + 3] !== 0x70) {
@@ -343,7 +370,7 @@ export class PackedPagesBuilder {
     if (i === b || i === label || src[label]! < 0x61) return false;
     for (; i < b; i++) {
       const c = src[i]!;
-      if (PATH_OK[c] === 0) {
+      if (pathOk[c] === 0) {
         if (c !== 0x2f) return false;
         if (i + 1 < b) {
           const d = src[i + 1];
@@ -378,22 +405,115 @@ export class PackedPagesBuilder {
 
   /** Records the URL written at [#used, end) (hash in `#hash`) as batch page `i`. */
   #commit(end: number, i: number): void {
-    const e = this.#n;
-    if (e === this.#ends.length) this.#grow(e + 1);
-    this.#ends[e] = end;
-    this.#hashes[e] = this.#hash & this.#hashMask;
-    this.#lastModified[e] = this.#pLastModified[i]!;
-    this.#priority[e] = this.#pPriority[i]!;
-    this.#changeFrequency[e] = this.#pChangeFrequency[i]!;
     const extras = this.#pExtras[i];
     if (extras) {
       // Serialising now copies the strings out of the document; NaN dates
       // become null, which readers map back to "absent".
-      this.#extrasOf.push(e);
+      this.#extrasOf.push(this.#n);
       this.#extras.push(JSON.stringify(extras));
     }
+    this.#commitValues(
+      end,
+      this.#pLastModified[i]!,
+      this.#pPriority[i]!,
+      this.#pChangeFrequency[i]!,
+    );
+  }
+
+  /** Records the URL written at [#used, end) (hash in `#hash`) with these columns. */
+  #commitValues(
+    end: number,
+    lastModified: number,
+    priority: number,
+    changeFrequency: number,
+  ): void {
+    const e = this.#n;
+    if (e === this.#ends.length) this.#grow(e + 1);
+    this.#ends[e] = end;
+    this.#hashes[e] = this.#hash & this.#hashMask;
+    this.#lastModified[e] = lastModified;
+    this.#priority[e] = priority;
+    this.#changeFrequency[e] = changeFrequency;
     this.#n = e + 1;
     this.#used = end;
+  }
+
+  /**
+   * Copies the text of a `<loc>` from a UTF-8 document, exactly as it stands
+   * there (entity references and CRs not decoded yet), to where the next
+   * URL goes, up to the `<` that ends it. {@linkcode commitLoc} then checks
+   * and records it; until then nothing else may be added.
+   *
+   * @param src The document's bytes.
+   * @param from Start of the `<loc>` text.
+   * @param maxLength Longest text accepted.
+   * @returns The index of the `<` after the text, or -1 when there is none
+   * within `maxLength` bytes.
+   */
+  copyLoc(src: Uint8Array, from: number, maxLength: number): number {
+    if (this.#pN !== 0) this.#flush();
+    const limit = Math.min(src.length, from + maxLength + 1);
+    const used = this.#used;
+    if (used + (limit - from) > this.#bytes.length) {
+      this.#bytes = grown(this.#bytes, used + (limit - from));
+    }
+    const out = this.#bytes;
+    let i = from;
+    let o = used;
+    for (; i < limit; i++) {
+      const c = src[i]!;
+      if (c === 0x3c) return i;
+      out[o++] = c;
+    }
+    return -1;
+  }
+
+  /**
+   * Adds, as a page without extras, the `<loc>` text `src[a, b)` that
+   * {@linkcode copyLoc} copied: kept in place when it is already a normal
+   * URL, else decoded as the tokenizer would ({@linkcode decodeRawText}) and
+   * resolved like {@linkcode add}'s. Pages added this way and with `add`
+   * keep their order.
+   *
+   * @param src The document's bytes.
+   * @param a Start of the `<loc>` text.
+   * @param b End of the `<loc>` text (its `<`).
+   * @param lastModified Epoch ms, NaN for none.
+   * @param priority Already in [0, 1].
+   * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
+   */
+  commitLoc(
+    src: Uint8Array,
+    a: number,
+    b: number,
+    lastModified: number,
+    priority: number,
+    changeFrequency: number,
+  ): void {
+    const bytes = this.#bytes;
+    const used = this.#used;
+    let start = used;
+    let end = used + (b - a);
+    while (start < end && bytes[start]! <= 0x20) start++;
+    while (end > start && bytes[end - 1]! <= 0x20) end--;
+    if (this.#isNormal(start, end, RAW_PATH_OK)) {
+      if (start !== used) bytes.copyWithin(used, start, end);
+      this.#commitValues(used + (end - start), lastModified, priority, changeFrequency);
+      return;
+    }
+    const url = resolvePageUrl(decodeRawText(src, a, b), this.#base);
+    if (url !== null) {
+      this.#commitValues(this.#writeString(url), lastModified, priority, changeFrequency);
+    }
+  }
+
+  /**
+   * Gives up on the pages added so far (the caller reads the document
+   * another way); the working arrays go back for the next builder.
+   */
+  discard(): void {
+    this.#recycle();
+    this.#reset();
   }
 
   #grow(min: number): void {
@@ -569,6 +689,13 @@ export class PackedPagesBuilder {
       changeFrequency: this.#changeFrequency.slice(0, count),
       extras: extras.length === 0 ? "" : `[${extras.join(",")}]`,
     };
+    this.#recycle();
+    this.#reset();
+    return { pages, found };
+  }
+
+  /** Offers the working arrays to the next builder. */
+  #recycle(): void {
     if (this.#bytes.length <= POOL_MAX_BYTES && this.#ends.length <= POOL_MAX_BYTES >> 4) {
       const b = pool === null ? 0 : pool.bytes.length;
       if (this.#bytes.length >= b) {
@@ -582,8 +709,6 @@ export class PackedPagesBuilder {
         };
       }
     }
-    this.#reset();
-    return { pages, found };
   }
 
   #reset(): void {
@@ -599,6 +724,27 @@ export class PackedPagesBuilder {
     this.#extrasOf = [];
     this.#extras = [];
   }
+}
+
+/**
+ * A lastmod's epoch ms from its decoded text, as the builder reads the dates
+ * passed to `add` (W3C datetime first when the text is ASCII, then RFC 822).
+ *
+ * @param text The element's text.
+ * @returns Epoch ms, or NaN.
+ */
+export function parseDateText(text: string): number {
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  if (!ascii) return parseAnyDate(text);
+  const bytes = encoder.encode(text);
+  const ms = parseW3cDateBytes(bytes, 0, bytes.length);
+  return Number.isNaN(ms) ? parseRfc822Date(text) : ms;
 }
 
 function parseAnyDate(text: string): number {

@@ -128,8 +128,13 @@ function detach(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);
 }
 
-/** XML end-of-line handling: CRLF and lone CR become LF (XML 1.0 section 2.11). */
-function normalizeNewlines(t: string): string {
+/**
+ * XML end-of-line handling: CRLF and lone CR become LF (XML 1.0 section 2.11).
+ *
+ * @param t Raw text.
+ * @returns The text with XML line ends.
+ */
+export function normalizeNewlines(t: string): string {
   return t.indexOf("\r") === -1 ? t : t.replace(/\r\n?/g, "\n");
 }
 

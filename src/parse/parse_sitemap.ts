@@ -11,6 +11,7 @@ import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
+import { readPlainUrlset } from "./_urlset_fast.ts";
 
 /** Options of {@linkcode parseSitemap}. */
 export interface ParseSitemapOptions {
@@ -96,11 +97,37 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
   }
 }
 
-function read(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
+/**
+ * Reads one document the general way only: decoder, tokenizer, reader. For
+ * tests that hold the byte-level urlset reader to the same results.
+ *
+ * @param bytes The document's bytes, decompressed.
+ * @param options The document's URL and how to read it.
+ * @returns What {@linkcode parseSitemap} returns.
+ */
+export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
+  try {
+    return read(bytes, options, false);
+  } catch (e) {
+    return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Whether the options leave the tokenizer's limits where the byte-level reader stays inside them. */
+function defaultLimits(options: ParseSitemapOptions): boolean {
+  return options.maxDepth === undefined && options.maxTokenLength === undefined;
+}
+
+function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): ParseResult {
   const since = options.since ?? NaN;
   const base = parseBase(options.url);
   const encoding = forcedEncoding(options.encoding) ??
     chooseEncoding(bytes, options.contentType).encoding;
+  if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
+    // Most large sitemaps are plain urlsets: read those straight from the bytes.
+    const plain = readPlainUrlset(bytes, base, since);
+    if (plain !== null) return plain;
+  }
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const chunks = decodeChunks(bytes, encoding, chunkBytes, Math.min(chunkBytes, FIRST_CHUNK_BYTES));
 

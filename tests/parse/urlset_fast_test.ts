@@ -1,0 +1,219 @@
+/**
+ * The byte-level urlset reader against the general path (decoder, tokenizer,
+ * UrlsetReader): wherever it accepts a document it must give the same result,
+ * and it must accept the common shapes (or it would be no faster).
+ */
+import { deepStrictEqual, equal, notEqual } from "node:assert/strict";
+import type { ParseResult } from "../../src/parse/_result.ts";
+import { readPlainUrlset } from "../../src/parse/_urlset_fast.ts";
+import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
+import { corpus, mutate, rng } from "./_fuzz.ts";
+import { Rng, urlsetDocument } from "./_xml_gen.ts";
+import { BASE, rows } from "./_unpack.ts";
+
+const encoder = new TextEncoder();
+
+/** Everything a result says, as plain data. */
+function plain(result: ParseResult): unknown {
+  if (result.kind !== "pages") return result;
+  return {
+    kind: result.kind,
+    format: result.format,
+    found: result.found,
+    warning: result.warning,
+    rows: rows(result.pages),
+    extras: result.pages.extras,
+  };
+}
+
+/** Reads `doc` both ways; returns whether the byte-level reader took it. */
+function check(doc: string | Uint8Array, since = NaN, url = BASE): boolean {
+  const bytes = typeof doc === "string" ? encoder.encode(doc) : doc;
+  const general = plain(parseSitemapGeneral(bytes, { url, since }));
+  deepStrictEqual(plain(parseSitemap(bytes, { url, since })), general);
+  const fast = readPlainUrlset(bytes, URL.parse(url), since);
+  if (fast === null) return false;
+  deepStrictEqual(plain(fast), general);
+  return true;
+}
+
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+
+function urlset(...entries: string[]): string {
+  return `${HEAD}${entries.join("\n")}\n</urlset>\n`;
+}
+
+Deno.test("byte-level urlset reader: takes plain urlsets and gives the general path's pages", () => {
+  const doc = urlset(
+    "<url><loc>https://www.example.com/a</loc><lastmod>2024-05-01</lastmod></url>",
+    "<url>\n  <loc> https://www.example.com/b?x=1&amp;y=2 </loc>\n  <lastmod>2024-05-01T10:20:30+02:00</lastmod>\n" +
+      "  <changefreq> Weekly </changefreq>\n  <priority>0.80</priority>\n</url>",
+    "<url><loc>/relative/path</loc><priority>1</priority><changefreq>never</changefreq></url>",
+    "<url><loc>HTTPS://WWW.Example.COM:443/c/./d/../e</loc><lastmod>Tue, 10 Jun 2003 04:00:00 GMT</lastmod></url>",
+    "<url><loc>https://www.example.com/a</loc><priority>0.1</priority></url>",
+    "<url><loc>https://www.example.com/f</loc><loc>https://www.example.com/ignored</loc></url>",
+    "<url><lastmod>2024-01-01</lastmod></url>",
+    "<url><loc></loc></url>",
+    "<url><loc>ftp://www.example.com/file</loc></url>",
+    "<url><loc>https://www.example.com/caf\u00e9?q=\u00fc</loc></url>",
+    "<url><loc>https://www.example.com/g&#x2F;h&unknown;</loc><priority>1.5</priority></url>",
+    "<url><loc>https://www.example.com/i\r\n</loc><priority> .5 </priority><changefreq>sometimes</changefreq></url>",
+    "<!-- a comment --><?pi here?><url><!-- inside --><loc>https://www.example.com/j</loc></url>",
+    "<url><loc>https://www.example.com/k</loc><lastmod>2024-13-45</lastmod><priority>1e0</priority></url>",
+  );
+  equal(check(doc), true);
+  const pages = parseSitemap(encoder.encode(doc), { url: BASE });
+  deepStrictEqual(pages.kind === "pages" ? rows(pages.pages).map((r) => r.url) : [], [
+    "https://www.example.com/a",
+    "https://www.example.com/b?x=1&y=2",
+    "https://www.example.com/relative/path",
+    "https://www.example.com/c/e",
+    "https://www.example.com/f",
+    "https://www.example.com/caf%C3%A9?q=%C3%BC",
+    "https://www.example.com/g/h&unknown;",
+    "https://www.example.com/i",
+    "https://www.example.com/j",
+    "https://www.example.com/k",
+  ]);
+});
+
+Deno.test("byte-level urlset reader: the lastmod filter, a BOM, no declaration, text after the root", () => {
+  const entries = [
+    "<url><loc>https://www.example.com/old</loc><lastmod>2020-01-01</lastmod></url>",
+    "<url><loc>https://www.example.com/new</loc><lastmod>2025-01-01</lastmod></url>",
+    "<url><loc>https://www.example.com/undated</loc></url>",
+  ];
+  equal(check(urlset(...entries), Date.UTC(2024, 0, 1)), true);
+  equal(check("\ufeff" + urlset(...entries)), true);
+  equal(check(`<urlset>${entries.join("")}</urlset> trailing <junk`), true);
+  equal(
+    check(
+      `  \n<urlset\n xmlns='http://www.sitemaps.org/schemas/sitemap/0.9'\n>${entries[0]}</urlset>`,
+    ),
+    true,
+  );
+});
+
+Deno.test("byte-level urlset reader: hands everything else to the general path", () => {
+  const declined = [
+    urlset(
+      '<url><loc>https://www.example.com/a</loc><image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><image:loc>https://www.example.com/i.png</image:loc></image:image></url>',
+    ),
+    urlset("<url><loc><![CDATA[https://www.example.com/a]]></loc></url>"),
+    urlset(
+      '<url><loc>https://www.example.com/a</loc><xhtml:link rel="alternate" hreflang="fr" href="https://www.example.com/fr"/></url>',
+    ),
+    urlset("<url><loc>https://www.example.com/a</loc></url>").replace("</urlset>", ""),
+    "<!DOCTYPE urlset><urlset><url><loc>https://www.example.com/a</loc></url></urlset>",
+    '<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>https://www.example.com/a</sm:loc></sm:url></sm:urlset>',
+    '<urlset a="1&amp;2"><url><loc>https://www.example.com/a</loc></url></urlset>',
+    "<urlset><url><loc/></url></urlset>",
+    "<urlset><url id='1'><loc>https://www.example.com/a</loc></url></urlset>",
+    "<urlset>text<url><loc>https://www.example.com/a</loc></url></urlset>",
+    "<sitemapindex><sitemap><loc>https://www.example.com/s.xml</loc></sitemap></sitemapindex>",
+    `<urlset><url><loc>https://www.example.com/${"a".repeat(70_000)}</loc></url></urlset>`,
+    "<urlset><url><changefreq>da&#105;ly</changefreq><loc>https://www.example.com/a</loc></url></urlset>",
+  ];
+  for (const doc of declined) equal(check(doc), false, doc.slice(0, 120));
+  // Not UTF-8: the declared encoding decides, so the bytes are not read as they are.
+  const latin1 = Uint8Array.from(
+    '<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://www.example.com/caf\u00e9</loc></url></urlset>',
+    (c) => c.charCodeAt(0),
+  );
+  const result = parseSitemap(latin1, { url: BASE });
+  deepStrictEqual(plain(result), plain(parseSitemapGeneral(latin1, { url: BASE })));
+  deepStrictEqual(result.kind === "pages" ? rows(result.pages).map((r) => r.url) : [], [
+    "https://www.example.com/caf%C3%A9",
+  ]);
+});
+
+Deno.test("byte-level urlset reader: generated urlsets read the same both ways", () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    equal(check(urlsetDocument(200, seed)), true);
+    equal(check(urlsetDocument(200, seed), Date.UTC(2024, 5, 1)), true);
+  }
+});
+
+Deno.test("byte-level urlset reader: random entry shapes read the same both ways", () => {
+  const values = {
+    loc: [
+      "https://www.example.com/p/1",
+      " https://www.example.com/p/2\n",
+      "https://www.example.com/p/1",
+      "http://example.com",
+      "https://www.example.com/a%2e%2E/b",
+      "https://www.example.com/q?a=1&amp;b=&lt;2&gt;",
+      "//cdn.example.com/x",
+      "p/rel",
+      "mailto:someone@example.com",
+      "https://例え.jp/パス",
+      "https://www.example.com/\u0000nul",
+      "https://www.example.com/tab\there",
+      "https://user:pw@www.example.com/",
+      "https://192.168.0.1/x",
+      "https://www.example.com/#frag",
+      "",
+      "   ",
+    ],
+    lastmod: [
+      "2024-01-02",
+      " 2024-01-02T03:04:05Z ",
+      "2024-01-02T03:04:05.678+05:30",
+      "2024-01",
+      "2024",
+      "Tue, 10 Jun 2003 04:00:00 GMT",
+      "10 Jun 2003",
+      "2024-02-30",
+      "yesterday",
+      "",
+      "2024-01-02&#x54;03:04:05Z",
+    ],
+    priority: [
+      "0.5",
+      "1",
+      "1.0",
+      "0",
+      ".3",
+      "3.",
+      "00.70",
+      "2",
+      "-0.1",
+      "0.1234567890123456789",
+      "",
+      "abc",
+      " 0.9 ",
+    ],
+    changefreq: ["daily", "WEEKLY", " monthly ", "Never", "sometimes", "", "always"],
+  };
+  const random = new Rng(7);
+  for (let round = 0; round < 300; round++) {
+    const entries: string[] = [];
+    for (let e = 0; e < 1 + random.int(12); e++) {
+      const fields: string[] = [];
+      for (let f = 0; f < random.int(6); f++) {
+        const name = random.pick(["loc", "loc", "lastmod", "priority", "changefreq"] as const);
+        const space = random.pick(["", "\n  ", " "]);
+        fields.push(`${space}<${name}>${random.pick(values[name])}</${name}>`);
+      }
+      entries.push(`<url>${fields.join("")}\n</url>`);
+    }
+    const since = random.int(3) === 0 ? Date.UTC(2010, 0, 1) : NaN;
+    equal(check(urlset(...entries), since), true, `round ${round}`);
+  }
+});
+
+Deno.test("byte-level urlset reader: mutated documents give the general path's result", () => {
+  const seeds = corpus().filter((d) => d.name.includes("pages") || d.name.includes("archive"));
+  notEqual(seeds.length, 0);
+  seeds.push({ name: "generated", bytes: encoder.encode(urlsetDocument(30, 3)) });
+  const random = rng(11);
+  let taken = 0;
+  for (let i = 0; i < 1500; i++) {
+    const doc = seeds[i % seeds.length]!;
+    const { bytes } = mutate(doc.bytes, random);
+    if (check(bytes)) taken++;
+  }
+  // Many mutations leave a readable plain urlset (a changed URL or date).
+  equal(taken > 100, true, `only ${taken} mutated documents took the byte-level path`);
+});
