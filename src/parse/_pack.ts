@@ -81,6 +81,22 @@ function finalMix(h: number): number {
   return h >>> 0;
 }
 
+/**
+ * FNV-1a over `bytes[a, b)` four bytes at a time (then byte by byte), with
+ * `seed` as basis. A step per byte made the multiply chain the builder's
+ * largest cost (~1.5 ns a byte); the loads of a word do not wait on it.
+ */
+function hashBytes(bytes: Uint8Array, a: number, b: number, seed: number): number {
+  let h = seed;
+  let k = a;
+  for (const end4 = b - 3; k < end4; k += 4) {
+    const w = bytes[k]! | (bytes[k + 1]! << 8) | (bytes[k + 2]! << 16) | (bytes[k + 3]! << 24);
+    h = Math.imul(h ^ w, FNV_PRIME);
+  }
+  for (; k < b; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
+  return finalMix(h);
+}
+
 function grown<T extends Uint8Array | Uint32Array | Float64Array>(a: T, min: number): T {
   let size = Math.max(1024, a.length * 2);
   while (size < min) size *= 2;
@@ -337,7 +353,7 @@ export class PackedPagesBuilder {
 
   /**
    * Whether output bytes [a, b) are an absolute http(s) URL that the WHATWG
-   * parser would return unchanged (hashing them on the way, into `#hash`):
+   * parser would return unchanged (and then hashes them into `#hash`):
    * lower-case scheme and host (last label starting with a letter, so never
    * an IPv4 address), no port or user info, a path of bytes it does not
    * percent-encode, no `.` or `%2e` segment, no fragment. When false, the
@@ -353,8 +369,6 @@ export class PackedPagesBuilder {
     if (src[i] === 0x73) i++;
     if (src[i] !== 0x3a || src[i + 1] !== 0x2f || src[i + 2] !== 0x2f) return false;
     i += 3;
-    let h = this.#seed;
-    for (let k = a; k < i; k++) h = Math.imul(h ^ src[k]!, FNV_PRIME);
     let label = i;
     for (; i < b; i++) {
       const c = src[i]!;
@@ -363,7 +377,6 @@ export class PackedPagesBuilder {
         if (c !== 0x2e || i === label) return false;
         label = i + 1;
       }
-      h = Math.imul(h ^ c, FNV_PRIME);
     }
     // No path (the parser adds "/"), an empty or trailing-dot label, or a
     // last label that could make the host an IPv4 address.
@@ -380,9 +393,8 @@ export class PackedPagesBuilder {
           }
         }
       }
-      h = Math.imul(h ^ c, FNV_PRIME);
     }
-    this.#hash = finalMix(h);
+    this.#hash = hashBytes(src, a, b, this.#seed);
     return true;
   }
 
@@ -397,9 +409,7 @@ export class PackedPagesBuilder {
     const start = this.#used;
     const end = start + encoder.encodeInto(url, bytes.subarray(start, start + url.length * 3))
       .written;
-    let h = this.#seed;
-    for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
-    this.#hash = finalMix(h);
+    this.#hash = hashBytes(bytes, start, end, this.#seed);
     return end;
   }
 

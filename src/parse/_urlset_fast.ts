@@ -35,28 +35,43 @@ const MAX_MARKUP = 64 << 10;
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const URLSET = enc("urlset");
 const END_URLSET = enc("/urlset>");
-const LOC = enc("loc>");
-const END_LOC = enc("/loc>");
-const LASTMOD = enc("lastmod>");
-const END_LASTMOD = enc("/lastmod>");
+const TMOD_END = enc("tmod>");
 const PRIORITY = enc("priority>");
 const END_PRIORITY = enc("/priority>");
 const CHANGEFREQ = enc("changefreq>");
 const END_CHANGEFREQ = enc("/changefreq>");
-const URL_OPEN = enc("url>");
-const URL_CLOSE = enc("/url>");
 const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map(enc);
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
-/** Whether `b` holds `word` at `at`. */
+/** Whether `b` holds `word` at `i`. */
 function at(b: Uint8Array, i: number, word: Uint8Array): boolean {
   if (i + word.length > b.length) return false;
   for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) return false;
   return true;
 }
+
+/** The four bytes at `i` as one little-endian number (missing bytes read as 0). */
+function word(b: Uint8Array, i: number): number {
+  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+}
+
+/** The first four bytes of `s` as {@linkcode word} reads them. */
+function wordOf(s: string): number {
+  return word(enc(s.padEnd(4, "\0")), 0);
+}
+
+// The common tags compared four bytes at a time: `at()`'s loop over a
+// pattern was ~10% of the reader.
+const W_LOC = wordOf("loc>");
+const W_END_LOC = wordOf("/loc");
+const W_LAST = wordOf("last");
+const W_MOD = wordOf("mod>");
+const W_END_LAST = wordOf("/las");
+const W_URL = wordOf("url>");
+const W_END_URL = wordOf("/url");
 
 /** Index of the first of two bytes `x y` at or after `from`, or -1. */
 function find2(b: Uint8Array, from: number, x: number, y: number): number {
@@ -229,8 +244,8 @@ function readEntries(b: Uint8Array, i: number, builder: PackedPagesBuilder): Par
     while (isSpace(b[i]!)) i++;
     if (b[i] !== LT) return null;
     const c = b[i + 1];
-    if (c === 0x75 && at(b, i + 1, URL_OPEN)) {
-      i = readUrl(b, i + 1 + URL_OPEN.length, builder);
+    if (word(b, i + 1) === W_URL) {
+      i = readUrl(b, i + 5, builder);
       if (i === -1) return null;
     } else if (c === SLASH) {
       if (!at(b, i + 1, END_URLSET)) return null;
@@ -260,25 +275,26 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder): number 
     let t: number;
     let e: number;
     if (c === 0x6c) { // l
-      if (at(b, i + 1, LOC)) {
-        t = i + 1 + LOC.length;
+      const w = word(b, i + 1);
+      if (w === W_LOC) {
+        t = i + 5;
         // The first <loc> counts, as in the general reader.
         e = locStart === -1 ? builder.copyLoc(b, t, MAX_FIELD_LENGTH) : textEnd(b, t);
-        if (e === -1 || !at(b, e + 1, END_LOC)) return -1;
+        if (e === -1 || word(b, e + 1) !== W_END_LOC || b[e + 5] !== GT) return -1;
         if (locStart === -1) {
           locStart = t;
           locEnd = e;
         }
-        i = e + 1 + END_LOC.length;
+        i = e + 6;
         continue;
       }
-      if (!at(b, i + 1, LASTMOD)) return -1;
-      t = i + 1 + LASTMOD.length;
+      if (w !== W_LAST || word(b, i + 5) !== W_MOD) return -1;
+      t = i + 9;
       e = textEnd(b, t);
-      if (e === -1 || !at(b, e + 1, END_LASTMOD)) return -1;
+      if (e === -1 || word(b, e + 1) !== W_END_LAST || !at(b, e + 5, TMOD_END)) return -1;
       lastModified = parseW3cDateBytes(b, t, e);
       if (Number.isNaN(lastModified)) lastModified = parseDateText(decodeRawText(b, t, e));
-      i = e + 1 + END_LASTMOD.length;
+      i = e + 10;
     } else if (c === 0x70) { // p
       if (!at(b, i + 1, PRIORITY)) return -1;
       t = i + 1 + PRIORITY.length;
@@ -303,11 +319,11 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder): number 
       changeFrequency = frequencyOf(b, t, e);
       i = e + 1 + END_CHANGEFREQ.length;
     } else if (c === SLASH) {
-      if (!at(b, i + 1, URL_CLOSE)) return -1;
+      if (word(b, i + 1) !== W_END_URL || b[i + 5] !== GT) return -1;
       if (locStart !== -1) {
         builder.commitLoc(b, locStart, locEnd, lastModified, priority, changeFrequency);
       }
-      return i + 1 + URL_CLOSE.length;
+      return i + 6;
     } else if (c === BANG || c === QUESTION) {
       i = skipMarkup(b, i);
       if (i === -1) return -1;
