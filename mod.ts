@@ -54,3 +54,4 @@ export {
 } from "./src/validate.ts";
 export { formatTabTree, type FormatTabTreeOptions } from "./src/format.ts";
 export { streamPages } from "./src/stream_pages.ts";
+export { SitemapParserPool, type SitemapParserPoolOptions } from "./src/workers/parser_pool.ts";

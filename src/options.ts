@@ -5,6 +5,7 @@
  */
 import type { SitemapCache } from "./cache.ts";
 import { VERSION } from "./version.ts";
+import { SitemapParserPool } from "./workers/parser_pool.ts";
 
 /** What a {@linkcode SitemapTreeOptions.onProgress} listener receives, one event per sitemap. */
 export interface SitemapProgressEvent {
@@ -99,6 +100,12 @@ export interface SitemapTreeOptions {
   /** Parse workers; 0 parses on the calling thread. @default {Math.min(4, navigator.hardwareConcurrency)} */
   readonly workers?: number;
   /**
+   * Parse on these already started workers instead of starting `workers` new
+   * ones for this call (`workers` is then ignored). The call leaves the pool
+   * open; its owner closes it.
+   */
+  readonly pool?: SitemapParserPool;
+  /**
    * Whether sitemaps on loopback, private, link-local or metadata addresses
    * may be fetched: `"if-homepage-is"` allows them only when the homepage is
    * on such an address itself. @default {"if-homepage-is"}
@@ -179,6 +186,7 @@ export interface ResolvedOptions {
   /** Epoch ms, NaN when not given. */
   readonly since: number;
   readonly workers: number;
+  readonly pool: SitemapParserPool | null;
   readonly allowPrivateNetworks: boolean | "if-homepage-is";
   readonly onProgress: ((event: SitemapProgressEvent) => void) | null;
   readonly cache: SitemapCache | null;
@@ -285,6 +293,10 @@ export function resolveOptions(
   ) {
     throw new TypeError(`Option "cache" must be an object with get() and set() methods`);
   }
+  const pool = options.pool ?? null;
+  if (pool !== null && !(pool instanceof SitemapParserPool)) {
+    throw new TypeError(`Option "pool" must be a SitemapParserPool`);
+  }
   return {
     homepage,
     useRobots: options.useRobots ?? true,
@@ -305,6 +317,7 @@ export function resolveOptions(
     maxSitemaps: integer("maxSitemaps", options.maxSitemaps, 10_000, 1),
     since: sinceToEpoch(options.since),
     workers: integer("workers", options.workers, defaultWorkers, 0),
+    pool,
     allowPrivateNetworks: allow,
     onProgress: fn("onProgress", options.onProgress),
     cache,

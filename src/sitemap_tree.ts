@@ -7,7 +7,8 @@
 import { Crawler } from "./discover.ts";
 import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
-import { createParsePool, defaultWorkerCount } from "./workers/pool.ts";
+import { poolForCall } from "./workers/parser_pool.ts";
+import { defaultWorkerCount } from "./workers/pool.ts";
 
 /**
  * Finds every sitemap a website publishes — robots.txt `Sitemap:` lines, the
@@ -36,15 +37,12 @@ export async function sitemapTreeForHomepage(
 ): Promise<IndexWebsiteSitemap> {
   const resolved = resolveOptions(homepageUrl, options, defaultWorkerCount());
   resolved.signal?.throwIfAborted();
-  const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
-  // Start the workers while robots.txt is on the wire, unless a cache makes it
-  // likely that nothing needs parsing (a repeat run answered by 304s).
-  if (resolved.cache === null) pool.warm();
+  const { pool, own } = poolForCall(resolved);
   try {
     const crawler = new Crawler(resolved, pool);
     return await abortable(crawler.crawlWebsite(), resolved.signal);
   } finally {
-    pool.close();
+    if (own) pool.close();
   }
 }
 

@@ -9,7 +9,8 @@ import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import type { PackedPages } from "./parse/_result.ts";
-import { createParsePool, defaultWorkerCount } from "./workers/pool.ts";
+import { poolForCall } from "./workers/parser_pool.ts";
+import { defaultWorkerCount } from "./workers/pool.ts";
 
 /** Parsed sitemaps waiting for the consumer; the crawl pauses its sink beyond this. */
 const QUEUE_LIMIT = 2;
@@ -49,10 +50,7 @@ export async function* streamPages(
   const signal = resolved.signal === null
     ? stop.signal
     : AbortSignal.any([resolved.signal, stop.signal]);
-  const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
-  // Start the workers while robots.txt is on the wire, unless a cache makes it
-  // likely that nothing needs parsing (a repeat run answered by 304s).
-  if (resolved.cache === null) pool.warm();
+  const { pool, own } = poolForCall(resolved);
 
   const queue: PackedPages[] = [];
   let wakeConsumer: (() => void) | null = null;
@@ -103,7 +101,7 @@ export async function* streamPages(
   } finally {
     stop.abort(new DOMException("streamPages() was closed", "AbortError"));
     freeSpace();
-    pool.close();
+    if (own) pool.close();
     await crawl;
   }
 }

@@ -35,6 +35,11 @@ export interface ParsePool {
    * start-up overlaps the first fetches instead of delaying the first parse.
    */
   warm(): void;
+  /**
+   * Resolves once every worker has started (after {@linkcode warm}), or at
+   * once when the pool parses on the calling thread or is closed.
+   */
+  ready(): Promise<void>;
   /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
   readonly size: number;
 }
@@ -176,6 +181,10 @@ class InThreadPool implements ParsePool {
   }
 
   warm(): void {}
+
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 interface Task {
@@ -204,6 +213,9 @@ class WorkerPool implements ParsePool {
   #closed = false;
   /** Set once a worker could not start: everything left parses on this thread. */
   #inThread = false;
+  /** The next step of {@linkcode warm}, pending. */
+  #warmTimer: ReturnType<typeof setTimeout> | undefined;
+  #readyWaiters: (() => void)[] = [];
 
   constructor(maxWorkers: number, jobTimeoutMs: number, url: URL) {
     this.#maxWorkers = maxWorkers;
@@ -227,6 +239,8 @@ class WorkerPool implements ParsePool {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#warmTimer);
+    this.#settleReady();
     for (const slot of this.#slots) {
       const task = this.#release(slot);
       this.#retire(slot);
@@ -236,16 +250,39 @@ class WorkerPool implements ParsePool {
   }
 
   warm(): void {
-    while (!this.#closed && !this.#inThread && this.#slots.length < this.#maxWorkers) {
-      const slot: Slot = { worker: null, ready: false, task: null, taskId: 0, timer: undefined };
-      this.#slots.push(slot);
-      try {
-        this.#start(slot);
-      } catch {
-        // As in #dispatch: a runtime that will not start the worker parses here.
-        this.#inThread = true;
-      }
+    this.#warmTimer = undefined;
+    if (this.#closed || this.#inThread || this.#slots.length >= this.#maxWorkers) return;
+    const slot: Slot = { worker: null, ready: false, task: null, taskId: 0, timer: undefined };
+    this.#slots.push(slot);
+    try {
+      this.#start(slot);
+    } catch {
+      // As in #dispatch: a runtime that will not start the worker parses here.
+      this.#inThread = true;
+      this.#settleReady();
+      return;
     }
+    // One worker per turn of the event loop: starting one holds this thread
+    // ~25-35 ms in Deno, so starting two back to back held it ~60-100 ms.
+    if (this.#slots.length < this.#maxWorkers) {
+      this.#warmTimer = setTimeout(() => this.warm(), 0);
+    }
+  }
+
+  ready(): Promise<void> {
+    if (this.#allReady()) return Promise.resolve();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  #allReady(): boolean {
+    if (this.#closed || this.#inThread) return true;
+    if (this.#slots.length < this.#maxWorkers) return false;
+    return this.#slots.every((slot) => slot.worker === null || slot.ready);
+  }
+
+  #settleReady(): void {
+    if (this.#readyWaiters.length === 0 || !this.#allReady()) return;
+    for (const resolve of this.#readyWaiters.splice(0)) resolve();
   }
 
   #pump(): void {
@@ -348,6 +385,7 @@ class WorkerPool implements ParsePool {
     if (reply.type === "ready") {
       slot.ready = true;
       this.#send(slot, worker);
+      this.#settleReady();
       return;
     }
     if (slot.task === null || reply.id !== slot.taskId) return;
@@ -365,6 +403,7 @@ class WorkerPool implements ParsePool {
       // It never loaded (missing module, refused permission): every worker would
       // fail the same way, so the job and all after it parse on this thread.
       this.#inThread = true;
+      this.#settleReady();
       const task = this.#release(slot);
       this.#retire(slot);
       if (task !== null) void runParseJob(task.job).then(task.resolve);
