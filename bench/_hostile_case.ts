@@ -16,6 +16,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
+import { SitemapParserPool } from "../src/workers/parser_pool.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "../src/options.ts";
 import { GOOD_PAGES, hostileCase, METADATA_HOME, metadataFetch } from "../fixtures/hostile.ts";
 
@@ -92,8 +93,13 @@ async function run(config: CaseConfig): Promise<CaseResult> {
   const spec = hostileCase(config.name);
   const injected = spec.served === "injected" ? metadataFetch() : null;
   const home = injected === null ? config.origin : METADATA_HOME;
+  const { pool: usePool, ...options } = config.options;
+  // As a program would: workers started once, at start-up, outside the measurement.
+  const pool = usePool === 1 ? new SitemapParserPool() : undefined;
+  await pool?.ready();
   const base: SitemapTreeOptions = {
-    ...(config.options as SitemapTreeOptions),
+    ...(options as SitemapTreeOptions),
+    ...(pool === undefined ? {} : { pool }),
     ...(injected === null ? {} : { fetch: injected.fetch }),
   };
 
@@ -120,6 +126,7 @@ async function run(config: CaseConfig): Promise<CaseResult> {
   const callMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   const peakMiB = statusMiB("VmHWM");
+  pool?.close();
 
   const goodUrl = new URL("/good.xml", home).href;
   // /sitemap.xml is the good index when robots.txt is the attack, a quiet 404 otherwise.
