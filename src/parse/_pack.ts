@@ -73,6 +73,52 @@ for (const c of `"#'<>\\\`{}/`) PATH_OK[c.charCodeAt(0)] = 0;
 const RAW_PATH_OK = PATH_OK.slice();
 RAW_PATH_OK[0x26] = 0;
 
+/**
+ * Where an absolute http(s) URL that the WHATWG parser would return unchanged
+ * ends, reading from `src[a]` up to `limit`: lower-case scheme and host (last
+ * label starting with a letter, so never an IPv4 address), no port or user
+ * info, a path of bytes it does not percent-encode (by `pathOk`), no `.` or
+ * `%2e` segment, no fragment. Returns the index of the first byte that cannot
+ * be part of such a URL (whitespace, `<`, `#`...), or `limit`; -1 when what
+ * starts at `a` is not such a URL at all.
+ */
+function normalUrlEnd(src: Uint8Array, a: number, limit: number, pathOk: Uint8Array): number {
+  if (limit - a < 10) return -1;
+  if (src[a] !== 0x68 || src[a + 1] !== 0x74 || src[a + 2] !== 0x74 || src[a + 3] !== 0x70) {
+    return -1;
+  }
+  let i = a + 4;
+  if (src[i] === 0x73) i++;
+  if (src[i] !== 0x3a || src[i + 1] !== 0x2f || src[i + 2] !== 0x2f) return -1;
+  i += 3;
+  let label = i;
+  for (; i < limit; i++) {
+    const c = src[i]!;
+    if (c === 0x2f) break;
+    if (HOST_OK[c] === 0) {
+      if (c !== 0x2e || i === label) return -1;
+      label = i + 1;
+    }
+  }
+  // No path (the parser adds "/"), an empty or trailing-dot label, or a
+  // last label that could make the host an IPv4 address.
+  if (i >= limit || i === label || src[label]! < 0x61) return -1;
+  for (; i < limit; i++) {
+    const c = src[i]!;
+    if (pathOk[c] === 0) {
+      if (c !== 0x2f) return i;
+      if (i + 1 < limit) {
+        const d = src[i + 1];
+        if (d === 0x2e) return -1;
+        if (d === 0x25 && i + 3 < limit && src[i + 2] === 0x32 && (src[i + 3]! | 0x20) === 0x65) {
+          return -1;
+        }
+      }
+    }
+  }
+  return limit;
+}
+
 /** Ends the FNV state so the low bits, which pick the slot, depend on every byte. */
 function finalMix(h: number): number {
   h ^= h >>> 16;
@@ -184,6 +230,8 @@ export class PackedPagesBuilder {
   #extras: string[] = [];
   /** Hash of the URL just checked by `#isNormal` or written by `#writeString`. */
   #hash = 0;
+  /** End of the `<loc>` {@linkcode copyLoc} copied, or -1 when it was not a normal URL. */
+  #locEnd = -1;
 
   /**
    * @param base The sitemap URL that relative URLs resolve against, or null
@@ -353,48 +401,12 @@ export class PackedPagesBuilder {
 
   /**
    * Whether output bytes [a, b) are an absolute http(s) URL that the WHATWG
-   * parser would return unchanged (and then hashes them into `#hash`):
-   * lower-case scheme and host (last label starting with a letter, so never
-   * an IPv4 address), no port or user info, a path of bytes it does not
-   * percent-encode, no `.` or `%2e` segment, no fragment. When false, the
-   * slow path decides.
+   * parser would return unchanged ({@linkcode normalUrlEnd}); if so, hashes
+   * them into `#hash`. When false, the slow path decides.
    */
-  #isNormal(a: number, b: number, pathOk: Uint8Array = PATH_OK): boolean {
-    const src = this.#bytes;
-    if (b - a < 10) return false;
-    if (src[a] !== 0x68 || src[a + 1] !== 0x74 || src[a + 2] !== 0x74 || src[a + 3] !== 0x70) {
-      return false;
-    }
-    let i = a + 4;
-    if (src[i] === 0x73) i++;
-    if (src[i] !== 0x3a || src[i + 1] !== 0x2f || src[i + 2] !== 0x2f) return false;
-    i += 3;
-    let label = i;
-    for (; i < b; i++) {
-      const c = src[i]!;
-      if (c === 0x2f) break;
-      if (HOST_OK[c] === 0) {
-        if (c !== 0x2e || i === label) return false;
-        label = i + 1;
-      }
-    }
-    // No path (the parser adds "/"), an empty or trailing-dot label, or a
-    // last label that could make the host an IPv4 address.
-    if (i === b || i === label || src[label]! < 0x61) return false;
-    for (; i < b; i++) {
-      const c = src[i]!;
-      if (pathOk[c] === 0) {
-        if (c !== 0x2f) return false;
-        if (i + 1 < b) {
-          const d = src[i + 1];
-          if (d === 0x2e) return false;
-          if (d === 0x25 && i + 3 < b && src[i + 2] === 0x32 && (src[i + 3]! | 0x20) === 0x65) {
-            return false;
-          }
-        }
-      }
-    }
-    this.#hash = hashBytes(src, a, b, this.#seed);
+  #isNormal(a: number, b: number): boolean {
+    if (normalUrlEnd(this.#bytes, a, b, PATH_OK) !== b) return false;
+    this.#hash = hashBytes(this.#bytes, a, b, this.#seed);
     return true;
   }
 
@@ -449,10 +461,12 @@ export class PackedPagesBuilder {
   }
 
   /**
-   * Copies the text of a `<loc>` from a UTF-8 document, exactly as it stands
-   * there (entity references and CRs not decoded yet), to where the next
-   * URL goes, up to the `<` that ends it. {@linkcode commitLoc} then checks
-   * and records it; until then nothing else may be added.
+   * Reads the text of a `<loc>` in a UTF-8 document, exactly as it stands
+   * there (entity references and CRs not decoded yet), up to the `<` that
+   * ends it; when it is a normal URL (see {@linkcode normalUrlEnd}; leading
+   * and trailing whitespace aside) copies and hashes it where the next URL
+   * goes, in one pass. {@linkcode commitLoc} then records it; until then
+   * nothing else may be added.
    *
    * @param src The document's bytes.
    * @param from Start of the `<loc>` text.
@@ -463,27 +477,32 @@ export class PackedPagesBuilder {
   copyLoc(src: Uint8Array, from: number, maxLength: number): number {
     if (this.#pN !== 0) this.#flush();
     const limit = Math.min(src.length, from + maxLength + 1);
-    const used = this.#used;
-    if (used + (limit - from) > this.#bytes.length) {
-      this.#bytes = grown(this.#bytes, used + (limit - from));
-    }
-    const out = this.#bytes;
     let i = from;
-    let o = used;
-    for (; i < limit; i++) {
-      const c = src[i]!;
-      if (c === 0x3c) return i;
-      out[o++] = c;
+    while (i < limit && src[i]! <= 0x20) i++;
+    const j = normalUrlEnd(src, i, limit, RAW_PATH_OK);
+    let e = j;
+    if (j !== -1) { while (e < limit && src[e]! <= 0x20) e++; }
+    if (j === -1 || src[e] !== 0x3c) {
+      this.#locEnd = -1;
+      for (e = j === -1 ? i : e; e < limit; e++) if (src[e] === 0x3c) return e;
+      return -1;
     }
-    return -1;
+    const used = this.#used;
+    const end = used + (j - i);
+    if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
+    const out = this.#bytes;
+    for (let o = used; i < j; i++, o++) out[o] = src[i]!;
+    this.#hash = hashBytes(out, used, end, this.#seed);
+    this.#locEnd = end;
+    return e;
   }
 
   /**
    * Adds, as a page without extras, the `<loc>` text `src[a, b)` that
-   * {@linkcode copyLoc} copied: kept in place when it is already a normal
-   * URL, else decoded as the tokenizer would ({@linkcode decodeRawText}) and
-   * resolved like {@linkcode add}'s. Pages added this way and with `add`
-   * keep their order.
+   * {@linkcode copyLoc} read: as copied when it was a normal URL, else
+   * decoded as the tokenizer would ({@linkcode decodeRawText}) and resolved
+   * like {@linkcode add}'s. Pages added this way and with `add` keep their
+   * order.
    *
    * @param src The document's bytes.
    * @param a Start of the `<loc>` text.
@@ -500,15 +519,8 @@ export class PackedPagesBuilder {
     priority: number,
     changeFrequency: number,
   ): void {
-    const bytes = this.#bytes;
-    const used = this.#used;
-    let start = used;
-    let end = used + (b - a);
-    while (start < end && bytes[start]! <= 0x20) start++;
-    while (end > start && bytes[end - 1]! <= 0x20) end--;
-    if (this.#isNormal(start, end, RAW_PATH_OK)) {
-      if (start !== used) bytes.copyWithin(used, start, end);
-      this.#commitValues(used + (end - start), lastModified, priority, changeFrequency);
+    if (this.#locEnd !== -1) {
+      this.#commitValues(this.#locEnd, lastModified, priority, changeFrequency);
       return;
     }
     const url = resolvePageUrl(decodeRawText(src, a, b), this.#base);
