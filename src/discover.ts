@@ -25,6 +25,9 @@ import { TimeSlicer } from "./_slice.ts";
 /** Plain bodies up to this size are parsed on this thread (see #load). */
 const IN_THREAD_BYTES = 64 * 1024;
 
+/** Stands for a missing signal where one is required. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** A fetched and parsed document, shared by every place in the tree that names its URL. */
 type Doc =
   | {
@@ -42,11 +45,18 @@ type Doc =
   };
 
 /** Receives each pages sitemap's pages as soon as they are parsed (for streaming). */
-export type PagesSink = (
-  url: string,
-  format: PagesFormat,
-  pages: PackedPages,
-) => Promise<void> | void;
+export interface PagesSink {
+  /**
+   * Waits for a download slot: the crawl takes one before every download, so
+   * that a consumer slower than the workers holds back the fetching and parsed
+   * pages do not pile up in memory. Rejects when the crawl's signal aborts.
+   */
+  acquire(signal: AbortSignal): Promise<void>;
+  /** Gives back the slot of a download that yielded no pages to push. */
+  release(): void;
+  /** Takes one sitemap's pages, and with them its download slot, which the consumer gives back. */
+  push(url: string, format: PagesFormat, pages: PackedPages): void;
+}
 
 /**
  * Sees each downloaded sitemap body (a copy, maybe gzipped) before it is
@@ -104,6 +114,8 @@ export class Crawler {
   readonly #inspect: DocumentInspector | null;
   readonly #docs = new Map<string, Promise<Doc>>();
   readonly #streamed = new Set<string>();
+  /** Documents of pages whose download slot (see {@linkcode PagesSink}) is not handed on yet. */
+  readonly #holdingSlot = new WeakSet<Doc>();
   /** Cache writes in flight; the crawl waits for them before it returns. */
   readonly #writes: Promise<void>[] = [];
   readonly stats: StatsCollector;
@@ -218,6 +230,23 @@ export class Crawler {
   }
 
   async #load(url: string, key: string, robots: boolean, skipBefore: number): Promise<Doc> {
+    const sink = this.#sink;
+    if (sink === null) return this.#download(url, key, robots, skipBefore);
+    await sink.acquire(this.#o.signal ?? NEVER_ABORTED);
+    let doc: Doc;
+    try {
+      doc = await this.#download(url, key, robots, skipBefore);
+    } catch (error) {
+      sink.release();
+      throw error;
+    }
+    // Pages keep the slot until their node hands them to the sink (#node).
+    if (doc.ok && doc.result.kind === "pages") this.#holdingSlot.add(doc);
+    else sink.release();
+    return doc;
+  }
+
+  async #download(url: string, key: string, robots: boolean, skipBefore: number): Promise<Doc> {
     const started = performance.now();
     const cache = this.#o.cache;
     const entry = cache === null ? null : await this.#readCache(key);
@@ -405,8 +434,13 @@ export class Crawler {
     if (!inflated.ok) return [];
     const html = decodeHtml(inflated.bytes, fetched.headers.get("content-type"));
     const urls = findFeedLinks(html, fetched.url);
-    // Started now, so they download while robots.txt and the well-known paths finish.
-    for (const url of urls) this.#doc(url, isRobotsUrl(url)).catch(() => {});
+    // Started now, so they download while robots.txt and the well-known paths
+    // finish; not when streaming, where a download holds one of the sink's
+    // slots until its node hands the pages on, and a feed that turns out to
+    // be listed elsewhere would never get a node.
+    if (this.#sink === null) {
+      for (const url of urls) this.#doc(url, isRobotsUrl(url)).catch(() => {});
+    }
     return urls;
   }
 
@@ -464,11 +498,16 @@ export class Crawler {
         // Streamed once, then forgotten: the cache keeps only an empty copy so
         // memory stays flat and a second occurrence adds no pages.
         pages = EMPTY_PACKED;
+        // The first node of a document hands its pages (and slot) over; a
+        // second URL redirected to an already streamed one gives its slot back.
+        const holding = this.#holdingSlot.delete(doc);
         if (!this.#streamed.has(finalKey)) {
           this.#streamed.add(finalKey);
           const emptied: Doc = { ...doc, result: { ...result, pages: EMPTY_PACKED } };
           this.#docs.set(key, Promise.resolve(emptied));
-          await this.#sink(doc.url, result.format, result.pages);
+          if (holding) this.#sink.push(doc.url, result.format, result.pages);
+        } else if (holding) {
+          this.#sink.release();
         }
       }
       this.stats.recordNode(result.format);

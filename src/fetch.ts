@@ -148,7 +148,11 @@ interface Attempt {
 class DeadlineError extends Error {}
 
 /** FIFO counting semaphore; waiting is cancellable. */
-class Slots {
+/**
+ * A counting semaphore: `acquire` waits (in order) while all slots are taken;
+ * waiting ends with the signal's reason when it aborts.
+ */
+export class Slots {
   #free: number;
   readonly #waiting: (() => void)[] = [];
 

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { Crawler } from "./discover.ts";
+import { Crawler, type PagesSink } from "./discover.ts";
+import { Slots } from "./fetch.ts";
 import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
@@ -12,7 +13,7 @@ import type { PackedPages } from "./parse/_result.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
 import { defaultWorkerCount } from "./workers/pool.ts";
 
-/** Parsed sitemaps waiting for the consumer; the crawl pauses its sink beyond this. */
+/** Parsed sitemaps that may wait for the consumer, beyond the downloads in flight. */
 const QUEUE_LIMIT = 2;
 
 /**
@@ -54,20 +55,20 @@ export async function* streamPages(
 
   const queue: PackedPages[] = [];
   let wakeConsumer: (() => void) | null = null;
-  const spaceWaiters: (() => void)[] = [];
   const notify = (): void => {
     wakeConsumer?.();
     wakeConsumer = null;
   };
-  const sink = async (_url: string, _format: string, pages: PackedPages): Promise<void> => {
-    queue.push(pages);
-    notify();
-    while (queue.length > QUEUE_LIMIT && !signal.aborted) {
-      await new Promise<void>((resolve) => spaceWaiters.push(resolve));
-    }
-  };
-  const freeSpace = (): void => {
-    for (const resolve of spaceWaiters.splice(0)) resolve();
+  // Documents downloaded and not yet consumed (in flight, parsing, or queued
+  // here): the crawl downloads no more than this ahead of the consumer.
+  const slots = new Slots(resolved.concurrency + QUEUE_LIMIT);
+  const sink: PagesSink = {
+    acquire: (signal) => slots.acquire(signal),
+    release: () => slots.release(),
+    push(_url: string, _format: string, pages: PackedPages): void {
+      queue.push(pages);
+      notify();
+    },
   };
 
   const crawler = new Crawler({ ...resolved, signal }, pool, sink);
@@ -88,7 +89,7 @@ export async function* streamPages(
     while (true) {
       const pages = queue.shift();
       if (pages !== undefined) {
-        freeSpace();
+        slots.release();
         // Not `yield*`: delegating to a sync generator from an async one costs
         // ~2.3x more per page than yielding each page (measured, 2.6M pages).
         for (const page of iteratePages([pages])) yield page;
@@ -100,7 +101,6 @@ export async function* streamPages(
     if (failure !== null) throw (failure as { error: unknown }).error;
   } finally {
     stop.abort(new DOMException("streamPages() was closed", "AbortError"));
-    freeSpace();
     if (own) pool.close();
     await crawl;
   }

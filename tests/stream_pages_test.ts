@@ -54,3 +54,42 @@ Deno.test("streamPages() rejects with the abort reason", async () => {
     assertEquals(error, reason);
   });
 });
+
+Deno.test("streamPages() downloads no further ahead of a slow consumer than concurrency + 2 sitemaps", async () => {
+  const count = 12;
+  const children = Array.from({ length: count }, (_, i) => `/part${i}.xml`);
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\n")
+    .file("/index.xml", sitemapIndex(children));
+  children.forEach((child, i) => site.file(child, urlset([`/p${i}/a`, `/p${i}/b`])));
+  await withSite(site, async (server) => {
+    let fetched = 0;
+    let started = 0;
+    let ahead = 0;
+    const options = {
+      useKnownPaths: false,
+      useFeeds: false,
+      workers: 0,
+      concurrency: 1,
+      onProgress: (event: { kind: string; url: string }) => {
+        if (event.kind !== "fetched" || !event.url.includes("/part")) return;
+        fetched++;
+        ahead = Math.max(ahead, fetched - started);
+      },
+    };
+    const pages: string[] = [];
+    for await (const page of streamPages(server.url("/"), options)) {
+      pages.push(page.url);
+      if (page.url.endsWith("/a")) {
+        started++;
+        // A consumer doing work per sitemap, slower than the downloads.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+    }
+    assertEquals(pages.length, 2 * count);
+    assertEquals(fetched, count);
+    // concurrency 1 + 2: a download in flight and two parsed sitemaps waiting
+    // (a sitemap's slot is given back as the consumer starts on it).
+    assertEquals(ahead, 3);
+  });
+});
