@@ -54,8 +54,12 @@ export interface PagesSink {
   acquire(signal: AbortSignal): Promise<void>;
   /** Gives back the slot of a download that yielded no pages to push. */
   release(): void;
-  /** Takes one sitemap's pages, and with them its download slot, which the consumer gives back. */
-  push(url: string, format: PagesFormat, pages: PackedPages): void;
+  /**
+   * Takes one sitemap's pages, and with them its download slot, which the
+   * consumer gives back. `owned`: the columns were parsed in this call and
+   * are nobody else's (not views of a cache entry), so they may be freed.
+   */
+  push(url: string, format: PagesFormat, pages: PackedPages, owned: boolean): void;
 }
 
 /**
@@ -505,7 +509,7 @@ export class Crawler {
           this.#streamed.add(finalKey);
           const emptied: Doc = { ...doc, result: { ...result, pages: EMPTY_PACKED } };
           this.#docs.set(key, Promise.resolve(emptied));
-          if (holding) this.#sink.push(doc.url, result.format, result.pages);
+          if (holding) this.#sink.push(doc.url, result.format, result.pages, !doc.unchanged);
         } else if (holding) {
           this.#sink.release();
         }

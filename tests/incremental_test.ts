@@ -420,6 +420,14 @@ Deno.test("streamPages() with a cache streams the stored pages of 304 sitemaps",
     for await (const page of streamPages(server.url("/"), { ...base, cache })) urls.push(page.url);
     assertEquals(urls.length, 6);
     assertEquals(site.log.length, 5);
+    // Streaming frees the columns it parsed itself, never the cache's: a second
+    // stream and a tree from the same cache still read every stored page.
+    const again: string[] = [];
+    for await (const page of streamPages(server.url("/"), { ...base, cache })) again.push(page.url);
+    assertEquals(again.sort(), urls.sort());
+    const tree = await sitemapTreeForHomepage(server.url("/"), { ...base, cache });
+    assertEquals([...tree.allPages()].map((p) => p.url).sort(), urls);
+    assertEquals([tree.stats.parsed, tree.stats.notModified, tree.stats.cacheErrors], [0, 5, []]);
   });
 });
 
