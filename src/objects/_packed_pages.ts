@@ -38,6 +38,11 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Stands for every absent list; `SitemapPage` swaps in its own frozen empty array. */
 const NONE: readonly never[] = [];
 
+/** What a finished or array source leaves in the column fields (one type per field). */
+const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_F64 = new Float64Array(0);
+const EMPTY_U8 = new Uint8Array(0);
+
 /** Index i holds the value of code i; code 0 (and any unknown code) is null. */
 const FREQUENCY_BY_CODE: readonly (ChangeFrequency | null)[] = [null, ...CHANGE_FREQUENCIES];
 
@@ -150,6 +155,232 @@ function pageWithExtras(
 /** Where a pages node's pages come from: its packed columns, or objects it already holds. */
 export type PageSource = PackedPages | readonly SitemapPage[];
 
+/** What a generator's prototype chain ends in: `map`, `take`, `toArray` and the rest live here. */
+const ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(
+  Object.getPrototypeOf([][Symbol.iterator]()),
+);
+
+function iteratorBase(): void {}
+iteratorBase.prototype = ITERATOR_PROTOTYPE;
+
+/**
+ * A base class whose prototype is `Iterator.prototype`, typed as such: the
+ * global `Iterator` is missing before Node 22, so it cannot be extended by name.
+ */
+const IteratorBase = iteratorBase as unknown as abstract new () => IteratorObject<
+  SitemapPage,
+  void,
+  undefined
+>;
+
+/** The result every finished traversal returns; fresh, as a generator's is. */
+function finished(value: void): IteratorResult<SitemapPage, void> {
+  return { value, done: true };
+}
+
+/**
+ * The pages of a run of sources, one at a time, with the protocol of the
+ * generator it replaces: `next()`, `return()` (what `break` calls) and
+ * `throw()` end the traversal as a generator's would, and `Iterator.prototype`
+ * gives it the same helpers (`map`, `take`, `toArray`, ...).
+ *
+ * A hand-written `next()` costs less than resuming a generator. Over
+ * 1,000,000 packed pages in 20 sources (bench/materialise_bench.ts, run with
+ * `deno run`) the generator took ~155 ns per page once warm and ~215 ns
+ * (wall; ~260 ns CPU) in the first traversal of a fresh process; this takes
+ * ~83 ns warm and ~120 ns (~165 ns CPU) in the first. A page is built only
+ * when asked for, so memory stays flat however many pages a traversal visits.
+ */
+class PageIterator extends IteratorBase implements Generator<SitemapPage, void, undefined> {
+  /** Null once the traversal has ended. */
+  #sources: Iterable<PageSource> | null;
+  /** Null until the first `next()`, as a generator starts its loop then. */
+  #open: Iterator<PageSource> | null = null;
+  /** The current source's pages when it holds objects, else null. */
+  #held: readonly SitemapPage[] | null = null;
+  /** Pages of the current source; `#index` counts those handed out. */
+  #count = 0;
+  #index = 0;
+  /** The current packed source's URLs, decoded once, and where the next one starts. */
+  #text = "";
+  #start = 0;
+  #urlEnds: Uint32Array = EMPTY_U32;
+  #lastModified: Float64Array = EMPTY_F64;
+  #priority: Float64Array = EMPTY_F64;
+  #changeFrequency: Uint8Array = EMPTY_U8;
+  #extras: [number, PageExtrasData][] = [];
+  #nextExtra = 0;
+  /** Index of the next page with extras, or -1. */
+  #extrasAt = -1;
+
+  constructor(sources: Iterable<PageSource>) {
+    super();
+    this.#sources = sources;
+  }
+
+  override [Symbol.iterator](): PageIterator {
+    return this;
+  }
+
+  /**
+   * The next page, built from the columns now when the source is packed.
+   *
+   * @returns `{ value: page, done: false }`, or `{ value: undefined, done: true }` at the end.
+   */
+  override next(): IteratorResult<SitemapPage, void> {
+    const i = this.#index;
+    // Starting a source is rare: kept out of line, so this stays short.
+    if (i >= this.#count) return this.#nextSource();
+    this.#index = i + 1;
+    const held = this.#held;
+    if (held !== null) return { value: held[i]!, done: false };
+    const end = this.#urlEnds[i]!;
+    const url = this.#text.slice(this.#start, end);
+    this.#start = end;
+    if (i === this.#extrasAt) return { value: this.#pageWithExtras(i, url), done: false };
+    return {
+      // Every key, in the order the other callers use: one init shape keeps
+      // the constructor's property loads monomorphic.
+      value: new SitemapPage({
+        url,
+        priority: this.#priority[i]!,
+        lastModified: this.#lastModified[i]!,
+        changeFrequency: FREQUENCY_BY_CODE[this.#changeFrequency[i]!] ?? null,
+        newsStory: null,
+        images: NONE,
+        videos: NONE,
+        alternates: NONE,
+      }),
+      done: false,
+    };
+  }
+
+  /**
+   * Ends the traversal, as `break` out of a for-of does.
+   *
+   * @param value Handed back in the result, as a generator's `return()` does.
+   * @returns `{ value, done: true }`.
+   */
+  override return(value: void): IteratorResult<SitemapPage, void> {
+    this.#close();
+    return finished(value);
+  }
+
+  /**
+   * Ends the traversal and throws `error`, as a generator without a `catch` does.
+   *
+   * @param error What to throw.
+   * @returns Never.
+   * @throws {unknown} `error`.
+   */
+  override throw(error: unknown): IteratorResult<SitemapPage, void> {
+    this.#close();
+    throw error;
+  }
+
+  /** Moves to the next source with pages and returns its first page, or ends. */
+  #nextSource(): IteratorResult<SitemapPage, void> {
+    const sources = this.#sources;
+    if (sources === null) return finished();
+    try {
+      const open = this.#open ??= sources[Symbol.iterator]();
+      while (true) {
+        const step = open.next();
+        if (step.done === true) {
+          this.#open = null;
+          this.#close();
+          return finished();
+        }
+        const source = step.value;
+        if (Array.isArray(source)) {
+          const pages = source as readonly SitemapPage[];
+          if (pages.length === 0) continue;
+          this.#startHeld(pages);
+        } else {
+          const packed = source as PackedPages;
+          if (packed.count === 0) continue;
+          this.#startPacked(packed);
+        }
+        return this.next();
+      }
+    } catch (error) {
+      // A generator that throws is finished: later calls say done.
+      this.#close();
+      throw error;
+    }
+  }
+
+  #startHeld(pages: readonly SitemapPage[]): void {
+    this.#held = pages;
+    this.#count = pages.length;
+    this.#index = 0;
+    this.#dropColumns();
+  }
+
+  #startPacked(packed: PackedPages): void {
+    this.#held = null;
+    this.#count = packed.count;
+    this.#index = 0;
+    this.#text = decoder.decode(packed.urlBytes);
+    this.#start = 0;
+    this.#urlEnds = packed.urlEnds;
+    this.#lastModified = packed.lastModified;
+    this.#priority = packed.priority;
+    this.#changeFrequency = packed.changeFrequency;
+    this.#extras = parseExtras(packed.extras);
+    this.#nextExtra = 0;
+    this.#extrasAt = this.#extras.length > 0 ? this.#extras[0]![0] : -1;
+  }
+
+  #pageWithExtras(i: number, url: string): SitemapPage {
+    let page: SitemapPage;
+    try {
+      page = pageWithExtras(
+        url,
+        this.#priority[i]!,
+        this.#lastModified[i]!,
+        FREQUENCY_BY_CODE[this.#changeFrequency[i]!] ?? null,
+        this.#extras[this.#nextExtra]![1],
+      );
+    } catch (error) {
+      this.#close();
+      throw error;
+    }
+    const extras = this.#extras;
+    let next = this.#nextExtra;
+    // Skips any repeated index, so a malformed list cannot stall on one page.
+    while (next < extras.length && extras[next]![0] <= i) next++;
+    this.#nextExtra = next;
+    this.#extrasAt = next < extras.length ? extras[next]![0] : -1;
+    return page;
+  }
+
+  /** Lets go of the columns (and the decoded text) of a finished source. */
+  #dropColumns(): void {
+    this.#text = "";
+    this.#start = 0;
+    this.#urlEnds = EMPTY_U32;
+    this.#lastModified = EMPTY_F64;
+    this.#priority = EMPTY_F64;
+    this.#changeFrequency = EMPTY_U8;
+    this.#extras = [];
+    this.#nextExtra = 0;
+    this.#extrasAt = -1;
+  }
+
+  /** Ends the traversal for good, closing the sources if they were being read. */
+  #close(): void {
+    const open = this.#open;
+    this.#sources = null;
+    this.#open = null;
+    this.#held = null;
+    this.#count = 0;
+    this.#index = 0;
+    this.#dropColumns();
+    open?.return?.();
+  }
+}
+
 /**
  * Yields the pages of each source in turn: the held objects of an array
  * source, fresh objects for a packed one (nothing cached between traversals).
@@ -159,53 +390,12 @@ export type PageSource = PackedPages | readonly SitemapPage[];
  * took about twice as long through three levels of `yield*`).
  *
  * @param sources The sources, in traversal order; read lazily, one at a time.
- * @returns A generator of the pages.
+ * @returns A generator of the pages: an iterator with a generator's methods and helpers.
  */
-export function* iteratePages(
+export function iteratePages(
   sources: Iterable<PageSource>,
 ): Generator<SitemapPage, void, undefined> {
-  for (const source of sources) {
-    if (Array.isArray(source)) {
-      const pages = source as readonly SitemapPage[];
-      for (let i = 0; i < pages.length; i++) yield pages[i]!;
-      continue;
-    }
-    const packed = source as PackedPages;
-    const count = packed.count;
-    if (count === 0) continue;
-    const text = decoder.decode(packed.urlBytes);
-    const { urlEnds, lastModified, priority, changeFrequency } = packed;
-    const extras = parseExtras(packed.extras);
-    let nextExtra = 0;
-    let extrasAt = extras.length > 0 ? extras[0]![0] : -1;
-    let start = 0;
-    for (let i = 0; i < count; i++) {
-      const end = urlEnds[i]!;
-      const url = text.slice(start, end);
-      start = end;
-      const date = lastModified[i]!;
-      const frequency = FREQUENCY_BY_CODE[changeFrequency[i]!] ?? null;
-      if (i !== extrasAt) {
-        // Every key, in the order the other callers use: one init shape keeps
-        // the constructor's property loads monomorphic.
-        yield new SitemapPage({
-          url,
-          priority: priority[i]!,
-          lastModified: date,
-          changeFrequency: frequency,
-          newsStory: null,
-          images: NONE,
-          videos: NONE,
-          alternates: NONE,
-        });
-        continue;
-      }
-      yield pageWithExtras(url, priority[i]!, date, frequency, extras[nextExtra]![1]);
-      // Skips any repeated index, so a malformed list cannot stall on one page.
-      while (nextExtra < extras.length && extras[nextExtra]![0] <= i) nextExtra++;
-      extrasAt = nextExtra < extras.length ? extras[nextExtra]![0] : -1;
-    }
-  }
+  return new PageIterator(sources);
 }
 
 /**

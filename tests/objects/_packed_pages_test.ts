@@ -3,7 +3,9 @@ import type { PackedPages } from "../../src/parse/_result.ts";
 import {
   checkPackedPages,
   iteratePackedPages,
+  iteratePages,
   materialisePackedPages,
+  type PageSource,
 } from "../../src/objects/_packed_pages.ts";
 import {
   SitemapAlternate,
@@ -167,6 +169,133 @@ Deno.test("iteratePackedPages() maps an unknown change-frequency code to null", 
     "always",
     null,
   ]);
+});
+
+/** Plain pages `/p0`, `/p1`, ... with priority i / 10, packed; `extras` as in PackedPages. */
+function plainPacked(count: number, extras = ""): PackedPages {
+  const urls = Array.from({ length: count }, (_, i) => `https://example.com/p${i}`);
+  let end = 0;
+  return {
+    count,
+    urlBytes: new TextEncoder().encode(urls.join("")),
+    urlEnds: Uint32Array.from(urls, (url) => (end += url.length)),
+    lastModified: Float64Array.from(urls, (_, i) => Date.UTC(2024, 0, 1 + i)),
+    priority: Float64Array.from(urls, (_, i) => i / 10),
+    changeFrequency: Uint8Array.from(urls, (_, i) => i % 8),
+    extras,
+  };
+}
+
+const IMAGE = {
+  loc: "https://example.com/i.png",
+  caption: null,
+  geoLocation: null,
+  title: null,
+  license: null,
+};
+
+Deno.test("iteratePages() builds equal pages, as fresh objects, on every traversal", () => {
+  const packed = handPacked();
+  const first = [...iteratePages([packed])];
+  const second = [...iteratePages([packed])];
+  assert.deepStrictEqual(first, EXPECTED);
+  assert.deepStrictEqual(second, EXPECTED);
+  assert.notEqual(first[0], second[0]);
+});
+
+Deno.test("iteratePages() puts extras interleaved with plain pages in order, across sources", () => {
+  const held = [new SitemapPage({ url: "https://example.com/held" })];
+  const sources: PageSource[] = [
+    plainPacked(5, JSON.stringify([[1, { images: [IMAGE] }], [3, { images: [IMAGE, IMAGE] }]])),
+    plainPacked(0),
+    held,
+    [],
+    plainPacked(2, JSON.stringify([[0, { alternates: [{ hreflang: "de", href: "x" }] }]])),
+  ];
+  const pages = [...iteratePages(sources)];
+  assert.deepEqual(
+    pages.map((p) => [
+      p.url.slice(20),
+      p.priority,
+      p.lastModified?.toISOString().slice(0, 10) ?? null,
+      p.changeFrequency,
+      p.images.length,
+      p.alternates.length,
+    ]),
+    [
+      ["p0", 0, "2024-01-01", null, 0, 0],
+      ["p1", 0.1, "2024-01-02", "always", 1, 0],
+      ["p2", 0.2, "2024-01-03", "hourly", 0, 0],
+      ["p3", 0.3, "2024-01-04", "daily", 2, 0],
+      ["p4", 0.4, "2024-01-05", "weekly", 0, 0],
+      ["held", 0.5, null, null, 0, 0],
+      ["p0", 0, "2024-01-01", null, 0, 1],
+      ["p1", 0.1, "2024-01-02", "always", 0, 0],
+    ],
+  );
+  assert.equal(pages[5], held[0]);
+  assert.ok(Object.isFrozen(pages[1]!.images));
+});
+
+Deno.test("iteratePages() stops at break, and the traversal then stays finished", () => {
+  const pages = iteratePages([plainPacked(3), plainPacked(3)]);
+  const seen: string[] = [];
+  for (const page of pages) {
+    seen.push(page.url.slice(20));
+    if (seen.length === 4) break;
+  }
+  assert.deepEqual(seen, ["p0", "p1", "p2", "p0"]);
+  assert.deepEqual(pages.next(), { value: undefined, done: true });
+  assert.deepEqual([...pages], []);
+});
+
+Deno.test("iteratePages() answers next(), return() and throw() as a generator does", () => {
+  const pages = iteratePages([plainPacked(2)]);
+  assert.equal(pages[Symbol.iterator](), pages);
+  const first = pages.next();
+  assert.deepEqual([first.done, first.value?.url], [false, "https://example.com/p0"]);
+  assert.deepEqual(pages.return(), { value: undefined, done: true });
+  assert.deepEqual(pages.next(), { value: undefined, done: true });
+
+  const thrown = iteratePages([plainPacked(2)]);
+  thrown.next();
+  const error = new Error("Stop");
+  assert.throws(() => thrown.throw(error), (e) => e === error);
+  assert.deepEqual(thrown.next(), { value: undefined, done: true });
+  assert.deepEqual(iteratePages([]).next(), { value: undefined, done: true });
+});
+
+Deno.test("iteratePages() has the iterator helpers a generator has", () => {
+  const urls = (pages: Iterable<SitemapPage>) => [...pages].map((p) => p.url.slice(20));
+  assert.deepEqual(urls(iteratePages([plainPacked(3)]).drop(1)), ["p1", "p2"]);
+  assert.deepEqual(urls(iteratePages([plainPacked(3)]).filter((p) => p.priority > 0)), [
+    "p1",
+    "p2",
+  ]);
+  assert.deepEqual(iteratePages([plainPacked(3)]).take(1).toArray().length, 1);
+});
+
+Deno.test("iteratePages() reads each source only when the pages before it are used up", () => {
+  const pulled: number[] = [];
+  function* sources(): Generator<PageSource> {
+    for (let i = 0; i < 2; i++) {
+      pulled.push(i);
+      yield plainPacked(2);
+    }
+  }
+  const pages = iteratePages(sources());
+  assert.deepEqual(pulled, []);
+  pages.next();
+  pages.next();
+  assert.deepEqual(pulled, [0]);
+  pages.next();
+  assert.deepEqual(pulled, [0, 1]);
+});
+
+Deno.test("iteratePages() throws a malformed extras list once, then is finished", () => {
+  const pages = iteratePages([{ ...plainPacked(2), extras: "[[0," }, plainPacked(1)]);
+  assert.throws(() => pages.next(), SyntaxError);
+  assert.deepEqual(pages.next(), { value: undefined, done: true });
 });
 
 Deno.test("checkPackedPages() rejects short columns and out-of-order offsets", () => {
