@@ -93,3 +93,39 @@ Deno.test("streamPages() downloads no further ahead of a slow consumer than conc
     assertEquals(ahead, 3);
   });
 });
+
+Deno.test("streamPages() behaves as an async generator: lazy start, option errors on the first next(), queued next() calls, return() and throw()", async () => {
+  // Nothing is checked or started before the first next().
+  const bad = streamPages("ftp://example.com/");
+  await assertRejects(
+    () => bad.next(),
+    TypeError,
+    'Homepage URL must be http(s), got "ftp://example.com/"',
+  );
+  assertEquals(await bad.next(), { value: undefined, done: true });
+
+  await withSite(bigSite(), async (server) => {
+    const options = { useKnownPaths: false, useFeeds: false, workers: 0 };
+    // return() before the first next(): never crawls.
+    const unused = streamPages(server.url("/"), options);
+    assertEquals(await unused.return(), { value: undefined, done: true });
+    assertEquals(await unused.next(), { value: undefined, done: true });
+
+    // next() calls made without waiting settle in order, with distinct pages.
+    const stream = streamPages(server.url("/"), options);
+    const first = await Promise.all([stream.next(), stream.next(), stream.next()]);
+    assertEquals(first.map((r) => r.done), [false, false, false]);
+    assertEquals(new Set(first.map((r) => r.value?.url)).size, 3);
+    let rest = 0;
+    for (let r = await stream.next(); !r.done; r = await stream.next()) rest++;
+    assertEquals(rest + 3, 300);
+
+    // throw() stops the crawl and rejects with the error given.
+    const thrown = streamPages(server.url("/"), options);
+    assertEquals((await thrown.next()).done, false);
+    const error = new Error("consumer gave up");
+    await assertRejects(() => thrown.throw(error), Error, "consumer gave up");
+    assertEquals(await thrown.next(), { value: undefined, done: true });
+    // Deno's sanitizers fail this test if a request or timer outlived the streams.
+  });
+});
