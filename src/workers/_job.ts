@@ -63,6 +63,8 @@ export interface WorkerRequest {
  */
 export type WorkerReply =
   | { readonly type: "ready" }
+  /** The worker's warm-up (see worker.ts) is over: it ran out, or a job cut it short. */
+  | { readonly type: "warm" }
   | { readonly type: "done"; readonly id: number; readonly outcome: ParseOutcome }
   | { readonly type: "failed"; readonly id: number; readonly message: string };
 

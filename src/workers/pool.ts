@@ -36,8 +36,9 @@ export interface ParsePool {
    */
   warm(): void;
   /**
-   * Resolves once every worker has started (after {@linkcode warm}), or at
-   * once when the pool parses on the calling thread or is closed.
+   * Resolves once every worker has started and finished its warm-up (after
+   * {@linkcode warm}), or at once when the pool parses on the calling thread
+   * or is closed.
    */
   ready(): Promise<void>;
   /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
@@ -197,6 +198,8 @@ interface Slot {
   worker: Worker | null;
   /** The worker has posted "ready": a later error is a crash, not a failed start. */
   ready: boolean;
+  /** Its warm-up is over (it posted "warm", or was given a job, which ends the warm-up). */
+  warm: boolean;
   task: Task | null;
   taskId: number;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -252,7 +255,14 @@ class WorkerPool implements ParsePool {
   warm(): void {
     this.#warmTimer = undefined;
     if (this.#closed || this.#inThread || this.#slots.length >= this.#maxWorkers) return;
-    const slot: Slot = { worker: null, ready: false, task: null, taskId: 0, timer: undefined };
+    const slot: Slot = {
+      worker: null,
+      ready: false,
+      warm: false,
+      task: null,
+      taskId: 0,
+      timer: undefined,
+    };
     this.#slots.push(slot);
     try {
       this.#start(slot);
@@ -277,7 +287,7 @@ class WorkerPool implements ParsePool {
   #allReady(): boolean {
     if (this.#closed || this.#inThread) return true;
     if (this.#slots.length < this.#maxWorkers) return false;
-    return this.#slots.every((slot) => slot.worker === null || slot.ready);
+    return this.#slots.every((slot) => slot.worker === null || (slot.ready && slot.warm));
   }
 
   #settleReady(): void {
@@ -315,7 +325,14 @@ class WorkerPool implements ParsePool {
       empty ??= slot;
     }
     if (empty !== undefined || this.#slots.length >= this.#maxWorkers) return empty;
-    const slot: Slot = { worker: null, ready: false, task: null, taskId: 0, timer: undefined };
+    const slot: Slot = {
+      worker: null,
+      ready: false,
+      warm: false,
+      task: null,
+      taskId: 0,
+      timer: undefined,
+    };
     this.#slots.push(slot);
     return slot;
   }
@@ -350,6 +367,7 @@ class WorkerPool implements ParsePool {
   #send(slot: Slot, worker: Worker): void {
     const task = slot.task;
     if (task === null) return;
+    slot.warm = true;
     // The job's own allowance starts now, not when the worker began loading.
     this.#startTimer(slot);
     const bytes = ownBuffer(task.job.bytes);
@@ -365,6 +383,7 @@ class WorkerPool implements ParsePool {
     const worker = new Worker(this.#url, { type: "module" });
     slot.worker = worker;
     slot.ready = false;
+    slot.warm = false;
     worker.onmessage = (event: MessageEvent<WorkerReply>) =>
       this.#onReply(slot, worker, event.data);
     worker.onerror = (event: ErrorEvent) => {
@@ -382,6 +401,11 @@ class WorkerPool implements ParsePool {
 
   #onReply(slot: Slot, worker: Worker, reply: WorkerReply): void {
     if (slot.worker !== worker) return;
+    if (reply.type === "warm") {
+      slot.warm = true;
+      this.#settleReady();
+      return;
+    }
     if (reply.type === "ready") {
       slot.ready = true;
       this.#send(slot, worker);

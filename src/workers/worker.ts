@@ -137,4 +137,4 @@ const WORKER_NICE = 10;
 
 scope.postMessage({ type: "ready" });
 void yieldCoresToCallingThread();
-void warmUp();
+void warmUp().finally(() => scope.postMessage({ type: "warm" }));
