@@ -2,7 +2,8 @@
  * Parser throughput on the seed benchmark's unit of work: one sitemap of
  * 50,000 URLs with `<loc>` and `<lastmod>` (~4.2 MB of XML), plain and
  * gzipped, whole and with a lastmod filter keeping ~5%, beside the bare
- * tokenizer as the floor.
+ * tokenizer, and beside the general path (decoder, tokenizer, reader) that
+ * the byte-level urlset reader spares such documents.
  *
  *   deno bench -A bench/parse_bench.ts
  *
@@ -16,7 +17,7 @@ import process from "node:process";
 import { gzipSync } from "node:zlib";
 import { decompressIfGzip } from "../src/decompress.ts";
 import { XmlTokenizer } from "../src/parse/_tokenizer.ts";
-import { parseSitemap } from "../src/parse/parse_sitemap.ts";
+import { parseSitemap, parseSitemapGeneral } from "../src/parse/parse_sitemap.ts";
 
 /** A urlset like the seed benchmark's: 50,000 product URLs, dates spread over 2025. */
 function urlset(n: number): Uint8Array {
@@ -62,6 +63,13 @@ Deno.bench("tokenizer only (TextDecoder + XmlTokenizer, 1 MiB chunks)", {
 
 Deno.bench("parseSitemap, plain XML", { group: "50k" }, () => {
   const r = parseSitemap(xml, { url });
+  if (r.kind !== "pages" || r.pages.count !== 50_000) throw new Error("wrong result");
+});
+
+Deno.bench("parseSitemapGeneral: decoder + tokenizer + reader, no byte-level path", {
+  group: "50k",
+}, () => {
+  const r = parseSitemapGeneral(xml, { url });
   if (r.kind !== "pages" || r.pages.count !== 50_000) throw new Error("wrong result");
 });
 
@@ -111,6 +119,7 @@ if (import.meta.main) {
       tokenizer.end();
     }],
     ["parseSitemap, plain XML", () => parseSitemap(xml, { url })],
+    ["parseSitemapGeneral (no byte path)", () => parseSitemapGeneral(xml, { url })],
     ["parseSitemap, since filter", () => parseSitemap(xml, { url, since })],
     ["decompressIfGzip + parseSitemap", async () => {
       const d = await decompressIfGzip(gz, 50 * 1024 * 1024);
