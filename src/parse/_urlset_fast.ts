@@ -42,6 +42,12 @@ const CHANGEFREQ = enc("changefreq>");
 const END_CHANGEFREQ = enc("/changefreq>");
 const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map(enc);
 
+/** Bytes accepted in a root attribute's name: `A-Z a-z 0-9 _ : . -`. */
+const NAME_CHAR = new Uint8Array(256);
+for (const c of enc("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-")) {
+  NAME_CHAR[c] = 1;
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
@@ -119,9 +125,11 @@ function rootEnd(b: Uint8Array, i: number): number {
     if (j >= limit) return -1;
     if (b[j] === GT) return j + 1;
     if (j === before) return -1; // `<urlsetx`, `<urlset/>`, or attributes run together
-    // name = quoted value, nothing that needs decoding
+    // name = quoted value, nothing that needs decoding. Names of ASCII name
+    // characters only: the tokenizer reads a quote, say, inside a name as
+    // the start of a value, which moves the end of the tag.
     const name = j;
-    while (j < limit && b[j] !== 0x3d && !isSpace(b[j]!) && b[j] !== GT && b[j] !== SLASH) j++;
+    while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
     if (j === name) return -1;
     while (j < limit && isSpace(b[j]!)) j++;
     if (b[j] !== 0x3d) return -1;
