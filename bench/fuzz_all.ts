@@ -36,14 +36,7 @@ import { decompressIfGzip, decompressIfGzipWithStreams } from "../src/decompress
 import { runParseJob } from "../src/workers/_job.ts";
 import { generateIndex, generateUrlset } from "../fixtures/generate.ts";
 import { corpus as fixtureCorpus, rng as random } from "../tests/parse/_fuzz.ts";
-
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isFinite(value)) throw new TypeError(`--${name} needs a number`);
-  return value;
-}
+import { numberFlag } from "./_flags.ts";
 
 interface Doc {
   readonly name: string;
@@ -311,8 +304,8 @@ function runScript(script: string, seconds: number, seed: number): string {
   return `${script}: ${lines.at(-1) ?? ""} (exit ${run.status})`;
 }
 
-const seconds = flag("seconds", 60);
-const seed = flag("seed", Date.now() % 1_000_000_000);
+const seconds = numberFlag("seconds", 60);
+const seed = numberFlag("seed", Date.now() % 1_000_000_000);
 const started = performance.now();
 console.log(`fuzzing gzip + parse for ${seconds} s from seed ${seed}`);
 const gzip = await fuzzGzip(seconds, seed);

@@ -10,20 +10,11 @@
  * @module
  */
 import { fuzz } from "../tests/parse/_fuzz.ts";
+import { numberFlag } from "./_flags.ts";
 
-function flag(name: string, fallback: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = Number(Deno.args[i + 1]);
-  if (!Number.isFinite(value)) {
-    throw new TypeError(`--${name} needs a number, got ${Deno.args[i + 1]}`);
-  }
-  return value;
-}
-
-const seconds = flag("seconds", 60);
-const firstSeed = flag("seed", Date.now() % 1_000_000_000);
-const maxRounds = flag("rounds", Number.MAX_SAFE_INTEGER);
+const seconds = numberFlag("seconds", 60);
+const firstSeed = numberFlag("seed", Date.now() % 1_000_000_000);
+const maxRounds = numberFlag("rounds", Number.MAX_SAFE_INTEGER);
 const deadline = performance.now() + seconds * 1000;
 
 let inputs = 0;

@@ -17,19 +17,10 @@
 import { corpus, mutate, rng } from "../tests/parse/_fuzz.ts";
 import { compareReaders, randomPlainUrlset } from "../tests/parse/_urlset_diff.ts";
 import { Rng } from "../tests/parse/_xml_gen.ts";
+import { numberFlag } from "./_flags.ts";
 
-function flag(name: string, fallback: number): number {
-  const i = Deno.args.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const value = Number(Deno.args[i + 1]);
-  if (!Number.isFinite(value)) {
-    throw new TypeError(`--${name} needs a number, got ${Deno.args[i + 1]}`);
-  }
-  return value;
-}
-
-const seconds = flag("seconds", 60);
-const firstSeed = flag("seed", Date.now() % 1_000_000_000);
+const seconds = numberFlag("seconds", 60);
+const firstSeed = numberFlag("seed", Date.now() % 1_000_000_000);
 const deadline = performance.now() + seconds * 1000;
 const fixtures = corpus().filter((d) => !d.name.endsWith(".txt"));
 const encoder = new TextEncoder();

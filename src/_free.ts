@@ -1,0 +1,36 @@
+/**
+ * Freeing a buffer now rather than at the next garbage collection. V8 (and
+ * JSC) collect external memory late: a thread with a small heap can hold tens
+ * of megabytes of dead typed arrays before it collects. Detaching a buffer
+ * (`ArrayBuffer.prototype.transfer(0)`) releases its memory at once.
+ *
+ * @module
+ */
+
+/**
+ * Detaches the buffer behind `view` when the view is (nearly) all of it, so
+ * that nothing else can be reading the same buffer: a small view may share
+ * a pooled slab, a cache entry's columns share the entry's buffer. Silent
+ * when the buffer cannot be detached or the runtime has no `transfer`.
+ *
+ * @param view A typed array nobody will read again.
+ * @param options `slackBytes`: buffer bytes past the view still accepted
+ * (zlib's sized output chunk is one byte longer than the document);
+ * `minBytes`: smaller views are left to the collector.
+ */
+export function freeNow(
+  view: ArrayBufferView,
+  options: { readonly slackBytes?: number; readonly minBytes?: number } = {},
+): void {
+  const buffer = view.buffer as ArrayBuffer & {
+    transfer?: (length: number) => ArrayBuffer;
+    detached?: boolean;
+  };
+  if (view.byteOffset !== 0 || view.byteLength < (options.minBytes ?? 0)) return;
+  if (buffer.byteLength - view.byteLength > (options.slackBytes ?? 0)) return;
+  try {
+    if (buffer.detached !== true) buffer.transfer?.(0);
+  } catch {
+    // Not detachable (say, a WebAssembly memory): the collector frees it later.
+  }
+}
