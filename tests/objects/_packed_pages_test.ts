@@ -162,6 +162,81 @@ Deno.test("iteratePackedPages() keeps a leading U+FEFF as part of the first URL"
   assert.deepEqual([...iteratePackedPages(packed)].map((p) => p.url), urls);
 });
 
+/** ASCII URLs packed as a parser packs them: one byte per character, ends in bytes. */
+function asciiPacked(urls: readonly string[]): PackedPages {
+  let end = 0;
+  return {
+    count: urls.length,
+    urlBytes: new TextEncoder().encode(urls.join("")),
+    urlEnds: Uint32Array.from(urls, (url) => (end += url.length)),
+    lastModified: new Float64Array(urls.length).fill(NaN),
+    priority: new Float64Array(urls.length).fill(0.5),
+    changeFrequency: new Uint8Array(urls.length),
+    extras: "",
+  };
+}
+
+Deno.test("iteratePackedPages() reads every URL whole across the stretches it decodes at a time", () => {
+  // ~190 KB of URLs of 24 to 143 characters, so many stretch ends fall inside
+  // a URL, and one URL of 40,000 characters, longer than a stretch.
+  const urls = Array.from(
+    { length: 2500 },
+    (_, i) => `https://example.com/${"x".repeat((i * 37) % 120)}/${i}`,
+  );
+  urls.splice(1234, 0, `https://example.com/${"long".repeat(10_000)}`);
+  assert.deepEqual([...iteratePackedPages(asciiPacked(urls))].map((p) => p.url), urls);
+});
+
+Deno.test("iteratePackedPages() reads a long column of non-ASCII URLs by UTF-16 offsets", () => {
+  // Fewer units than bytes: ends are not byte offsets, so no stretch may be cut by bytes.
+  const urls = Array.from(
+    { length: 2000 },
+    (_, i) => `https://例え.jp/ü/${i}/${"ß".repeat(i % 30)}`,
+  );
+  let end = 0;
+  const packed: PackedPages = {
+    ...asciiPacked(urls),
+    urlEnds: Uint32Array.from(urls, (url) => (end += url.length)),
+  };
+  assert.ok(packed.urlBytes.length > 64 << 10);
+  assert.deepEqual([...iteratePackedPages(packed)].map((p) => p.url), urls);
+});
+
+Deno.test("iteratePackedPages() decodes lone invalid bytes across stretch ends as the whole text would", () => {
+  // 0xFF is one U+FFFD wherever it stands, so ends in bytes still match the text.
+  const parts: Uint8Array[] = [];
+  const ends: number[] = [];
+  let end = 0;
+  for (let i = 0; i < 1500; i++) {
+    const url = new TextEncoder().encode(`https://example.com/${i}/${"y".repeat(i % 40)}?`);
+    const bytes = new Uint8Array(url.length + 1);
+    bytes.set(url);
+    bytes[url.length] = 0xff;
+    parts.push(bytes);
+    ends.push(end += bytes.length);
+  }
+  const urlBytes = new Uint8Array(end);
+  let at = 0;
+  for (const part of parts) {
+    urlBytes.set(part, at);
+    at += part.length;
+  }
+  const packed: PackedPages = {
+    ...asciiPacked([]),
+    count: ends.length,
+    urlBytes,
+    urlEnds: Uint32Array.from(ends),
+    lastModified: new Float64Array(ends.length),
+    priority: new Float64Array(ends.length),
+    changeFrequency: new Uint8Array(ends.length),
+  };
+  const urls = [...iteratePackedPages(packed)].map((p) => p.url);
+  assert.equal(urls.length, 1500);
+  assert.equal(urls[0], "https://example.com/0/?\uFFFD");
+  assert.equal(urls[1499], `https://example.com/1499/${"y".repeat(19)}?\uFFFD`);
+  assert.equal(urls.join(""), new TextDecoder().decode(urlBytes));
+});
+
 Deno.test("iteratePackedPages() maps an unknown change-frequency code to null", () => {
   const packed = { ...handPacked(), changeFrequency: new Uint8Array([8, 1, 255]) };
   assert.deepEqual([...iteratePackedPages(packed)].map((p) => p.changeFrequency), [
