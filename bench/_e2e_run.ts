@@ -9,7 +9,9 @@
  * Cases: `tree` (sitemapTreeForHomepage, then count allPages()), `bomb` (the
  * same call on a site whose robots.txt names only the bomb; the bomb's node
  * is timed from its request to its invalid event), `stream` (count
- * streamPages(), when mod.ts exports it).
+ * streamPages(), when mod.ts exports it), `fetch` (no library: plain
+ * `fetch()` of robots.txt, its index and the index's children, `concurrency`
+ * at a time, bodies read and dropped; `urls` counts the children).
  *
  * Peak RSS is Linux's VmHWM at the end (workers are threads of this process,
  * so it covers them); the baseline is VmRSS just before the call, after the
@@ -26,7 +28,7 @@ import type { SitemapProgressEvent, SitemapTreeOptions } from "../mod.ts";
 
 /** What the orchestrator asks for. */
 export interface RunSpec {
-  readonly case: "tree" | "bomb" | "stream";
+  readonly case: "tree" | "bomb" | "stream" | "fetch";
   readonly origin: string;
   readonly workers?: number;
   readonly since?: string;
@@ -219,6 +221,22 @@ function phasesOf(events: readonly SitemapProgressEvent[]): Phases {
   };
 }
 
+/**
+ * What any client pays for the site's round trips: robots.txt, the index it
+ * names, then the index's children `concurrency` at a time, with plain
+ * `fetch()` and nothing parsed beyond finding the URLs.
+ */
+async function fetchOnly(origin: string, concurrency: number): Promise<number> {
+  const robots = await (await fetch(new URL("/robots.txt", origin))).text();
+  const index = await (await fetch(/Sitemap:\s*(\S+)/i.exec(robots)![1]!)).text();
+  const children = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < children.length) await (await fetch(children[next++]!)).arrayBuffer();
+  }));
+  return children.length;
+}
+
 function round(x: number): number {
   return Math.round(x * 10) / 10;
 }
@@ -248,7 +266,13 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   const cpuStart = process.cpuUsage();
   const threadsStart = threadCpu();
 
-  if (spec.case === "stream") {
+  if (spec.case === "fetch") {
+    const meter = lagMeter();
+    const start = performance.now();
+    urls = await fetchOnly(spec.origin, options.concurrency!);
+    treeMs = performance.now() - start;
+    lag = meter.stop();
+  } else if (spec.case === "stream") {
     const stream = (sitemapTree as Record<string, unknown>)["streamPages"] as
       | ((url: string, options: SitemapTreeOptions) => AsyncIterable<{ url: string }>)
       | undefined;

@@ -11,6 +11,9 @@
  *   ~4.1 MB of XML a file, like the reference's), 50 ms before every response.
  *   Lastmods are whole days spread over 2020-01-01 .. 2024-12-31 so that the
  *   announced `since` keeps ~5%; the exact counts are announced too.
+ * - `floor`: `main` with one URL in each urlset: the same requests and
+ *   latency with nothing to parse, so its time is what the round trips
+ *   alone cost on this machine (a floor for `main`'s time).
  * - `bomb`: robots.txt -> one child, a 198 KB gzip that expands to 200 MB
  *   (the reference's 194 KB -> 200 MB). No latency, so the time measured is
  *   the client's.
@@ -43,6 +46,11 @@ export interface E2eSites {
     readonly xmlBytesPerFile: number;
     readonly gzipBytesPerFile: number;
     readonly latencyMs: number;
+  };
+  /** `main`'s shape and latency with one URL per urlset: its round trips alone. */
+  readonly floor: {
+    readonly origin: string;
+    readonly urls: number;
   };
   readonly bomb: {
     readonly origin: string;
@@ -125,14 +133,16 @@ function urlset(first: number, count: number): UrlsetFile {
 }
 
 const GZIP = { contentType: "application/gzip" } as const;
+const MAIN_FILES = 20;
+const MAIN_PER_FILE = 50_000;
 
 async function mainSite(): Promise<{ site: FixtureSite; info: E2eSites["main"] }> {
   const site = new FixtureSite();
   site.latencyMs = 50;
   const listening = await site.listen();
   const origin = listening.origin;
-  const files = 20;
-  const perFile = 50_000;
+  const files = MAIN_FILES;
+  const perFile = MAIN_PER_FILE;
   const locs: string[] = [];
   let recent = 0;
   let xmlBytes = 0;
@@ -162,6 +172,22 @@ async function mainSite(): Promise<{ site: FixtureSite; info: E2eSites["main"] }
       latencyMs: site.latencyMs,
     },
   };
+}
+
+async function floorSite(): Promise<{ site: FixtureSite; info: E2eSites["floor"] }> {
+  const site = new FixtureSite();
+  site.latencyMs = 50;
+  const listening = await site.listen();
+  const origin = listening.origin;
+  const locs: string[] = [];
+  for (let k = 0; k < MAIN_FILES; k++) {
+    const path = `/sitemaps/sitemap-${k + 1}.xml.gz`;
+    site.file(path, urlset(k * MAIN_PER_FILE, 1).gzip, GZIP);
+    locs.push(origin + path);
+  }
+  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
+  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+  return { site, info: { origin, urls: MAIN_FILES } };
 }
 
 async function bombSite(): Promise<{ site: FixtureSite; info: E2eSites["bomb"] }> {
@@ -241,10 +267,12 @@ async function scaleSite(): Promise<{ site: FixtureSite; info: NonNullable<E2eSi
 if (import.meta.main) {
   const started = performance.now();
   const main = await mainSite();
+  const floor = await floorSite();
   const bomb = await bombSite();
   const scale = Deno.args.includes("--no-scale") ? null : await scaleSite();
   const sites: E2eSites = {
     main: main.info,
+    floor: floor.info,
     bomb: bomb.info,
     scale: scale?.info ?? null,
     setupMs: Math.round(performance.now() - started),

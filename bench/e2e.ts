@@ -263,6 +263,20 @@ await measure(
   () => ours({ case: "tree", origin: homepage, since: main.since, pool: true }),
 );
 await measure(
+  "floor",
+  "ours, round trips only",
+  RUNS,
+  sites.floor.urls,
+  () => ours({ case: "tree", origin: sites.floor.origin + "/", pool: true }),
+);
+await measure(
+  "floorFetch",
+  "plain fetch(), round trips only",
+  RUNS,
+  sites.floor.urls,
+  () => ours({ case: "fetch", origin: sites.floor.origin + "/" }),
+);
+await measure(
   "bomb",
   "ours, gzip bomb",
   RUNS,
@@ -352,6 +366,16 @@ if (sites.scale !== null) {
   if (stream.failures.some((f) => f.includes("does not export streamPages"))) {
     streamMissing = true;
     cases.splice(cases.indexOf(stream), 1);
+  } else {
+    for (const workers of [0, 1]) {
+      await measure(
+        `scaleStream${workers}`,
+        `ours, scale: streamPages, workers: ${workers}`,
+        scaleRuns,
+        scale.urls,
+        () => ours({ case: "stream", origin: scale.origin + "/", workers, pool: workers > 0 }),
+      );
+    }
   }
 }
 await stopServer();
@@ -445,6 +469,28 @@ if (sinceCase !== undefined) {
   });
 }
 for (
+  const [key, what] of [
+    ["floor", "round trips alone: the same site and latency, one URL per urlset"],
+    ["floorFetch", "the same round trips with plain fetch() (no library, nothing parsed)"],
+  ] as const
+) {
+  const floor = byKey(key);
+  if (floor === undefined) continue;
+  const time = med(floor, (r) => r.totalMs);
+  rows.push({
+    what,
+    urls: urlsOf(floor),
+    time: spread(floor, (r) => r.totalMs, sec),
+    cpu: sec(med(floor, (r) => r.cpuMs)),
+    lag: spread(floor, (r) => r.lagMs, msf),
+    rss: spread(floor, (r) => r.peakMiB, mib),
+    target: "(floor: nothing to parse)",
+    verdict: `${Math.round((time / fullTime) * 100)}% of the first row's time; ${
+      time >= 400 ? "above the since target (0.4 s)" : `${sec(400 - time)} under the since target`
+    }, ${sec(500 - time)} under the 0.5 s target`,
+  });
+}
+for (
   const [key, suffix] of [
     ["bomb", ""],
     ["bombCold", ", cold (the call starts its workers)"],
@@ -521,6 +567,8 @@ for (
   const [key, what, limit] of [
     ["scaleTree", "scale (bbc.co.uk shape, 2.6 M URLs): full tree + allPages()", 400],
     ["scaleStream", "scale: streamPages()", 120],
+    ["scaleStream0", "scale: streamPages(), workers: 0", 120],
+    ["scaleStream1", "scale: streamPages(), workers: 1", 120],
   ] as const
 ) {
   const c = byKey(key);
