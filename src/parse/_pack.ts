@@ -568,27 +568,34 @@ export class PackedPagesBuilder {
     const order = new Uint32Array(n);
     const fill = starts.slice(0, size);
     for (let e = 0; e < n; e++) order[fill[hashes[e]! & mask]!++] = e;
+    // No loop nests inside this one: a loop nest here was compiled on stack
+    // replacement for an inner loop, and every exit from that loop threw the
+    // code away again (V8: ~5,600 deopts over 20 files, ~10 recompilations
+    // of this method per worker).
     for (let b = 0; b < size; b++) {
       const i = starts[b]!;
       const j = starts[b + 1]!;
       if (j - i < 2) continue;
-      if (j - i > LONG_RUN) {
-        this.#markBucket(order, i, j, dup);
-        continue;
-      }
-      for (let k = i + 1; k < j; k++) {
-        const e = order[k]!;
-        const h = hashes[e];
-        for (let m = i; m < k; m++) {
-          const f = order[m]!;
-          if (hashes[f] === h && dup[f] === 0 && this.#sameUrl(e, f)) {
-            dup[e] = 1;
-            break;
-          }
+      if (j - i > LONG_RUN) this.#markBucket(order, i, j, dup);
+      else this.#markSmallBucket(order, i, j, dup);
+    }
+    return dup;
+  }
+
+  /** Marks duplicates among the entries of a small bucket order[i, j), which are in index order. */
+  #markSmallBucket(order: Uint32Array, i: number, j: number, dup: Uint8Array): void {
+    const hashes = this.#hashes;
+    for (let k = i + 1; k < j; k++) {
+      const e = order[k]!;
+      const h = hashes[e];
+      for (let m = i; m < k; m++) {
+        const f = order[m]!;
+        if (hashes[f] === h && dup[f] === 0 && this.#sameUrl(e, f)) {
+          dup[e] = 1;
+          break;
         }
       }
     }
-    return dup;
   }
 
   /** Marks duplicates among the entries of a big bucket order[i, j), which are in index order. */
