@@ -58,6 +58,19 @@ export interface WorkerRequest {
 }
 
 /**
+ * How much a new worker parses before its first job, so that V8 has compiled
+ * the parser by then (see worker.ts): `light` for a call's own workers, which
+ * get jobs within a few round trips and must not compete with them; `full`
+ * for a pool started ahead of calls.
+ */
+export type WarmUp = "light" | "full";
+
+/** The pool's first message to each worker it starts. */
+export interface WarmUpRequest {
+  readonly warmUp: WarmUp;
+}
+
+/**
  * A message from a worker to the pool. `ready` is posted once the module has
  * loaded, which lets the pool tell a worker that cannot start (the pool then
  * parses on the calling thread) from one that crashed on a job.

@@ -104,7 +104,7 @@ export class SitemapParserPool implements Disposable {
   constructor(options: SitemapParserPoolOptions = {}) {
     const workers = options.workers ?? defaultWorkerCount();
     const jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
-    this.#inner = createParsePool({ workers, jobTimeoutMs });
+    this.#inner = createParsePool({ workers, jobTimeoutMs, warmUp: "full" });
     this.#inner.warm();
     this.#runtimeReady = prepareCallingThread();
   }

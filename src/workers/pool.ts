@@ -11,7 +11,7 @@
  * @module
  */
 import { errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
-import type { WorkerReply, WorkerRequest } from "./_job.ts";
+import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
 
 export type { ParseJob, ParseOutcome } from "./_job.ts";
 
@@ -60,6 +60,8 @@ export interface ParsePoolOptions {
    * speak the `WorkerRequest` / `WorkerReply` protocol of `_job.ts`.
    */
   readonly workerUrl?: URL;
+  /** How much each new worker warms up before its first job. @default "light" */
+  readonly warmUp?: WarmUp;
 }
 
 /**
@@ -123,7 +125,7 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
   if (workers === 0 || typeof globalThis.Worker !== "function" || !mayLoadWorker(url)) {
     return new InThreadPool();
   }
-  return new WorkerPool(workers, jobTimeoutMs, url);
+  return new WorkerPool(workers, jobTimeoutMs, url, options.warmUp ?? "light");
 }
 
 // Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
@@ -200,6 +202,8 @@ interface Slot {
   ready: boolean;
   /** Its warm-up is over (it posted "warm", or was given a job, which ends the warm-up). */
   warm: boolean;
+  /** A worker of this slot has been retired: the next one warms up lightly. */
+  replaced: boolean;
   task: Task | null;
   taskId: number;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -209,6 +213,8 @@ class WorkerPool implements ParsePool {
   readonly #maxWorkers: number;
   readonly #jobTimeoutMs: number;
   readonly #url: URL;
+  /** For the first worker of each slot; a replacement (after a failure) warms up lightly. */
+  readonly #warmUp: WarmUp;
   readonly #slots: Slot[] = [];
   #queue: Task[] = [];
   #queueHead = 0;
@@ -220,10 +226,11 @@ class WorkerPool implements ParsePool {
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
   #readyWaiters: (() => void)[] = [];
 
-  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL) {
+  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL, warmUp: WarmUp) {
     this.#maxWorkers = maxWorkers;
     this.#jobTimeoutMs = jobTimeoutMs;
     this.#url = url;
+    this.#warmUp = warmUp;
   }
 
   get size(): number {
@@ -259,6 +266,7 @@ class WorkerPool implements ParsePool {
       worker: null,
       ready: false,
       warm: false,
+      replaced: false,
       task: null,
       taskId: 0,
       timer: undefined,
@@ -329,6 +337,7 @@ class WorkerPool implements ParsePool {
       worker: null,
       ready: false,
       warm: false,
+      replaced: false,
       task: null,
       taskId: 0,
       timer: undefined,
@@ -381,6 +390,8 @@ class WorkerPool implements ParsePool {
 
   #start(slot: Slot): Worker {
     const worker = new Worker(this.#url, { type: "module" });
+    const warmUp: WarmUpRequest = { warmUp: slot.replaced ? "light" : this.#warmUp };
+    worker.postMessage(warmUp);
     slot.worker = worker;
     slot.ready = false;
     slot.warm = false;
@@ -460,6 +471,7 @@ class WorkerPool implements ParsePool {
   #retire(slot: Slot): void {
     const worker = slot.worker;
     slot.worker = null;
+    slot.replaced = true;
     slot.ready = false;
     if (worker === null) return;
     worker.onmessage = null;

@@ -11,13 +11,22 @@
  */
 import { transferablesOf } from "../parse/_result.ts";
 import { freeNow } from "../_free.ts";
-import { errorMessage, runParseJob, type WorkerReply, type WorkerRequest } from "./_job.ts";
+import {
+  errorMessage,
+  runParseJob,
+  type WarmUpRequest,
+  type WorkerReply,
+  type WorkerRequest,
+} from "./_job.ts";
 
 // The slice of a dedicated worker's global scope used here, typed by hand so the
 // module checks under Deno's window types and runs unchanged in Bun.
 interface WorkerScope {
   postMessage(message: WorkerReply, transfer?: Transferable[]): void;
-  addEventListener(type: "message", listener: (event: MessageEvent<WorkerRequest>) => void): void;
+  addEventListener(
+    type: "message",
+    listener: (event: MessageEvent<WorkerRequest | WarmUpRequest>) => void,
+  ): void;
 }
 
 const scope = globalThis as unknown as WorkerScope;
@@ -26,8 +35,14 @@ const scope = globalThis as unknown as WorkerScope;
 let jobSeen = false;
 
 scope.addEventListener("message", async (event) => {
+  const data = event.data;
+  if ("warmUp" in data) {
+    void warmUp(data.warmUp === "full" ? FULL_WARM_UP : LIGHT_WARM_UP)
+      .finally(() => scope.postMessage({ type: "warm" }));
+    return;
+  }
   jobSeen = true;
-  const { id, job } = event.data;
+  const { id, job } = data;
   let reply: WorkerReply;
   try {
     reply = { type: "done", id, outcome: await runParseJob(job) };
@@ -65,22 +80,16 @@ function uniqueBuffers(buffers: readonly ArrayBuffer[]): ArrayBuffer[] {
 /**
  * Runs parse jobs over synthetic gzipped urlsets, in slices, until the first
  * real job arrives, so that V8 has compiled the parser's hot code before
- * real sitemaps come. A fresh worker's first sitemaps ran 2-7x slower than
- * later ones while V8 was still compiling the packer; and a warm-up of ~8,000
- * URLs was not enough for its optimising tier: the first 20 sitemaps of
- * 50,000 URLs after it still cost ~0.3 s of compilation on V8's helper
- * threads (measured on 2 cores: first crawl 0.78 s, 0.3 s of it compiling;
- * the same crawl again 0.55-0.6 s). This one parses ~28,500 URLs, through the
- * same path as a job (gzip, the inflater's buffers, the byte-level reader,
- * duplicate search, packing). The worker starts while robots.txt and the
- * index are still on the wire, or with a {@linkcode SitemapParserPool}
- * before any call; each slice is a few milliseconds once compiled and the
- * loop yields between slices, so a job (a gzip bomb, say) waits for one
- * slice at most.
+ * real sitemaps come: a fresh worker's first sitemaps ran 2-7x slower than
+ * later ones while V8 was still compiling the packer. The jobs take the same
+ * path as real ones (gzip, the inflater's buffers, the byte-level reader,
+ * duplicate search, packing). Each slice is a few milliseconds once compiled
+ * and the loop yields between slices, so a job (a gzip bomb, say) waits for
+ * one slice at most.
  */
-async function warmUp(): Promise<void> {
+async function warmUp(slices: readonly number[]): Promise<void> {
   const documents = new Map<number, Uint8Array<ArrayBuffer>>();
-  for (const urls of WARM_UP_SLICES) {
+  for (const urls of slices) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (jobSeen) return;
     let gzipped = documents.get(urls);
@@ -139,21 +148,23 @@ function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * URLs per slice: small while the code is still interpreted (slow), larger
- * once compiled; ~28,500 in all. Measured against 66,000: the same first
- * crawl, ~8 MiB less for the idle pool.
+ * URLs per slice of a call's own workers (~8,500 in all), which start while
+ * robots.txt and the index are on the wire: small while the code is still
+ * interpreted (slow), larger once compiled. More would compete with the
+ * call's own jobs on a small machine (with ~28,500, tests that start many
+ * calls at once saw jobs pass their timeout).
  */
-const WARM_UP_SLICES = [
-  20,
-  50,
-  100,
-  200,
-  400,
-  800,
-  1000,
-  2000,
-  ...Array<number>(6).fill(4000),
-];
+const LIGHT_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
+
+/**
+ * URLs per slice of a `SitemapParserPool`'s workers, started ahead
+ * of calls (~28,500 in all). The light warm-up left V8's optimising tier for
+ * the first real sitemaps: 20 of 50,000 URLs after it still cost ~0.25 s of
+ * compilation on V8's helper threads (measured on 2 cores: first crawl 0.80
+ * s, the same crawl again 0.55-0.6 s, 0.71 s after this warm-up; 66,000 URLs
+ * did no better and cost ~8 MiB more).
+ */
+const FULL_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 2000, ...Array<number>(6).fill(4000)];
 
 /**
  * Lowers this worker thread's scheduling priority (nice 10) where the system
@@ -188,4 +199,3 @@ const WORKER_NICE = 10;
 
 scope.postMessage({ type: "ready" });
 void yieldCoresToCallingThread();
-void warmUp().finally(() => scope.postMessage({ type: "warm" }));

@@ -9,7 +9,7 @@
  * - `test:hang` never answers
  * - `test:sleep:<ms>` answers like an echo, after a delay
  * - anything else is echoed: an invalid result whose reason is the JSON of
- *   `{ worker, url, text, bufferBytes, concurrent }` (see `Echo` in pool_test.ts)
+ *   `{ worker, url, text, bufferBytes, concurrent, warmUp }` (see `Echo` in pool_test.ts)
  *
  * JavaScript, not TypeScript, because `deno test` type-checks every worker it
  * starts, which costs seconds per start on this machine.
@@ -21,7 +21,14 @@
 const workerId = crypto.randomUUID();
 let inFlight = 0;
 
+// The warm-up the pool asked for (`WarmUpRequest`); this worker only reports it.
+let warmUp = null;
+
 self.addEventListener("message", (event) => {
+  if ("warmUp" in event.data) {
+    warmUp = event.data.warmUp;
+    return;
+  }
   const { id, job } = event.data;
   if (job.url === "test:crash") throw new Error("kaboom");
   if (job.url === "test:hang") return;
@@ -40,6 +47,7 @@ self.addEventListener("message", (event) => {
       text: new TextDecoder().decode(job.bytes),
       bufferBytes: job.bytes.buffer.byteLength,
       concurrent,
+      warmUp,
     };
     const result = { kind: "invalid", reason: JSON.stringify(echo) };
     const outcome = { result, decompressedBytes: job.bytes.byteLength, parseMs: 0 };

@@ -13,6 +13,8 @@ interface Echo {
   readonly bufferBytes: number;
   /** Jobs the worker held at once, this one included. */
   readonly concurrent: number;
+  /** The warm-up the pool asked of this worker, or null if it asked none before the job. */
+  readonly warmUp: "light" | "full" | null;
 }
 
 const TEST_WORKER = new URL("./_test_worker.js", import.meta.url);
@@ -328,6 +330,31 @@ Deno.test("ParsePool.parse() recovers from a crashed worker", async () => {
     assert.equal(echoOf(last!).worker, echoOf(next!).worker);
   } finally {
     pool.close();
+  }
+});
+
+Deno.test("ParsePool asks each new worker for its warm-up first: light by default, full when asked, light for a replacement", async () => {
+  const light = createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  const full = createParsePool({
+    workers: 1,
+    jobTimeoutMs: 30_000,
+    workerUrl: TEST_WORKER,
+    warmUp: "full",
+  });
+  try {
+    assert.equal(echoOf(await light.parse(job("test:a"))).warmUp, "light");
+    const first = echoOf(await full.parse(job("test:b")));
+    assert.equal(first.warmUp, "full");
+    assert.equal(
+      reasonOf(await full.parse(job("test:crash"))),
+      "Parser worker failed: Error: kaboom",
+    );
+    const replacement = echoOf(await full.parse(job("test:c")));
+    assert.notEqual(replacement.worker, first.worker);
+    assert.equal(replacement.warmUp, "light");
+  } finally {
+    light.close();
+    full.close();
   }
 });
 
