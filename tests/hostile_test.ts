@@ -156,6 +156,12 @@ Deno.test("hostile: a Content-Length under the cap whose body ends early is a ne
   ]);
 });
 
+Deno.test("hostile: a small Content-Length beside chunked transfer does not bound the read: the cap does", async () => {
+  await assertCase("content-length-chunked", [
+    "    invalid LIAR/chunked/endless.xml: Sitemap download exceeds 10485760 bytes",
+  ]);
+});
+
 Deno.test("hostile: a body trickling 1 byte a second is cut at timeoutMs", async () => {
   await assertCase("trickle-1bps", ["    invalid /trickle.xml: Timed out after 500 ms"], {
     timeoutMs: 500,
@@ -352,6 +358,7 @@ const ALL_REASONS: Readonly<Record<string, string>> = {
   [`LIAR/lie/${LIAR_HUGE_BYTES}.xml`]: "Sitemap download exceeds 10485760 bytes",
   [`LIAR/lie/${LIAR_UNDER_BYTES}.xml`]:
     `Unable to fetch sitemap from LIAR/lie/${LIAR_UNDER_BYTES}.xml: ${BODY_CUT}`,
+  "LIAR/chunked/endless.xml": "Sitemap download exceeds 10485760 bytes",
   "/trickle.xml": "Timed out after 3000 ms",
   "/hang.xml": "Timed out after 3000 ms",
   "/reset.xml": `Unable to fetch sitemap from /reset.xml: ${BODY_CUT}`,
