@@ -376,6 +376,26 @@ if (sites.scale !== null) {
         () => ours({ case: "stream", origin: scale.origin + "/", workers, pool: workers > 0 }),
       );
     }
+    if (BUN) {
+      for (const workers of [undefined, 1]) {
+        await measure(
+          `scaleStreamBun${workers ?? ""}`,
+          `ours on Bun, scale: streamPages${workers === undefined ? "" : `, workers: ${workers}`}`,
+          scaleRuns,
+          scale.urls,
+          () =>
+            ours(
+              {
+                case: "stream",
+                origin: scale.origin + "/",
+                pool: true,
+                ...(workers ? { workers } : {}),
+              },
+              "bun",
+            ),
+        );
+      }
+    }
   }
 }
 await stopServer();
@@ -569,6 +589,8 @@ for (
     ["scaleStream", "scale: streamPages()", 120],
     ["scaleStream0", "scale: streamPages(), workers: 0", 120],
     ["scaleStream1", "scale: streamPages(), workers: 1", 120],
+    ["scaleStreamBun", "scale: streamPages() on Bun", 120],
+    ["scaleStreamBun1", "scale: streamPages() on Bun, workers: 1", 120],
   ] as const
 ) {
   const c = byKey(key);
