@@ -167,6 +167,18 @@ function invalidOutcome(reason: string): ParseOutcome {
   return { result: { kind: "invalid", reason }, decompressedBytes: 0, parseMs: 0 };
 }
 
+/**
+ * Resolves after the timers and I/O callbacks already due have run. A parse
+ * on the calling thread holds it for the whole document (~25-30 ms per 4 MB
+ * urlset); without a turn of the event loop between documents, bodies that
+ * had already arrived were parsed back to back in one chain of promise
+ * callbacks, and the caller's timers waited for all of them (measured:
+ * 2.6 M pages streamed with `workers: 0` held Bun's event loop 1.2 s).
+ */
+function afterTimers(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 class InThreadPool implements ParsePool {
   #closed = false;
 
@@ -174,8 +186,10 @@ class InThreadPool implements ParsePool {
     return 0;
   }
 
-  parse(job: ParseJob): Promise<ParseOutcome> {
-    if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
+  async parse(job: ParseJob): Promise<ParseOutcome> {
+    if (this.#closed) return invalidOutcome(CLOSED_REASON);
+    await afterTimers();
+    if (this.#closed) return invalidOutcome(CLOSED_REASON);
     return runParseJob(job);
   }
 
@@ -239,7 +253,7 @@ class WorkerPool implements ParsePool {
 
   parse(job: ParseJob): Promise<ParseOutcome> {
     if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
-    if (this.#inThread) return runParseJob(job);
+    if (this.#inThread) return afterTimers().then(() => runParseJob(job));
     return new Promise((resolve) => {
       this.#queue.push({ job, resolve });
       this.#pump();
@@ -306,7 +320,9 @@ class WorkerPool implements ParsePool {
   #pump(): void {
     while (this.#queueHead < this.#queue.length && !this.#closed) {
       if (this.#inThread) {
-        for (const task of this.#drainQueue()) void runParseJob(task.job).then(task.resolve);
+        for (const task of this.#drainQueue()) {
+          void afterTimers().then(() => runParseJob(task.job)).then(task.resolve);
+        }
         return;
       }
       const slot = this.#idleSlot();
@@ -353,7 +369,7 @@ class WorkerPool implements ParsePool {
     } catch {
       // The runtime has a Worker but will not start this one: parse here instead.
       this.#inThread = true;
-      void runParseJob(task.job).then(task.resolve);
+      void afterTimers().then(() => runParseJob(task.job)).then(task.resolve);
       return;
     }
     slot.task = task;
@@ -441,7 +457,7 @@ class WorkerPool implements ParsePool {
       this.#settleReady();
       const task = this.#release(slot);
       this.#retire(slot);
-      if (task !== null) void runParseJob(task.job).then(task.resolve);
+      if (task !== null) void afterTimers().then(() => runParseJob(task.job)).then(task.resolve);
       this.#pump();
       return;
     }

@@ -227,6 +227,25 @@ Deno.test("ParsePool.parse() with 0 workers parses on the calling thread", async
   assert.equal(reasonOf(await pool.parse(job("x"))), "Parser pool was closed");
 });
 
+Deno.test("ParsePool.parse() on the calling thread lets due timers run before each document", async () => {
+  const pool = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
+  const order: string[] = [];
+  setTimeout(() => order.push("timer"), 0);
+  await Promise.all(
+    ["a", "b"].map((name) =>
+      pool.parse(job(`https://example.com/${name}.txt`, `https://example.com/${name}\n`))
+        .then(() => order.push(name))
+    ),
+  );
+  assert.deepEqual(order, ["timer", "a", "b"]);
+  pool.close();
+  // Closed while a job waited for its turn: that job is refused, not parsed.
+  const late = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
+  const pending = late.parse(job("https://example.com/c.txt", "https://example.com/c\n"));
+  late.close();
+  assert.equal(reasonOf(await pending), "Parser pool was closed");
+});
+
 Deno.test("ParsePool.parse() parses on the calling thread where Worker is missing", async () => {
   const saved = Object.getOwnPropertyDescriptor(globalThis, "Worker")!;
   Reflect.deleteProperty(globalThis, "Worker");
