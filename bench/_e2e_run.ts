@@ -23,6 +23,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
+import { lagMeter, statusMiB } from "./_peer_measure.mjs";
 import * as sitemapTree from "../mod.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "../mod.ts";
 
@@ -108,13 +109,6 @@ const runtime = "Bun" in globalThis
   ? `Bun ${process.versions.bun}`
   : `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`;
 
-function statusMiB(field: "VmRSS" | "VmHWM"): number {
-  const match = readFileSync("/proc/self/status", "utf8").match(new RegExp(`${field}:\\s+(\\d+)`));
-  if (match?.[1] === undefined) throw new Error(`No ${field} in /proc/self/status`);
-  return Number(match[1]) / 1024;
-}
-
-/** Tracks the largest drift of a 1 ms interval timer. */
 /** CPU ms used so far by each thread of this process, by thread id (Linux). */
 function threadCpu(): Map<string, { name: string; ms: number }> {
   const threads = new Map<string, { name: string; ms: number }>();
@@ -154,34 +148,6 @@ function cpuByThread(
     main,
     workers: workers + Math.max(0, Math.round(totalMs - main - workers - helpers)),
     helpers,
-  };
-}
-
-function lagMeter(): { stop(): { lagMs: number; lagAtMs: number } } {
-  const started = performance.now();
-  let last = started;
-  let worst = 0;
-  let worstAt = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const drift = now - last - 1;
-    if (drift > worst) {
-      worst = drift;
-      worstAt = now - started;
-    }
-    last = now;
-  }, 1);
-  return {
-    stop() {
-      clearInterval(timer);
-      // A stall still running at the end has no tick to report it.
-      const tail = performance.now() - last - 1;
-      if (tail > worst) {
-        worst = tail;
-        worstAt = performance.now() - started;
-      }
-      return { lagMs: worst, lagAtMs: worstAt };
-    },
   };
 }
 
@@ -267,17 +233,17 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   const threadsStart = threadCpu();
 
   if (spec.case === "fetch") {
-    const meter = lagMeter();
+    const stopMeter = lagMeter();
     const start = performance.now();
     urls = await fetchOnly(spec.origin, options.concurrency!);
     treeMs = performance.now() - start;
-    lag = meter.stop();
+    lag = stopMeter();
   } else if (spec.case === "stream") {
     const stream = (sitemapTree as Record<string, unknown>)["streamPages"] as
       | ((url: string, options: SitemapTreeOptions) => AsyncIterable<{ url: string }>)
       | undefined;
     if (typeof stream !== "function") throw new Error("mod.ts does not export streamPages yet");
-    const meter = lagMeter();
+    const stopMeter = lagMeter();
     const start = performance.now();
     let chars = 0;
     for await (const page of stream(spec.origin, options)) {
@@ -285,14 +251,14 @@ async function run(spec: RunSpec): Promise<RunFigures> {
       chars += page.url.length;
     }
     treeMs = performance.now() - start;
-    lag = meter.stop();
+    lag = stopMeter();
     if (chars === 0 && urls > 0) throw new Error("Pages without URLs");
   } else {
-    const meter = lagMeter();
+    const stopMeter = lagMeter();
     const start = performance.now();
     const tree = await sitemapTree.sitemapTreeForHomepage(spec.origin, options);
     treeMs = performance.now() - start;
-    lag = meter.stop();
+    lag = stopMeter();
     peakTreeMiB = statusMiB("VmHWM");
     const iterStart = performance.now();
     let chars = 0;

@@ -13,41 +13,15 @@
  * URLs, which are on www.example.com while the sitemaps are on 127.0.0.1
  * (by default Crawlee drops entries on another hostname).
  */
-import { readFileSync } from "node:fs";
 import { RobotsTxtFile } from "@crawlee/utils";
-import { lagMeter, round, statusMiB } from "./_peer_measure.mjs";
+import { measurePeer } from "./_peer_measure.mjs";
 
 const spec = JSON.parse(process.argv[2]);
-const baselineMiB = statusMiB("VmRSS");
-const stop = lagMeter();
-const cpuStart = process.cpuUsage();
-const start = performance.now();
-const robots = await RobotsTxtFile.find(spec.origin + "/", undefined, { timeoutMillis: 300_000 });
-const urls = await robots.parseUrlsFromSitemaps({
-  networkTimeouts: { request: 300_000 },
-  enqueueStrategy: "all",
+await measurePeer("crawlee", "@crawlee/utils", async () => {
+  const robots = await RobotsTxtFile.find(spec.origin + "/", undefined, { timeoutMillis: 300_000 });
+  const urls = await robots.parseUrlsFromSitemaps({
+    networkTimeouts: { request: 300_000 },
+    enqueueStrategy: "all",
+  });
+  return { urls: urls.length, sitemaps: robots.getSitemaps().length, invalid: [] };
 });
-const treeMs = performance.now() - start;
-const lag = stop();
-const cpu = process.cpuUsage(cpuStart);
-console.log(JSON.stringify({
-  case: "crawlee",
-  runtime: `Node ${process.versions.node}, @crawlee/utils ${
-    JSON.parse(
-      readFileSync(new URL("../node_modules/@crawlee/utils/package.json", import.meta.url)),
-    )
-      .version
-  }`,
-  urls: urls.length,
-  treeMs: round(treeMs),
-  iterMs: 0,
-  totalMs: round(treeMs),
-  cpuMs: round((cpu.user + cpu.system) / 1000),
-  lagMs: round(lag.lagMs),
-  lagAtMs: round(lag.lagAtMs),
-  baselineMiB: round(baselineMiB),
-  peakMiB: round(statusMiB("VmHWM")),
-  sitemaps: robots.getSitemaps().length,
-  invalid: [],
-}));
-process.exit(0);

@@ -234,16 +234,8 @@ const VERSION = 1;
 const PREFIX_BYTES = 24;
 const PAGES_FORMATS: readonly PagesFormat[] = ["urlset", "text", "rss", "atom"];
 
-interface Header {
-  readonly url: string;
-  readonly finalUrl: string;
-  readonly etag: string | null;
-  readonly lastModified: string | null;
-  readonly fetchedAt: number;
-  readonly status: number;
-  readonly redirected: boolean;
-  readonly downloadedBytes: number;
-  readonly decompressedBytes: number;
+/** The JSON header: the entry but its result, then what the result needs beside its columns. */
+interface Header extends Omit<CacheEntry, "result"> {
   readonly kind: "pages" | "index";
   readonly format: string;
   readonly warning: string | null;

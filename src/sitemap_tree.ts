@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { abortable } from "./_abortable.ts";
 import { Crawler } from "./discover.ts";
 import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
@@ -44,15 +45,4 @@ export async function sitemapTreeForHomepage(
   } finally {
     if (own) pool.close();
   }
-}
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Promise<T> {
-  if (signal === null) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { CHANGE_FREQUENCIES as CHANGE_FREQUENCY_LIST } from "./parse/_result.ts";
 import { chooseEncoding, decodeChunks } from "./parse/_decode.ts";
 import { sniffFormat } from "./parse/_detect.ts";
 import { SITEMAP_NS } from "./parse/_ns.ts";
@@ -94,15 +95,7 @@ export const MAX_SITEMAP_BYTES = 52_428_800;
 const FUTURE_SLACK_MS = 86_400_000;
 /** Sitemaps with fewer pages than this are not suspected of a meaningless lastmod. */
 const UNIFORM_LASTMOD_MIN_PAGES = 10;
-const CHANGE_FREQUENCIES = new Set([
-  "always",
-  "hourly",
-  "daily",
-  "weekly",
-  "monthly",
-  "yearly",
-  "never",
-]);
+const CHANGE_FREQUENCIES: ReadonlySet<string> = new Set(CHANGE_FREQUENCY_LIST);
 
 /** Collects problems, keeping `examples` per (sitemap, code) and counting the rest. */
 class Problems {

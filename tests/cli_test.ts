@@ -5,7 +5,8 @@ import { screen } from "./cli/_terminal.ts";
 import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
 import { VERSION } from "../src/version.ts";
 import { generatedPage, generateIndex, generateUrlset } from "../fixtures/generate.ts";
-import { FixtureSite, type ListeningSite } from "../fixtures/site.ts";
+import { FixtureSite } from "../fixtures/site.ts";
+import { withSite } from "./_tree_helpers.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const CLI = new URL("cli.ts", ROOT).pathname;
@@ -71,18 +72,6 @@ async function run(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   return { status, stdout, stderr };
-}
-
-async function withSite(
-  site: FixtureSite,
-  body: (server: ListeningSite) => Promise<void>,
-): Promise<void> {
-  const server = await site.listen();
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
 }
 
 function lines(text: string): string[] {

@@ -5,6 +5,7 @@
  * present, every failure must carry its reason, and the same seed must give
  * the same tree, whatever the timing and whether parsing runs on workers.
  */
+import { rng } from "./parse/_fuzz.ts";
 import { constants as zlibConstants, gunzipSync } from "node:zlib";
 import { assert, assertEquals } from "./_assert.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
@@ -29,18 +30,6 @@ const TIMEOUT_MS = 2_000;
 const KINDS = ["reset", "500", "timeout", "garbage", "truncated-gzip"] as const;
 type Kind = typeof KINDS[number] | "good";
 
-/** mulberry32: small, fast, and the same everywhere. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Plan {
   readonly kinds: readonly Kind[];
   readonly site: FixtureSite;
@@ -54,7 +43,7 @@ function childPath(i: number): string {
 
 /** Page URLs with a hash-like slug, so that gzip cannot squeeze a child into its header. */
 function childPages(i: number): string[] {
-  const next = random(i + 1);
+  const next = rng(i + 1);
   return Array.from(
     { length: PAGES_PER_CHILD },
     (_, k) =>
@@ -72,7 +61,7 @@ function completeEntries(truncated: Uint8Array): string[] {
 
 /** Builds the site for `seed`: which children fail, how, and what each good one holds. */
 function plan(seed: number): Plan {
-  const next = random(seed);
+  const next = rng(seed);
   const order = Array.from({ length: CHILDREN }, (_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseRetryAfter, WebClient, type WebClientOptions } from "../src/fetch.ts";
-import { FixtureSite, type ListeningSite } from "../fixtures/site.ts";
+import { FixtureSite } from "../fixtures/site.ts";
+import { withSite } from "./_tree_helpers.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
 
 const UA = "sitemap-tree-test/1.0";
@@ -23,19 +24,6 @@ function client(overrides: Partial<WebClientOptions> = {}): WebClient {
     concurrency: 4,
     ...overrides,
   });
-}
-
-/** Runs `body` against a listening `site`, closing it whatever happens. */
-async function withSite(
-  site: FixtureSite,
-  body: (server: ListeningSite) => Promise<void>,
-): Promise<void> {
-  const server = await site.listen();
-  try {
-    await body(server);
-  } finally {
-    await server.close();
-  }
 }
 
 Deno.test("WebClient.get() returns the body, status, headers and URL of a 200", async () => {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { abortable } from "../_abortable.ts";
 import { decompressIfGzip } from "../decompress.ts";
 import { Crawler } from "../discover.ts";
 import { resolveOptions, type SitemapTreeOptions } from "../options.ts";
@@ -54,17 +55,6 @@ interface LintArgs {
 }
 
 class LintUsageError extends Error {}
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Promise<T> {
-  if (signal === null) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 function parseLintArgs(args: readonly string[]): LintArgs | "help" {
   let url: string | null = null;

@@ -179,6 +179,12 @@ function afterTimers(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** A job parsed on this thread, after a turn of the event loop ({@linkcode afterTimers}). */
+async function parseHere(job: ParseJob): Promise<ParseOutcome> {
+  await afterTimers();
+  return runParseJob(job);
+}
+
 class InThreadPool implements ParsePool {
   #closed = false;
 
@@ -253,7 +259,7 @@ class WorkerPool implements ParsePool {
 
   parse(job: ParseJob): Promise<ParseOutcome> {
     if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
-    if (this.#inThread) return afterTimers().then(() => runParseJob(job));
+    if (this.#inThread) return parseHere(job);
     return new Promise((resolve) => {
       this.#queue.push({ job, resolve });
       this.#pump();
@@ -276,16 +282,7 @@ class WorkerPool implements ParsePool {
   warm(): void {
     this.#warmTimer = undefined;
     if (this.#closed || this.#inThread || this.#slots.length >= this.#maxWorkers) return;
-    const slot: Slot = {
-      worker: null,
-      ready: false,
-      warm: false,
-      replaced: false,
-      task: null,
-      taskId: 0,
-      timer: undefined,
-    };
-    this.#slots.push(slot);
+    const slot = this.#addSlot();
     try {
       this.#start(slot);
     } catch {
@@ -321,7 +318,7 @@ class WorkerPool implements ParsePool {
     while (this.#queueHead < this.#queue.length && !this.#closed) {
       if (this.#inThread) {
         for (const task of this.#drainQueue()) {
-          void afterTimers().then(() => runParseJob(task.job)).then(task.resolve);
+          void parseHere(task.job).then(task.resolve);
         }
         return;
       }
@@ -349,6 +346,10 @@ class WorkerPool implements ParsePool {
       empty ??= slot;
     }
     if (empty !== undefined || this.#slots.length >= this.#maxWorkers) return empty;
+    return this.#addSlot();
+  }
+
+  #addSlot(): Slot {
     const slot: Slot = {
       worker: null,
       ready: false,
@@ -369,7 +370,7 @@ class WorkerPool implements ParsePool {
     } catch {
       // The runtime has a Worker but will not start this one: parse here instead.
       this.#inThread = true;
-      void afterTimers().then(() => runParseJob(task.job)).then(task.resolve);
+      void parseHere(task.job).then(task.resolve);
       return;
     }
     slot.task = task;
@@ -457,7 +458,7 @@ class WorkerPool implements ParsePool {
       this.#settleReady();
       const task = this.#release(slot);
       this.#retire(slot);
-      if (task !== null) void afterTimers().then(() => runParseJob(task.job)).then(task.resolve);
+      if (task !== null) void parseHere(task.job).then(task.resolve);
       this.#pump();
       return;
     }
