@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { PackedPages } from "./parse/_result.ts";
+
 /**
  * Detaches the buffer behind `view` when the view is (nearly) all of it, so
  * that nothing else can be reading the same buffer: a small view may share
@@ -32,5 +34,18 @@ export function freeNow(
     if (buffer.detached !== true) buffer.transfer?.(0);
   } catch {
     // Not detachable (say, a WebAssembly memory): the collector frees it later.
+  }
+}
+
+/**
+ * Frees every column of packed pages nobody will read again (each by
+ * {@linkcode freeNow}, so a column sharing a buffer with more is left alone).
+ *
+ * @param pages The columns to free.
+ */
+export function freePackedPages(pages: PackedPages): void {
+  const { urlBytes, urlEnds, lastModified, priority, changeFrequency } = pages;
+  for (const column of [urlBytes, urlEnds, lastModified, priority, changeFrequency]) {
+    freeNow(column);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { Crawler, type PagesSink } from "./discover.ts";
 import { Slots } from "./fetch.ts";
-import { freeNow } from "./_free.ts";
+import { freePackedPages } from "./_free.ts";
 import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
@@ -208,10 +208,7 @@ class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
     // Freed now rather than at this thread's next collection, which a small
     // heap makes rare (consumed results held 43-64 MB of a 2-worker run): the
     // pages yielded hold strings and numbers, not views of these columns.
-    const { urlBytes, urlEnds, lastModified, priority, changeFrequency } = entry.pages;
-    for (const column of [urlBytes, urlEnds, lastModified, priority, changeFrequency]) {
-      freeNow(column);
-    }
+    freePackedPages(entry.pages);
   }
 
   /** Stops the crawl and its workers, and waits for it to wind down. */

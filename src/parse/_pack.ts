@@ -595,7 +595,10 @@ export class PackedPagesBuilder {
     return dup;
   }
 
-  /** Marks duplicates among the entries of a small bucket order[i, j), which are in index order. */
+  /**
+   * Marks duplicates among the entries order[i, j), few and in index order:
+   * a small bucket, or a short run of one hash.
+   */
   #markSmallBucket(order: Uint32Array, i: number, j: number, dup: Uint8Array): void {
     const hashes = this.#hashes;
     for (let k = i + 1; k < j; k++) {
@@ -646,16 +649,7 @@ export class PackedPagesBuilder {
       }
       return;
     }
-    for (let k = i + 1; k < j; k++) {
-      const e = order[k]!;
-      for (let m = i; m < k; m++) {
-        const f = order[m]!;
-        if (dup[f] === 0 && this.#sameUrl(e, f)) {
-          dup[e] = 1;
-          break;
-        }
-      }
-    }
+    this.#markSmallBucket(order, i, j, dup);
   }
 
   #start(e: number): number {

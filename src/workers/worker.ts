@@ -10,7 +10,7 @@
  * @module
  */
 import { transferablesOf } from "../parse/_result.ts";
-import { freeNow } from "../_free.ts";
+import { freeNow, freePackedPages } from "../_free.ts";
 import {
   errorMessage,
   runParseJob,
@@ -111,12 +111,7 @@ async function warmUp(slices: readonly number[]): Promise<void> {
     // Freed now: left to the collector, the slices' buffers stayed
     // allocated (~12 MB a worker after the warm-up, measured).
     freeNow(bytes);
-    if (result.kind === "pages") {
-      const { urlBytes, urlEnds, lastModified, priority, changeFrequency } = result.pages;
-      for (const column of [urlBytes, urlEnds, lastModified, priority, changeFrequency]) {
-        freeNow(column);
-      }
-    }
+    if (result.kind === "pages") freePackedPages(result.pages);
   }
 }
 
@@ -150,11 +145,10 @@ function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
 /**
  * URLs per slice of a call's own workers (~8,500 in all), which start while
  * robots.txt and the index are on the wire: small while the code is still
- * interpreted (slow), larger once compiled. More would compete with the
- * call's own jobs on a small machine (with ~28,500, tests that start many
- * calls at once saw jobs pass their timeout).
+ * interpreted (slow), larger once compiled. Kept short so that a worker's
+ * warm-up does not compete with the call's first jobs for the cores.
  */
-const LIGHT_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
+const LIGHT_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
 
 /**
  * URLs per slice of a `SitemapParserPool`'s workers, started ahead
