@@ -432,18 +432,21 @@ export class PackedPagesBuilder {
   /** Records the URL written at [#used, end) (hash in `#hash`) as batch page `i`. */
   #commit(end: number, i: number): void {
     const extras = this.#pExtras[i];
-    if (extras) {
-      // Serialising now copies the strings out of the document; NaN dates
-      // become null, which readers map back to "absent".
-      this.#extrasOf.push(this.#n);
-      this.#extras.push(JSON.stringify(extras));
-    }
+    if (extras) this.#recordExtras(extras);
     this.#commitValues(
       end,
       this.#pLastModified[i]!,
       this.#pPriority[i]!,
       this.#pChangeFrequency[i]!,
     );
+  }
+
+  /** Keeps the extras of the entry about to be recorded. */
+  #recordExtras(extras: PageExtrasData): void {
+    // Serialising now copies the strings out of the document; NaN dates
+    // become null, which readers map back to "absent".
+    this.#extrasOf.push(this.#n);
+    this.#extras.push(JSON.stringify(extras));
   }
 
   /** Records the URL written at [#used, end) (hash in `#hash`) with these columns. */
@@ -502,7 +505,7 @@ export class PackedPagesBuilder {
   }
 
   /**
-   * Adds, as a page without extras, the `<loc>` text `src[a, b)` that
+   * Adds, as a page, the `<loc>` text `src[a, b)` that
    * {@linkcode copyLoc} read: as copied when it was a normal URL, else
    * decoded as the tokenizer would ({@linkcode decodeRawText}) and resolved
    * like {@linkcode add}'s. Pages added this way and with `add` keep their
@@ -514,6 +517,7 @@ export class PackedPagesBuilder {
    * @param lastModified Epoch ms, NaN for none.
    * @param priority Already in [0, 1].
    * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
+   * @param extras The page's rare data, or null.
    */
   commitLoc(
     src: Uint8Array,
@@ -522,14 +526,18 @@ export class PackedPagesBuilder {
     lastModified: number,
     priority: number,
     changeFrequency: number,
+    extras: PageExtrasData | null = null,
   ): void {
     if (this.#locEnd !== -1) {
+      if (extras !== null) this.#recordExtras(extras);
       this.#commitValues(this.#locEnd, lastModified, priority, changeFrequency);
       return;
     }
     const url = resolvePageUrl(decodeRawText(src, a, b), this.#base);
     if (url !== null) {
-      this.#commitValues(this.#writeString(url), lastModified, priority, changeFrequency);
+      const end = this.#writeString(url);
+      if (extras !== null) this.#recordExtras(extras);
+      this.#commitValues(end, lastModified, priority, changeFrequency);
     }
   }
 

@@ -11,7 +11,8 @@ import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
-import { readPlainUrlset } from "./_urlset_fast.ts";
+import { readSitemapIndexBytes } from "./_sitemapindex_fast.ts";
+import { readUrlsetBytes } from "./_urlset_fast.ts";
 
 /** Options of {@linkcode parseSitemap}. */
 export interface ParseSitemapOptions {
@@ -124,9 +125,10 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const encoding = forcedEncoding(options.encoding) ??
     chooseEncoding(bytes, options.contentType).encoding;
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
-    // Most large sitemaps are plain urlsets: read those straight from the bytes.
-    const plain = readPlainUrlset(bytes, base, since);
-    if (plain !== null) return plain;
+    // Nearly every sitemap is a well-formed UTF-8 urlset or index: read those
+    // straight from the bytes.
+    const fastResult = readUrlsetBytes(bytes, base, since) ?? readSitemapIndexBytes(bytes, base);
+    if (fastResult !== null) return fastResult;
   }
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const chunks = decodeChunks(bytes, encoding, chunkBytes, Math.min(chunkBytes, FIRST_CHUNK_BYTES));
