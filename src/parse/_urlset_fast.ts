@@ -51,7 +51,7 @@ import {
   isCoreName,
   isSpace,
   readXmlBytes,
-  scanAttributes,
+  runText,
   textEnd,
 } from "./_xml_bytes.ts";
 
@@ -192,7 +192,6 @@ class UrlsetBytes implements ByteReader {
   readonly #builder: PackedPagesBuilder;
   readonly #base: URL | null;
   readonly #rootNs: string;
-  readonly #attrs: number[] = [];
   #inUrl = false;
   #container = C_NONE;
   #inPublication = false;
@@ -220,7 +219,7 @@ class UrlsetBytes implements ByteReader {
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
   }
 
-  start(d: number, name: ElementName, b: Uint8Array, attrs: number, gt: number): number {
+  start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
     let code = name.code;
     if (code === -1) code = name.code = codeOf(name, this.#rootNs);
     if (d === 2) {
@@ -228,7 +227,7 @@ class UrlsetBytes implements ByteReader {
       return 0;
     }
     if (!this.#inUrl) return 0;
-    if (d === 3) return this.#startUrlChild(code, b, attrs, gt);
+    if (d === 3) return this.#startUrlChild(code, b, attrs);
     if (d === 4) {
       if (this.#container === C_NEWS) {
         if ((code & 0x3f) === L_PUBLICATION) {
@@ -257,7 +256,7 @@ class UrlsetBytes implements ByteReader {
     this.#alternates = null;
   }
 
-  #startUrlChild(code: number, b: Uint8Array, attrs: number, gt: number): number {
+  #startUrlChild(code: number, b: Uint8Array, attrs: readonly number[]): number {
     const local = code & 0x3f;
     if (local >= L_LOC && local <= L_CHANGEFREQ) return (code & CORE) === 0 ? 0 : local - 1;
     if ((code & EXT) === 0) return 0;
@@ -272,24 +271,21 @@ class UrlsetBytes implements ByteReader {
       this.#container = C_VIDEO;
       this.#video = newVideo();
     } else if (local === L_LINK) {
-      return this.#link(b, attrs, gt);
+      return this.#link(b, attrs);
     }
     return 0;
   }
 
   /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
-  #link(b: Uint8Array, attrs: number, gt: number): number {
-    const out = this.#attrs;
-    out.length = 0;
-    if (attrs < gt) scanAttributes(b, attrs, out);
+  #link(b: Uint8Array, out: readonly number[]): number {
     let rel: string | null = null;
     let hreflang: string | null = null;
     let href: string | null = null;
     for (let k = 0; k < out.length; k += 4) {
       const a = out[k]!;
       const e = out[k + 1]!;
-      if (b.subarray(a, e).includes(0x3a)) return -1;
       const len = e - a;
+      for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
       // The first attribute of each name counts, as in the general reader.
       if (len === 3 && isAscii(b, a, "rel")) {
         rel ??= attributeValue(b, out[k + 2]!, out[k + 3]!);
@@ -338,7 +334,7 @@ class UrlsetBytes implements ByteReader {
           : changeFrequencyCode(decodeRawText(b, a, e));
         return;
     }
-    this.#extensionField(field, decodeRawText(b, a, e));
+    this.#extensionField(field, runText(b, a, e));
   }
 
   text(field: number, text: string): void {

@@ -57,11 +57,12 @@ export interface ElementName {
 /** What the byte-level walk reports to; mirrors a {@linkcode DocumentReader}. */
 export interface ByteReader {
   /**
-   * An element started at depth `d` (the root's children are at 2); its
-   * attributes are `b[attrs, gt)`. Returns the field code whose text to
-   * capture, 0 for none, or -1 to give up on the document.
+   * An element started at depth `d` (the root's children are at 2); `attrs`
+   * holds its attributes as {@linkcode scanAttributes} records them (valid
+   * during the call only). Returns the field code whose text to capture, 0
+   * for none, or -1 to give up on the document.
    */
-  start(d: number, name: ElementName, b: Uint8Array, attrs: number, gt: number): number;
+  start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number;
   /**
    * Finds the end of a captured field's first text run from `from`: the
    * index of the `<` after it, or -1 when there is none within
@@ -127,6 +128,12 @@ export function skipMarkup(b: Uint8Array, i: number): number {
   return end === -1 || end - i > MAX_MARKUP ? -1 : end;
 }
 
+/** Index of `quote` in `b[from, n)`, or -1; values are short, so a loop beats indexOf's call. */
+function closingQuote(b: Uint8Array, from: number, n: number, quote: number): number {
+  for (let i = from; i < n; i++) if (b[i] === quote) return i;
+  return -1;
+}
+
 /**
  * Finds the `>` of a start tag from `from` (just after its name), as the
  * tokenizer's attribute scan does: a quote outside a value opens a quoted
@@ -146,8 +153,8 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
       continue;
     }
     if (c === DQUOTE || c === SQUOTE) {
-      const close = b.indexOf(c, p + 1);
-      if (close === -1 || close >= n) return -1;
+      const close = closingQuote(b, p + 1, n, c);
+      if (close === -1) return -1;
       p = close + 1;
       continue;
     }
@@ -168,8 +175,8 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
     let valueStart: number;
     let valueEnd: number;
     if (c === DQUOTE || c === SQUOTE) {
-      const close = b.indexOf(c, p + 1);
-      if (close === -1 || close >= n) return -1;
+      const close = closingQuote(b, p + 1, n, c);
+      if (close === -1) return -1;
       valueStart = p + 1;
       valueEnd = close;
       p = close + 1;
@@ -190,24 +197,38 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
   }
 }
 
+/**
+ * The UTF-8 text of `b[a, e)`. Short ASCII runs (most values) are built
+ * directly: the decoder's call costs more than such a run.
+ */
+export function decodeBytes(b: Uint8Array, a: number, e: number): string {
+  if (e - a <= 128) {
+    let i = a;
+    while (i < e && b[i]! < 0x80) i++;
+    if (i === e) return String.fromCharCode.apply(null, b.subarray(a, e) as unknown as number[]);
+  }
+  return rawDecoder.decode(b.subarray(a, e));
+}
+
+/**
+ * A field's text from one run of bytes, as the tokenizer hands it over:
+ * decoded, CRs normalised, references replaced.
+ */
+export function runText(b: Uint8Array, a: number, e: number): string {
+  let text = normalizeNewlines(decodeBytes(b, a, e));
+  const amp = text.indexOf("&");
+  if (amp !== -1) text = decodeEntities(text, amp);
+  return text;
+}
+
 /** An attribute value as the tokenizer decodes it: whitespace normalised, references replaced. */
 export function attributeValue(b: Uint8Array, a: number, e: number): string {
-  let v = rawDecoder.decode(b.subarray(a, e));
+  let v = decodeBytes(b, a, e);
   if (v.indexOf("\n") !== -1 || v.indexOf("\t") !== -1 || v.indexOf("\r") !== -1) {
     v = v.replace(/\r\n?|[\n\t]/g, " ");
   }
   const amp = v.indexOf("&");
   return amp === -1 ? v : decodeEntities(v, amp);
-}
-
-/** Whether the attributes in `b[from, gt)` include a namespace declaration. */
-function declaresNamespace(b: Uint8Array, from: number, gt: number, scratch: number[]): boolean {
-  scratch.length = 0;
-  scanAttributes(b, from, scratch);
-  for (let k = 0; k < scratch.length; k += 4) {
-    if (atAscii(b, scratch[k]!, "xmlns") && scratch[k]! + 5 <= gt) return true;
-  }
-  return false;
 }
 
 /** Prefix bindings of the root, and the names resolved under them. */
@@ -224,7 +245,9 @@ class NameTable {
   /** The name `b[a, e)`, resolved. */
   get(b: Uint8Array, a: number, e: number): ElementName {
     const len = e - a;
-    const slot = (len * 61 + b[a]! * 7 + b[e - 1]! * 13 + b[a + (len >> 1)]! * 3) & 511;
+    let h = 0x811c9dc5;
+    for (let k = a; k < e; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
+    const slot = (h ^ (h >>> 15)) & 511;
     const cached = this.#slots[slot];
     if (cached !== undefined && cached.bytes.length === len) {
       const bytes = cached.bytes;
@@ -295,7 +318,7 @@ function readSplitField(
   let lt = first;
   for (;;) {
     if (lt > i && !onlySpaceBytes(b, i, lt)) {
-      let t = normalizeNewlines(rawDecoder.decode(b.subarray(i, lt)));
+      let t = normalizeNewlines(decodeBytes(b, i, lt));
       const amp = t.indexOf("&");
       if (amp !== -1) t = decodeEntities(t, amp);
       if (amp === -1 || !/^[ \n\t\r]*$/.test(t)) pieces.push(t);
@@ -310,7 +333,7 @@ function readSplitField(
     if (c === BANG && atAscii(b, lt + 2, "[CDATA[")) {
       const e = find3(b, lt + 9, 0x5d, 0x5d, GT);
       if (e === -1 || e > limit) return -1;
-      if (e > lt + 9) pieces.push(normalizeNewlines(rawDecoder.decode(b.subarray(lt + 9, e))));
+      if (e > lt + 9) pieces.push(normalizeNewlines(decodeBytes(b, lt + 9, e)));
       i = e + 3;
     } else if (c === BANG || c === QUESTION) {
       i = skipMarkup(b, lt);
@@ -466,15 +489,17 @@ function walk(
     }
     if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return null;
     let gt = j;
+    scratch.length = 0;
     if (c !== GT) {
-      gt = scanAttributes(b, j, null);
+      gt = scanAttributes(b, j, scratch);
       if (gt === -1) return null;
-      if (declaresNamespace(b, j, gt, scratch)) return null;
+      // Prefixes are bound on the root only.
+      for (let k = 0; k < scratch.length; k += 4) if (atAscii(b, scratch[k]!, "xmlns")) return null;
     }
     const name = names.get(b, nameAt, j);
     if (depth === MAX_DEPTH) return null;
     const d = ++depth;
-    const field = reader.start(d, name, b, j, gt);
+    const field = reader.start(d, name, b, scratch);
     if (field === -1) return null;
     if (b[gt - 1] === SLASH && gt > j) {
       if (field !== 0) reader.text(field, "");
