@@ -206,7 +206,10 @@ async function fetchOnly(
   let next = 0;
   let counted = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < children.length) counted += await read(await fetch(children[next++]!));
+    while (next < children.length) {
+      const n = await read(await fetch(children[next++]!));
+      counted += n;
+    }
   }));
   return counted;
 }
