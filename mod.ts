@@ -33,6 +33,7 @@ export type {
   SitemapProgressEvent,
   SitemapTreeOptions,
 } from "./src/options.ts";
+export type { SchedulingOptions } from "./src/schedule.ts";
 export type {
   CacheErrorStat,
   InvalidSitemapStat,
