@@ -186,7 +186,11 @@ export interface BuilderOptions {
 export interface BuiltPages {
   /** The kept pages. */
   readonly pages: PackedPages;
-  /** Distinct valid pages, before the `since` filter. */
+  /**
+   * Pages before the `since` filter: the distinct valid pages kept, plus
+   * every page dropped for its lastmod (those are never checked or
+   * compared, so a duplicate or invalid one among them counts too).
+   */
   readonly found: number;
 }
 
@@ -232,6 +236,8 @@ export class PackedPagesBuilder {
   /** A view of `#bytes` for word reads, made when `#bytes` changes. */
   #view = NO_VIEW;
   #viewOf: Uint8Array | null = null;
+  /** Pages dropped for their lastmod before their URL was read; counted in `found`. */
+  #filtered = 0;
   /** Hash of the URL just checked by `#isNormal` or written by `#writeString`. */
   #hash = 0;
   /** End of the `<loc>` {@linkcode copyLoc} copied, or -1 when it was not a normal URL. */
@@ -342,17 +348,54 @@ export class PackedPagesBuilder {
   }
 
   #flush(): void {
-    const n = this.#pN;
+    let n = this.#pN;
     if (n === 0) return;
     this.#flushDates();
+    // Pages older than `since` leave before their URLs are encoded, checked or hashed.
+    if (this.#since === this.#since) n = this.#dropOld(n);
     this.#commitBatch(this.#pUrls, n);
     // Drops the references into the document.
-    this.#pUrls.fill("", 0, n);
+    this.#pUrls.fill("", 0, this.#pN);
     if (this.#pAnyExtras) {
-      this.#pExtras.fill(null, 0, n);
+      this.#pExtras.fill(null, 0, this.#pN);
       this.#pAnyExtras = false;
     }
     this.#pN = 0;
+  }
+
+  /**
+   * Moves the batch's pages whose lastmod passes `since` to its front, in
+   * order, and counts the others; returns how many are left. The slots past
+   * the new end are cleared by the caller as usual.
+   */
+  #dropOld(n: number): number {
+    const since = this.#since;
+    const urls = this.#pUrls;
+    const lastModified = this.#pLastModified;
+    const extras = this.#pExtras;
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const ms = lastModified[i]!;
+      if (ms < since) continue;
+      if (kept !== i) {
+        urls[kept] = urls[i]!;
+        lastModified[kept] = ms;
+        this.#pPriority[kept] = this.#pPriority[i]!;
+        this.#pChangeFrequency[kept] = this.#pChangeFrequency[i]!;
+        extras[kept] = extras[i]!;
+      }
+      kept++;
+    }
+    this.#filtered += n - kept;
+    return kept;
+  }
+
+  /**
+   * Counts a page the caller dropped, unread, for a lastmod before `since`
+   * (the byte-level reader decides that before copying its URL).
+   */
+  countOld(): void {
+    this.#filtered++;
   }
 
   /** Checks, resolves and commits the batch's `n` URLs. */
@@ -724,6 +767,7 @@ export class PackedPagesBuilder {
       }
       count++;
     }
+    found += this.#filtered;
     const pages: PackedPages = {
       count,
       urlBytes: bytes.slice(0, at),
@@ -769,6 +813,7 @@ export class PackedPagesBuilder {
     this.#changeFrequency = new Uint8Array(0);
     this.#extrasOf = [];
     this.#extras = [];
+    this.#filtered = 0;
   }
 }
 

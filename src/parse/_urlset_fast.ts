@@ -211,11 +211,13 @@ class UrlsetBytes implements ByteReader {
   #alternates: AlternateData[] | null = null;
 
   readonly #doc: Uint8Array;
+  readonly #since: number;
 
   constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
     this.#rootNs = rootNs;
     this.#base = base;
     this.#doc = doc;
+    this.#since = since;
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
   }
 
@@ -301,8 +303,9 @@ class UrlsetBytes implements ByteReader {
   }
 
   scan(field: number, b: Uint8Array, from: number): number {
-    // The first <loc> counts: its bytes are copied and checked as they are passed.
-    if (field === F_LOC && this.#locKind === LOC_NONE) {
+    // The first <loc> counts: its bytes are copied and checked as they are
+    // passed, unless a `since` filter may drop the page (then at its end).
+    if (field === F_LOC && this.#locKind === LOC_NONE && this.#since !== this.#since) {
       return this.#builder.copyLoc(b, from, MAX_FIELD_LENGTH);
     }
     return textEnd(b, from);
@@ -391,8 +394,17 @@ class UrlsetBytes implements ByteReader {
 
   #commit(): void {
     if (this.#locKind === LOC_NONE) return;
+    if (this.#lastModified < this.#since) {
+      // Never copied, checked or hashed.
+      this.#builder.countOld();
+      this.#locText = "";
+      return;
+    }
     const extras = extrasOf(this.#news, this.#images, this.#videos, this.#alternates);
     if (this.#locKind === LOC_RAW) {
+      if (this.#since === this.#since) {
+        this.#builder.copyLoc(this.#doc, this.#locStart, MAX_FIELD_LENGTH);
+      }
       this.#builder.commitLoc(
         this.#doc,
         this.#locStart,

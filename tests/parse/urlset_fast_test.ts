@@ -189,3 +189,25 @@ Deno.test("byte-level reader: random urlsets and indexes of every shape read the
   // Every one is of a shape the byte-level reader takes.
   equal(taken, 600);
 });
+
+Deno.test("since: the pages kept are the full read's pages with a lastmod at or after it, or none", () => {
+  const url = "https://www.shop.example/sitemap.xml";
+  const since = Date.UTC(2024, 0, 1);
+  for (const doc of [realisticUrlset(3000, 4), shapeUrlset("plain", 3000, 4)]) {
+    const full = parseSitemap(encoder.encode(doc), { url });
+    const some = parseSitemap(encoder.encode(doc), { url, since });
+    if (full.kind !== "pages" || some.kind !== "pages") throw new Error("not pages");
+    const fullRows = rows(full.pages);
+    const fullExtras = [...new Map(JSON.parse(full.pages.extras || "[]")).entries()];
+    const keep = fullRows.map((r) => r.lastModified === null || Date.parse(r.lastModified) >= since);
+    deepStrictEqual(rows(some.pages), fullRows.filter((_, i) => keep[i]));
+    // Extras stay with their pages: renumbered to the kept pages' positions.
+    const position = keep.map((k, i) => k ? keep.slice(0, i).filter(Boolean).length : -1);
+    deepStrictEqual(
+      JSON.parse(some.pages.extras || "[]"),
+      fullExtras.filter(([i]) => keep[i as number]).map(([i, x]) => [position[i as number], x]),
+    );
+    // Found counts the dropped pages too: these documents have no duplicates.
+    equal(some.found, full.found);
+  }
+});
