@@ -19,6 +19,7 @@
  * @module
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
+import { ExtrasWriter } from "./_extras.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
@@ -230,9 +231,11 @@ export class PackedPagesBuilder {
   #lastModified = new Float64Array(1024);
   #priority = new Float64Array(1024);
   #changeFrequency = new Uint8Array(1024);
-  /** Entries with extras, ascending, and each one's extras as JSON. */
+  /** Entries with extras, ascending, and where each one's records start and end. */
   #extrasOf: number[] = [];
-  #extras: string[] = [];
+  #extrasFrom: number[] = [];
+  #extrasTo: number[] = [];
+  #extras: ExtrasWriter | null = null;
   /** A view of `#bytes` for word reads, made when `#bytes` changes. */
   #view = NO_VIEW;
   #viewOf: Uint8Array | null = null;
@@ -486,10 +489,12 @@ export class PackedPagesBuilder {
 
   /** Keeps the extras of the entry about to be recorded. */
   #recordExtras(extras: PageExtrasData): void {
-    // Serialising now copies the strings out of the document; NaN dates
-    // become null, which readers map back to "absent".
+    // Writing the columns now copies the strings out of the document.
+    const writer = this.#extras ??= new ExtrasWriter();
     this.#extrasOf.push(this.#n);
-    this.#extras.push(JSON.stringify(extras));
+    this.#extrasFrom.push(writer.length);
+    writer.write(extras);
+    this.#extrasTo.push(writer.length);
   }
 
   /** Records the URL written at [#used, end) (hash in `#hash`) with these columns. */
@@ -735,7 +740,9 @@ export class PackedPagesBuilder {
     const priorities = this.#priority;
     const changeFrequencies = this.#changeFrequency;
     const extrasOf = this.#extrasOf;
-    const extras: string[] = [];
+    const writer = this.#extras;
+    const extrasFrom = writer === null ? null : new Uint32Array(n);
+    const extrasTo = writer === null ? null : new Uint32Array(n);
     let found = 0;
     let count = 0;
     let at = 0;
@@ -763,7 +770,10 @@ export class PackedPagesBuilder {
       }
       if (x < extrasOf.length) {
         while (x < extrasOf.length && extrasOf[x]! < e) x++;
-        if (extrasOf[x] === e) extras.push(`[${count},${this.#extras[x]}]`);
+        if (extrasOf[x] === e) {
+          extrasFrom![count] = this.#extrasFrom[x]!;
+          extrasTo![count] = this.#extrasTo[x]!;
+        }
       }
       count++;
     }
@@ -775,7 +785,7 @@ export class PackedPagesBuilder {
       lastModified: this.#lastModified.slice(0, count),
       priority: this.#priority.slice(0, count),
       changeFrequency: this.#changeFrequency.slice(0, count),
-      extras: extras.length === 0 ? "" : `[${extras.join(",")}]`,
+      extras: writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!),
     };
     this.#recycle();
     this.#reset();
@@ -812,7 +822,9 @@ export class PackedPagesBuilder {
     this.#priority = new Float64Array(0);
     this.#changeFrequency = new Uint8Array(0);
     this.#extrasOf = [];
-    this.#extras = [];
+    this.#extrasFrom = [];
+    this.#extrasTo = [];
+    this.#extras = null;
     this.#filtered = 0;
   }
 }

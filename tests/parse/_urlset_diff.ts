@@ -12,7 +12,7 @@ import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_fast.ts";
 import { readUrlsetBytes } from "../../src/parse/_urlset_fast.ts";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import type { Rng } from "./_xml_gen.ts";
-import { BASE, rows } from "./_unpack.ts";
+import { BASE, extrasJson, rows } from "./_unpack.ts";
 
 const encoder = new TextEncoder();
 
@@ -25,7 +25,7 @@ export function plain(result: ParseResult): unknown {
     found: result.found,
     warning: result.warning,
     rows: rows(result.pages),
-    extras: result.pages.extras,
+    extras: extrasJson(result.pages),
   };
 }
 

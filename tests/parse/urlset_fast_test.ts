@@ -16,7 +16,7 @@ import {
   urlsetOf as urlset,
 } from "./_urlset_diff.ts";
 import { Rng, urlsetDocument } from "./_xml_gen.ts";
-import { BASE, rows } from "./_unpack.ts";
+import { BASE, extras, rows } from "./_unpack.ts";
 
 const encoder = new TextEncoder();
 
@@ -198,13 +198,15 @@ Deno.test("since: the pages kept are the full read's pages with a lastmod at or 
     const some = parseSitemap(encoder.encode(doc), { url, since });
     if (full.kind !== "pages" || some.kind !== "pages") throw new Error("not pages");
     const fullRows = rows(full.pages);
-    const fullExtras = [...new Map(JSON.parse(full.pages.extras || "[]")).entries()];
-    const keep = fullRows.map((r) => r.lastModified === null || Date.parse(r.lastModified) >= since);
+    const fullExtras = [...extras(full.pages).entries()];
+    const keep = fullRows.map((r) =>
+      r.lastModified === null || Date.parse(r.lastModified) >= since
+    );
     deepStrictEqual(rows(some.pages), fullRows.filter((_, i) => keep[i]));
     // Extras stay with their pages: renumbered to the kept pages' positions.
     const position = keep.map((k, i) => k ? keep.slice(0, i).filter(Boolean).length : -1);
     deepStrictEqual(
-      JSON.parse(some.pages.extras || "[]"),
+      [...extras(some.pages).entries()],
       fullExtras.filter(([i]) => keep[i as number]).map(([i, x]) => [position[i as number], x]),
     );
     // Found counts the dropped pages too: these documents have no duplicates.
