@@ -38,11 +38,31 @@ const u32 = new Uint32Array(f64.buffer);
 const INTERN_LENGTH = 32;
 const INTERN_MAX = 8192;
 
+/**
+ * Something that writes one page's records itself (the byte-level reader,
+ * whose strings are already in the table), in place of a
+ * {@linkcode PageExtrasData}.
+ */
+export interface ExtrasSource {
+  /** Writes the page's records: its mask, then each part, as {@linkcode ExtrasWriter.write} does. */
+  writeTo(writer: ExtrasWriter): void;
+}
+
+/** The record mask's bits. */
+export const EXTRAS_MASK = {
+  news: M_NEWS,
+  images: M_IMAGES,
+  videos: M_VIDEOS,
+  alternates: M_ALTERNATES,
+} as const;
+
 /** Appends pages' extras to the columns, one page at a time. */
 export class ExtrasWriter {
   #text = new Uint8Array(16 << 10);
   #textUsed = 0;
   #ends: number[] = [];
+  /** Where each string ends in `#text`, in bytes. */
+  #byteEnds: number[] = [];
   #units = 0;
   readonly #interned = new Map<string, number>();
   #records = new Uint32Array(4096);
@@ -58,13 +78,17 @@ export class ExtrasWriter {
    *
    * @param extras The page's data (dates NaN or null when absent).
    */
-  write(extras: PageExtrasData): void {
-    const { newsStory, images, videos, alternates } = extras;
+  write(extras: PageExtrasData | ExtrasSource): void {
+    if (typeof (extras as ExtrasSource).writeTo === "function") {
+      (extras as ExtrasSource).writeTo(this);
+      return;
+    }
+    const { newsStory, images, videos, alternates } = extras as PageExtrasData;
     this.#word(
       (newsStory != null ? M_NEWS : 0) | (images != null ? M_IMAGES : 0) |
         (videos != null ? M_VIDEOS : 0) | (alternates != null ? M_ALTERNATES : 0),
     );
-    if (newsStory != null) this.#news(newsStory);
+    if (newsStory != null) this.news(newsStory);
     if (images != null) {
       this.#word(images.length);
       for (const image of images) {
@@ -77,7 +101,7 @@ export class ExtrasWriter {
     }
     if (videos != null) {
       this.#word(videos.length);
-      for (const video of videos) this.#video(video);
+      for (const video of videos) this.video(video);
     }
     if (alternates != null) {
       this.#word(alternates.length);
@@ -88,7 +112,12 @@ export class ExtrasWriter {
     }
   }
 
-  #news(news: NewsStoryData): void {
+  /**
+   * Appends a news story's records.
+   *
+   * @param news The story.
+   */
+  news(news: NewsStoryData): void {
     this.#string(news.title);
     this.#number(news.publishDate);
     this.#string(news.publicationName);
@@ -99,7 +128,12 @@ export class ExtrasWriter {
     this.#list(news.stockTickers);
   }
 
-  #video(video: VideoData): void {
+  /**
+   * Appends a video's records.
+   *
+   * @param video The video.
+   */
+  video(video: VideoData): void {
     this.#string(video.thumbnailLoc);
     this.#string(video.title);
     this.#string(video.description);
@@ -115,6 +149,16 @@ export class ExtrasWriter {
     this.#boolean(video.live);
     this.#string(video.uploader);
     this.#list(video.tags ?? []);
+  }
+
+  /**
+   * Appends one record word: a mask, a count, or a string reference from
+   * {@linkcode ref} or {@linkcode bytes}.
+   *
+   * @param w The word.
+   */
+  word(w: number): void {
+    this.#word(w);
   }
 
   #word(w: number): void {
@@ -142,29 +186,73 @@ export class ExtrasWriter {
   }
 
   #string(s: string | null | undefined): void {
-    if (s == null) {
-      this.#word(0);
-      return;
-    }
+    this.#word(this.ref(s));
+  }
+
+  /**
+   * Adds a string to the table (once, when short) without writing a record.
+   *
+   * @param s The string, or null.
+   * @returns Its reference: 0 for null, else 1 + its index.
+   */
+  ref(s: string | null | undefined): number {
+    if (s == null) return 0;
     if (s.length <= INTERN_LENGTH) {
       const known = this.#interned.get(s);
-      if (known !== undefined) {
-        this.#word(known + 1);
-        return;
-      }
+      if (known !== undefined) return known + 1;
     }
     const k = this.#ends.length;
     const need = this.#textUsed + s.length * 3;
+    this.#room(need);
+    this.#textUsed += encoder.encodeInto(s, this.#text.subarray(this.#textUsed, need)).written;
+    this.#units += s.length;
+    this.#ends.push(this.#units);
+    this.#byteEnds.push(this.#textUsed);
+    if (s.length <= INTERN_LENGTH && this.#interned.size < INTERN_MAX) this.#interned.set(s, k);
+    return k + 1;
+  }
+
+  /**
+   * Adds ASCII bytes to the table as a string, copied as they are.
+   *
+   * @param b The bytes' buffer.
+   * @param a Start.
+   * @param e End.
+   * @returns The string's reference.
+   */
+  bytes(b: Uint8Array, a: number, e: number): number {
+    const k = this.#ends.length;
+    const need = this.#textUsed + (e - a);
+    this.#room(need);
+    const text = this.#text;
+    for (let i = a, o = this.#textUsed; i < e; i++, o++) text[o] = b[i]!;
+    this.#textUsed = need;
+    this.#units += e - a;
+    this.#ends.push(this.#units);
+    this.#byteEnds.push(need);
+    return k + 1;
+  }
+
+  /**
+   * The string a reference stands for.
+   *
+   * @param ref A reference from {@linkcode ref} or {@linkcode bytes}.
+   * @returns The string, or null for 0.
+   */
+  stringOf(ref: number): string | null {
+    if (ref === 0) return null;
+    const k = ref - 1;
+    return decoder.decode(
+      this.#text.subarray(k === 0 ? 0 : this.#byteEnds[k - 1], this.#byteEnds[k]),
+    );
+  }
+
+  #room(need: number): void {
     if (need > this.#text.length) {
       const bigger = new Uint8Array(Math.max(need, this.#text.length * 2));
       bigger.set(this.#text.subarray(0, this.#textUsed));
       this.#text = bigger;
     }
-    this.#textUsed += encoder.encodeInto(s, this.#text.subarray(this.#textUsed, need)).written;
-    this.#units += s.length;
-    this.#ends.push(this.#units);
-    if (s.length <= INTERN_LENGTH && this.#interned.size < INTERN_MAX) this.#interned.set(s, k);
-    this.#word(k + 1);
   }
 
   /**
@@ -192,12 +280,84 @@ export class ExtrasWriter {
       }
       pageStarts[p + 1] = at;
     }
-    return {
-      text: this.#text.slice(0, this.#textUsed),
-      textEnds: Uint32Array.from(this.#ends),
-      records,
-      pageStarts,
-    };
+    return { ...this.#table(records), records, pageStarts };
+  }
+
+  /**
+   * The string table of `records`, rewritten to hold only the strings they
+   * use (pages dropped as duplicates or by `since` may have added some).
+   */
+  #table(records: Uint32Array): { text: Uint8Array; textEnds: Uint32Array } {
+    const strings = this.#ends.length;
+    const used = new Int32Array(strings + 1).fill(-1);
+    let count = 0;
+    forEachString(records, (at) => {
+      const ref = records[at]!;
+      if (ref !== 0 && used[ref] === -1) used[ref] = count++;
+    });
+    if (count === strings) {
+      // Every string is used: the table stays as it is, refs too.
+      return { text: this.#text.slice(0, this.#textUsed), textEnds: Uint32Array.from(this.#ends) };
+    }
+    const order = new Int32Array(count);
+    for (let ref = 1; ref <= strings; ref++) if (used[ref]! >= 0) order[used[ref]!] = ref;
+    let bytes = 0;
+    for (const ref of order) {
+      bytes += this.#byteEnds[ref - 1]! - (ref === 1 ? 0 : this.#byteEnds[ref - 2]!);
+    }
+    const text = new Uint8Array(bytes);
+    const textEnds = new Uint32Array(count);
+    let at = 0;
+    let units = 0;
+    for (let k = 0; k < count; k++) {
+      const ref = order[k]!;
+      const a = ref === 1 ? 0 : this.#byteEnds[ref - 2]!;
+      const b = this.#byteEnds[ref - 1]!;
+      text.set(this.#text.subarray(a, b), at);
+      at += b - a;
+      units += this.#ends[ref - 1]! - (ref === 1 ? 0 : this.#ends[ref - 2]!);
+      textEnds[k] = units;
+    }
+    forEachString(records, (i) => {
+      const ref = records[i]!;
+      if (ref !== 0) records[i] = used[ref]! + 1;
+    });
+    return { text, textEnds };
+  }
+}
+
+/** Calls `visit` with the index of every string reference in `records`, page after page. */
+function forEachString(records: Uint32Array, visit: (at: number) => void): void {
+  let i = 0;
+  const list = (): void => {
+    for (let n = records[i++]!; n > 0; n--) visit(i++);
+  };
+  while (i < records.length) {
+    const mask = records[i++]!;
+    if (mask & M_NEWS) {
+      visit(i++);
+      i += 2;
+      visit(i++);
+      visit(i++);
+      visit(i++);
+      list();
+      list();
+      list();
+    }
+    if (mask & M_IMAGES) {
+      for (let n = records[i++]!; n > 0; n--) for (let f = 0; f < 5; f++) visit(i++);
+    }
+    if (mask & M_VIDEOS) {
+      for (let n = records[i++]!; n > 0; n--) {
+        for (let f = 0; f < 5; f++) visit(i++);
+        i += 13;
+        visit(i++);
+        list();
+      }
+    }
+    if (mask & M_ALTERNATES) {
+      for (let n = records[i++]!; n > 0; n--) for (let f = 0; f < 2; f++) visit(i++);
+    }
   }
 }
 

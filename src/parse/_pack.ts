@@ -19,7 +19,7 @@
  * @module
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
-import { ExtrasWriter } from "./_extras.ts";
+import { type ExtrasSource, ExtrasWriter } from "./_extras.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
@@ -488,7 +488,7 @@ export class PackedPagesBuilder {
   }
 
   /** Keeps the extras of the entry about to be recorded. */
-  #recordExtras(extras: PageExtrasData): void {
+  #recordExtras(extras: PageExtrasData | ExtrasSource): void {
     // Writing the columns now copies the strings out of the document.
     const writer = this.#extras ??= new ExtrasWriter();
     this.#extrasOf.push(this.#n);
@@ -565,7 +565,8 @@ export class PackedPagesBuilder {
    * @param lastModified Epoch ms, NaN for none.
    * @param priority Already in [0, 1].
    * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
-   * @param extras The page's rare data, or null.
+   * @param extras The page's rare data, or null; an {@linkcode ExtrasSource}
+   * writes into {@linkcode extrasWriter} during this call.
    */
   commitLoc(
     src: Uint8Array,
@@ -574,7 +575,7 @@ export class PackedPagesBuilder {
     lastModified: number,
     priority: number,
     changeFrequency: number,
-    extras: PageExtrasData | null = null,
+    extras: PageExtrasData | ExtrasSource | null = null,
   ): void {
     if (this.#locEnd !== -1) {
       if (extras !== null) this.#recordExtras(extras);
@@ -587,6 +588,14 @@ export class PackedPagesBuilder {
       if (extras !== null) this.#recordExtras(extras);
       this.#commitValues(end, lastModified, priority, changeFrequency);
     }
+  }
+
+  /**
+   * The writer of this builder's extras columns, for a reader that adds
+   * strings to the table as it reads them (see {@linkcode ExtrasSource}).
+   */
+  get extrasWriter(): ExtrasWriter {
+    return this.#extras ??= new ExtrasWriter();
   }
 
   /**
@@ -858,4 +867,18 @@ function parseAnyDate(text: string): number {
   if (w3c.length > 64) return NaN;
   const bytes = encoder.encode(w3c);
   return parseW3cDateBytes(bytes, 0, bytes.length);
+}
+
+/**
+ * Whether `src[a, e)`, bytes as written in a UTF-8 document with no
+ * reference in them, is an absolute http(s) URL the WHATWG parser returns
+ * unchanged ({@linkcode normalUrlEnd}), so it can be kept as it is.
+ *
+ * @param src The document's bytes.
+ * @param a Start of the URL.
+ * @param e End of the URL.
+ * @returns True when it needs no normalising.
+ */
+export function isNormalUrlBytes(src: Uint8Array, a: number, e: number): boolean {
+  return normalUrlEnd(src, a, e, RAW_PATH_OK) === e;
 }

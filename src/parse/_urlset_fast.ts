@@ -18,27 +18,27 @@
  */
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
-import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
-import { MAX_FIELD_LENGTH, type Mutable, parsePriority } from "./_reader.ts";
+import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
+import { decodeRawText, isNormalUrlBytes, PackedPagesBuilder, parseDateText } from "./_pack.ts";
+import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
+import { resolveDataUrl } from "./_url.ts";
 import {
   type AlternateData,
   CHANGE_FREQUENCIES,
   type ImageData,
   type NewsStoryData,
+  type PageExtrasData,
   type ParseResult,
   type VideoData,
 } from "./_result.ts";
 import {
-  alternateOf,
   changeFrequencyCode,
   extrasOf,
   IMAGE_FIELDS,
-  newImage,
   newNews,
   NEWS_FIELDS,
   NEWS_PUBLICATION_FIELDS,
   newVideo,
-  setImageField,
   setNewsField,
   setVideoField,
   VIDEO_FIELDS,
@@ -113,6 +113,18 @@ function codeOf(name: ElementName, rootNs: string): number {
   code += (VIDEO_FIELDS.get(name.local) ?? 0) * 0x1000000;
   code += (NEWS_PUBLICATION_FIELDS.get(name.local) ?? 0) * 0x100000000;
   return code;
+}
+
+const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
+const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
+
+/** Whether `b[a, e)` is ASCII without references or control bytes (tabs and line breaks included). */
+function plainBytes(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i]!;
+    if (c >= 0x7f || c === 0x26 || c < 0x20) return false;
+  }
+  return true;
 }
 
 const C_NONE = 0;
@@ -204,11 +216,20 @@ class UrlsetBytes implements ByteReader {
   #priority = 0.5;
   #changeFrequency = 0;
   #news: Mutable<NewsStoryData> | null = null;
-  #images: ImageData[] | null = null;
-  #image: Mutable<ImageData> | null = null;
   #videos: VideoData[] | null = null;
   #video: VideoBeingRead | null = null;
-  #alternates: AlternateData[] | null = null;
+  /**
+   * The `<url>`'s images and alternates as references into the builder's
+   * string table: five per image (loc, caption, geo location, title,
+   * license), two per alternate (hreflang, href). Strings go into the table
+   * as they are read, bytes copied as they stand when they need no decoding.
+   */
+  readonly #imageRefs: number[] = [];
+  readonly #alternateRefs: number[] = [];
+  /** The open `<image:image>`'s references, while one is open. */
+  readonly #image = [0, 0, 0, 0, 0];
+  #inImage = false;
+  readonly #writer: ExtrasWriter;
 
   readonly #doc: Uint8Array;
   readonly #since: number;
@@ -219,6 +240,7 @@ class UrlsetBytes implements ByteReader {
     this.#doc = doc;
     this.#since = since;
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
+    this.#writer = this.#builder.extrasWriter;
   }
 
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
@@ -253,9 +275,9 @@ class UrlsetBytes implements ByteReader {
     this.#priority = 0.5;
     this.#changeFrequency = 0;
     this.#news = null;
-    this.#images = null;
     this.#videos = null;
-    this.#alternates = null;
+    this.#imageRefs.length = 0;
+    this.#alternateRefs.length = 0;
   }
 
   #startUrlChild(code: number, b: Uint8Array, attrs: readonly number[]): number {
@@ -268,7 +290,8 @@ class UrlsetBytes implements ByteReader {
       this.#news ??= newNews();
     } else if (local === L_IMAGE) {
       this.#container = C_IMAGE;
-      this.#image = newImage();
+      this.#image.fill(0);
+      this.#inImage = true;
     } else if (local === L_VIDEO) {
       this.#container = C_VIDEO;
       this.#video = newVideo();
@@ -280,26 +303,67 @@ class UrlsetBytes implements ByteReader {
 
   /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
   #link(b: Uint8Array, out: readonly number[]): number {
-    let rel: string | null = null;
-    let hreflang: string | null = null;
-    let href: string | null = null;
+    // The first attribute of each name counts, as in the general reader: -1 while not seen.
+    let rel = -1;
+    let hreflang = -1;
+    let href = -1;
     for (let k = 0; k < out.length; k += 4) {
       const a = out[k]!;
       const e = out[k + 1]!;
       const len = e - a;
       for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
-      // The first attribute of each name counts, as in the general reader.
       if (len === 3 && isAscii(b, a, "rel")) {
-        rel ??= attributeValue(b, out[k + 2]!, out[k + 3]!);
+        if (rel === -1) rel = k;
       } else if (len === 4 && isAscii(b, a, "href")) {
-        href ??= attributeValue(b, out[k + 2]!, out[k + 3]!);
+        if (href === -1) href = k;
       } else if (len === 8 && isAscii(b, a, "hreflang")) {
-        hreflang ??= attributeValue(b, out[k + 2]!, out[k + 3]!);
+        if (hreflang === -1) hreflang = k;
       }
     }
-    const alternate = alternateOf(rel, hreflang, href, this.#base);
-    if (alternate !== null) (this.#alternates ??= []).push(alternate);
+    if (rel === -1 || hreflang === -1 || href === -1) return 0;
+    const relA = out[rel + 2]!;
+    const relE = out[rel + 3]!;
+    if (
+      !(relE - relA === 9 && isAscii(b, relA, "alternate")) &&
+      attributeValue(b, relA, relE).trim().toLowerCase() !== "alternate"
+    ) {
+      return 0;
+    }
+    const lang = attributeValue(b, out[hreflang + 2]!, out[hreflang + 3]!).trim();
+    if (lang === "") return 0;
+    const hrefA = out[href + 2]!;
+    const hrefE = out[href + 3]!;
+    const ref = plainBytes(b, hrefA, hrefE)
+      ? this.#urlRef(b, hrefA, hrefE)
+      : this.#writer.ref(resolveDataUrl(attributeValue(b, hrefA, hrefE), this.#base));
+    if (ref !== 0) this.#alternateRefs.push(this.#writer.ref(lang), ref);
     return 0;
+  }
+
+  /**
+   * The reference of an extension URL from bytes with no reference or
+   * control byte in them, as {@linkcode resolveDataUrl} gives it: copied as
+   * they stand when already normal, else resolved from their text.
+   */
+  #urlRef(b: Uint8Array, a: number, e: number): number {
+    while (a < e && isSpace(b[a]!)) a++;
+    while (e > a && isSpace(b[e - 1]!)) e--;
+    if (a === e) return 0;
+    if (isNormalUrlBytes(b, a, e)) return this.#writer.bytes(b, a, e);
+    return this.#writer.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
+  }
+
+  /** The reference of a text field from one run of bytes, as {@linkcode textOrNull} gives it. */
+  #textRef(b: Uint8Array, a: number, e: number): number {
+    // A CR inside would read as LF: such text goes the string way.
+    if (!plainAscii(b, a, e) || b.subarray(a, e).includes(0x0d)) {
+      return this.#writer.ref(textOrNull(runText(b, a, e)));
+    }
+    while (a < e && isSpace(b[a]!)) a++;
+    while (e > a && isSpace(b[e - 1]!)) e--;
+    if (a === e) return 0;
+    // Short values (languages, names) repeat: the string form is stored once.
+    return e - a <= 8 ? this.#writer.ref(decodeRawText(b, a, e)) : this.#writer.bytes(b, a, e);
   }
 
   scan(field: number, b: Uint8Array, from: number): number {
@@ -337,6 +401,16 @@ class UrlsetBytes implements ByteReader {
           : changeFrequencyCode(decodeRawText(b, a, e));
         return;
     }
+    if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {
+      if (!this.#inImage) return;
+      const slot = field - F_IMAGE_LOC;
+      this.#image[slot] = slot === 0 || slot === 4
+        ? (plainBytes(b, a, e)
+          ? this.#urlRef(b, a, e)
+          : this.#writer.ref(resolveDataUrl(runText(b, a, e), this.#base)))
+        : this.#textRef(b, a, e);
+      return;
+    }
     this.#extensionField(field, runText(b, a, e));
   }
 
@@ -365,7 +439,11 @@ class UrlsetBytes implements ByteReader {
     if (field < 20) {
       if (this.#news !== null) setNewsField(this.#news, field, text);
     } else if (field < 30) {
-      if (this.#image !== null) setImageField(this.#image, field, text, this.#base);
+      if (!this.#inImage) return;
+      const slot = field - F_IMAGE_LOC;
+      this.#image[slot] = this.#writer.ref(
+        slot === 0 || slot === 4 ? resolveDataUrl(text, this.#base) : textOrNull(text),
+      );
     } else if (this.#video !== null) {
       setVideoField(this.#video, field, text, this.#base);
     }
@@ -378,9 +456,9 @@ class UrlsetBytes implements ByteReader {
       this.#commit();
     } else if (d === 3) {
       if (this.#container === C_IMAGE) {
-        const image = this.#image;
-        if (image !== null && image.loc !== "") (this.#images ??= []).push(image);
-        this.#image = null;
+        // An image without a loc is dropped, as in the general reader.
+        if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
+        this.#inImage = false;
       } else if (this.#container === C_VIDEO) {
         if (this.#video !== null) (this.#videos ??= []).push(this.#video);
         this.#video = null;
@@ -400,8 +478,10 @@ class UrlsetBytes implements ByteReader {
       this.#locText = "";
       return;
     }
-    const extras = extrasOf(this.#news, this.#images, this.#videos, this.#alternates);
+    const any = this.#news !== null || this.#videos !== null || this.#imageRefs.length > 0 ||
+      this.#alternateRefs.length > 0;
     if (this.#locKind === LOC_RAW) {
+      const extras = any ? this : null;
       if (this.#since === this.#since) {
         this.#builder.copyLoc(this.#doc, this.#locStart, MAX_FIELD_LENGTH);
       }
@@ -415,6 +495,7 @@ class UrlsetBytes implements ByteReader {
         extras,
       );
     } else {
+      const extras = any ? this.#extrasData() : null;
       this.#builder.add(
         this.#locText,
         this.#lastModified,
@@ -424,6 +505,53 @@ class UrlsetBytes implements ByteReader {
       );
       this.#locText = "";
     }
+  }
+
+  /** Writes the `<url>`'s extras as records (called inside `commitLoc`). */
+  writeTo(w: ExtrasWriter): void {
+    const images = this.#imageRefs;
+    const alternates = this.#alternateRefs;
+    w.word(
+      (this.#news !== null ? EXTRAS_MASK.news : 0) |
+        (images.length > 0 ? EXTRAS_MASK.images : 0) |
+        (this.#videos !== null ? EXTRAS_MASK.videos : 0) |
+        (alternates.length > 0 ? EXTRAS_MASK.alternates : 0),
+    );
+    if (this.#news !== null) w.news(this.#news);
+    if (images.length > 0) {
+      w.word(images.length / 5);
+      for (const ref of images) w.word(ref);
+    }
+    if (this.#videos !== null) {
+      w.word(this.#videos.length);
+      for (const video of this.#videos) w.video(video);
+    }
+    if (alternates.length > 0) {
+      w.word(alternates.length / 2);
+      for (const ref of alternates) w.word(ref);
+    }
+  }
+
+  /** The `<url>`'s extras as objects, for a page whose `<loc>` was not one run of bytes. */
+  #extrasData(): PageExtrasData | null {
+    const w = this.#writer;
+    let images: ImageData[] | null = null;
+    const refs = this.#imageRefs;
+    for (let k = 0; k < refs.length; k += 5) {
+      (images ??= []).push({
+        loc: w.stringOf(refs[k]!) ?? "",
+        caption: w.stringOf(refs[k + 1]!),
+        geoLocation: w.stringOf(refs[k + 2]!),
+        title: w.stringOf(refs[k + 3]!),
+        license: w.stringOf(refs[k + 4]!),
+      });
+    }
+    let alternates: AlternateData[] | null = null;
+    const alt = this.#alternateRefs;
+    for (let k = 0; k < alt.length; k += 2) {
+      (alternates ??= []).push({ hreflang: w.stringOf(alt[k]!)!, href: w.stringOf(alt[k + 1]!)! });
+    }
+    return extrasOf(this.#news, images, this.#videos, alternates);
   }
 
   finish(): ParseResult {
