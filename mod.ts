@@ -21,7 +21,7 @@
  *
  * @module
  */
-export { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
 export * from "./src/sitemap_from_string.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";

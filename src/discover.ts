@@ -19,7 +19,7 @@ import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./obj
 import type { ParsePool } from "./workers/pool.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
-import { StatsCollector } from "./stats.ts";
+import { type SitemapTreeStats, StatsCollector } from "./stats.ts";
 import { TimeSlicer } from "./_slice.ts";
 
 /** Plain bodies up to this size are parsed on this thread (see #load). */
@@ -79,7 +79,8 @@ export function urlKey(url: string): string {
   }
 }
 
-function isRobotsUrl(url: string): boolean {
+/** Whether a URL names a robots.txt, which is read as one whatever it holds. */
+export function isRobotsUrl(url: string): boolean {
   try {
     return new URL(url).pathname.endsWith("/robots.txt");
   } catch {
@@ -210,13 +211,28 @@ export class Crawler {
       children.push(node);
       remember(node);
     }
-    await Promise.all(this.#writes);
-    this.stats.requests = this.#client.stats.requests;
-    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     // A failed robots.txt is left out of the tree but not out of the diagnostics.
     const counted: AbstractSitemap[] = robotsNode instanceof InvalidSitemap ? [robotsNode] : [];
     for (const child of children) counted.push(child, ...child.allSitemaps());
-    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot(counted));
+    return new IndexWebsiteSitemap(home.href, children, await this.#finish(counted));
+  }
+
+  /**
+   * Reads one sitemap (index, urlset, feed, text or robots.txt) and
+   * everything below it, without discovery: the root of the result is that
+   * sitemap's own node. Its counters are the crawler's {@linkcode stats}.
+   */
+  async crawlSitemap(url: string): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats }> {
+    const root = await this.#node(url, 0, [], isRobotsUrl(url));
+    return { root, stats: await this.#finish([root, ...root.allSitemaps()]) };
+  }
+
+  /** Waits for cache writes and takes the call's counters for the finished tree. */
+  async #finish(counted: readonly AbstractSitemap[]): Promise<SitemapTreeStats> {
+    await Promise.all(this.#writes);
+    this.stats.requests = this.#client.stats.requests;
+    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
+    return this.stats.snapshot(counted);
   }
 
   /**

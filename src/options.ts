@@ -141,6 +141,15 @@ export interface SitemapTreeOptions {
    * robots.txt and the well-known paths. @default {true}
    */
   readonly useFeeds?: boolean;
+  /** Requests in flight across all hosts of a call. @default {64} */
+  readonly maxConnections?: number;
+  /** Least time in milliseconds between two requests to the same host. @default {0} */
+  readonly delayMs?: number;
+  /**
+   * Honour robots.txt `Crawl-delay` for its host (capped at 10 s), as a
+   * `delayMs` floor. @default {false}
+   */
+  readonly respectCrawlDelay?: boolean;
 }
 
 /** The 14 well-known paths ultimate-sitemap-parser probes, in its order. */
@@ -250,6 +259,21 @@ export function parseHomepage(homepageUrl: string | URL, normalize: boolean): UR
     url.pathname = "/";
     url.search = "";
   }
+  return url;
+}
+
+/** The sitemap URL without its fragment; a TypeError naming it when it is not http(s). */
+export function checkSitemapUrl(sitemapUrl: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(sitemapUrl));
+  } catch {
+    throw new TypeError(`Sitemap URL is not a valid URL: ${JSON.stringify(String(sitemapUrl))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`Sitemap URL must be http(s), got ${JSON.stringify(url.href)}`);
+  }
+  url.hash = "";
   return url;
 }
 

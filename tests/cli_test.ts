@@ -463,36 +463,73 @@ Deno.test("ls exits 1 when the log file cannot be opened, before any request", a
   });
 });
 
-Deno.test("main() answers --help and --version on stdout, usage errors with 2 on stderr", async () => {
+Deno.test("main() answers --help and --version on stdout, usage errors with 2 and one line on stderr", async () => {
   const help = await run(["--help"]);
   assert.equal(help.status, 0);
-  assert.ok(help.stdout.startsWith("usage: sitemap-tree ls [options] URL\n"));
+  assert.ok(
+    help.stdout.startsWith("usage: sitemap-tree COMMAND [options] ...\n\nCommands:\n  ls "),
+  );
+  assert.ok(help.stdout.includes("\n  lint  "));
   assert.equal(help.stderr, "");
+  const lsHelp = await run(["ls", "--help"]);
+  assert.ok(lsHelp.stdout.startsWith("usage: sitemap-tree ls [options] URL|FILE|-\n"));
+  const lintHelp = await run(["lint", "-h"]);
+  assert.ok(lintHelp.stdout.startsWith("usage: sitemap-tree lint [options] URL\n"));
   assert.deepEqual(await run(["ls", "--version"]), {
     status: 0,
     stdout: `${VERSION}\n`,
     stderr: "",
   });
+  let noneErr = "";
+  const none = await main([], {
+    stdout: { write: () => Promise.resolve() },
+    stderr: {
+      write(chunk) {
+        noneErr += new TextDecoder().decode(chunk);
+        return Promise.resolve();
+      },
+    },
+    stderrIsTerminal: false,
+  });
+  assert.equal(none, 2);
+  assert.equal(noneErr, `sitemap-tree: Missing command\n\n${help.stdout}`);
   for (
-    const [args, message] of [
-      [["ls"], "Missing URL"],
-      [["ls", "ftp://example.com/"], 'URL must be http or https, got "ftp://example.com/"'],
-      [["ls", "http://127.0.0.1:9/", "--bogus"], 'Unknown option "--bogus"'],
+    const [args, message, command] of [
+      [["ls"], "Missing URL|FILE|-", "ls"],
+      [["ls", "ftp://example.com/"], 'URL must be http or https, got "ftp://example.com/"', "ls"],
+      [["ls", "http://127.0.0.1:9/", "--bogus"], 'Unknown option "--bogus"', "ls"],
       [
         ["ls", "http://127.0.0.1:9/", "--concurrency", "x"],
         'Option --concurrency must be an integer >= 1, got "x"',
+        "ls",
       ],
+      [
+        ["lint", "http://127.0.0.1:9/", "--header", "X-A: 日本"],
+        'Option --header value must be Latin-1 (HTTP header values are bytes; percent-encode others), got "X-A: 日本"',
+        "lint",
+      ],
+      [
+        ["lint", "http://127.0.0.1:9/", "--examples", "0"],
+        'Option --examples must be an integer >= 1, got "0"',
+        "lint",
+      ],
+      [["lint", "urls.txt"], 'lint reads a URL (http:// or https://), got "urls.txt"', "lint"],
+      [
+        ["ls", "no-such-file.xml"],
+        'No such file "no-such-file.xml" (a URL starts with http:// or https://)',
+        "ls",
+      ],
+      [["frobnicate"], 'Unknown command "frobnicate" (one of ls, lint)', null],
     ] as const
   ) {
     const result = await run([...args]);
-    assert.equal(result.status, 2, args.join(" "));
-    assert.equal(result.stdout, "");
-    assert.deepEqual(lines(result.stderr).slice(0, 3), [
-      `sitemap-tree: ${message}`,
-      "",
-      "usage: sitemap-tree ls [options] URL",
-    ]);
-    assert.equal(result.stderr, `sitemap-tree: ${message}\n\n${help.stdout}`);
+    assert.deepEqual(result, {
+      status: 2,
+      stdout: "",
+      stderr: `sitemap-tree: ${message}; see sitemap-tree${
+        command === null ? "" : ` ${command}`
+      } --help\n`,
+    }, args.join(" "));
   }
 });
 
@@ -546,7 +583,7 @@ Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; us
     assert.equal(usage.stdout, "");
     assert.equal(
       lines(usage.stderr)[0],
-      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, got "xml"',
+      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, summary, histogram, got "xml"; see sitemap-tree ls --help',
     );
   });
 });
