@@ -350,7 +350,7 @@ async function lsStream(
     progress?.stop();
     await stderr.flush();
   };
-  let sitemap = "";
+  let sitemap: string | null = null;
   let sitemapField = "";
   try {
     if (output.format === "csv") {

@@ -7,77 +7,18 @@ import { VERSION } from "../src/version.ts";
 import { generatedPage, generateIndex, generateUrlset } from "../fixtures/generate.ts";
 import { FixtureSite } from "../fixtures/site.ts";
 import { withSite } from "./_tree_helpers.ts";
-
-const ROOT = new URL("../", import.meta.url);
-const CLI = new URL("cli.ts", ROOT).pathname;
-
-const ROBOTS_TXT = (o: string): string => `User-agent: *\nDisallow:\n\nSitemap: ${o}/index.xml\n`;
-const INDEX_XML = (o: string): string => generateIndex([`${o}/pages.xml`, `${o}/missing.xml`]);
-const PAGES_XML = (o: string): string =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>${o}/</loc><lastmod>2024-05-01</lastmod><changefreq>daily</changefreq><priority>1.0</priority></url>
-  <url><loc>${o}/about?a=1,2</loc></url>
-  <url><loc>https://other.example/x</loc></url>
-</urlset>
-`;
-
-/** robots.txt -> index.xml -> [pages.xml (3 pages, one on another host), missing.xml (404)]. */
-function smallSite(): FixtureSite {
-  return new FixtureSite()
-    .file("/robots.txt", ROBOTS_TXT)
-    .file("/index.xml", INDEX_XML)
-    .file("/pages.xml", PAGES_XML);
-}
-
-interface Run {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `main()` in this process with captured streams. */
-async function run(
-  args: string[],
-  options: {
-    terminal?: boolean;
-    stdoutWrite?: (chunk: Uint8Array) => Promise<void>;
-    signal?: AbortSignal;
-  } = {},
-): Promise<Run> {
-  const decoder = new TextDecoder();
-  let stdout = "";
-  let stderr = "";
-  // Under `deno test`, every worker is type-checked when it starts (seconds per
-  // crawl), so in-process runs parse on the main thread; the subprocess tests
-  // below run the default worker pool.
-  const argv = args.includes("--workers") || args.some((a) => a.startsWith("--workers="))
-    ? args
-    : [...args, "--workers", "0"];
-  const status = await main(argv, {
-    stdout: {
-      write: options.stdoutWrite ?? ((chunk) => {
-        stdout += decoder.decode(chunk);
-        return Promise.resolve();
-      }),
-    },
-    stderr: {
-      write(chunk) {
-        stderr += decoder.decode(chunk);
-        return Promise.resolve();
-      },
-    },
-    stderrIsTerminal: options.terminal ?? false,
-    stderrColumns: 200,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  return { status, stdout, stderr };
-}
-
-function lines(text: string): string[] {
-  assert.ok(text === "" || text.endsWith("\n"), `ends with a line break: ${JSON.stringify(text)}`);
-  return text === "" ? [] : text.slice(0, -1).split("\n");
-}
+import {
+  bash,
+  CLI,
+  INDEX_XML,
+  lines,
+  PAGES_XML,
+  quote,
+  ROBOTS_TXT,
+  ROOT,
+  run,
+  smallSite,
+} from "./cli/_run.ts";
 
 const missing = (o: string): string =>
   `Unable to fetch sitemap from ${o}/missing.xml: 404 Not Found`;
@@ -532,26 +473,6 @@ Deno.test("main() answers --help and --version on stdout, usage errors with 2 an
     }, args.join(" "));
   }
 });
-
-/** Runs `cmd` through bash, so pipes and `set -o pipefail` work as in a shell. */
-async function bash(cmd: string): Promise<Run> {
-  const output = await new Deno.Command("bash", {
-    args: ["-c", `set -o pipefail; ${cmd}`],
-    cwd: ROOT.pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    status: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-function quote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; usage errors exit 2", async () => {
   // Far more output than a pipe buffers, so the writer really meets the closed pipe.

@@ -104,7 +104,7 @@ export function* ndjsonFormat(
   root: AbstractSitemap,
   unique = false,
 ): Generator<string, void, undefined> {
-  let sitemap = "";
+  let sitemap: string | null = null;
   let field = "";
   for (const { page, node } of treePages(root, unique)) {
     if (node.url !== sitemap) {
@@ -175,7 +175,7 @@ export function* csvFormat(
   unique = false,
 ): Generator<string, void, undefined> {
   yield csvHeader();
-  let sitemap = "";
+  let sitemap: string | null = null;
   let field = "";
   for (const { page, node } of treePages(root, unique)) {
     if (node.url !== sitemap) {
@@ -338,13 +338,18 @@ export function* summaryFormat(
   let pages = 0;
   let bytes = 0;
   const distinct = new Set<string>();
+  const counted = new Set<SitemapTreeStats["fetches"][number]>();
   const visit = (node: AbstractSitemap, depth: number, lastmod: Date | null): void => {
     if (!(node instanceof IndexWebsiteSitemap)) {
       sitemaps++;
       const fetch = fetches.get(node.url);
       const count = node instanceof AbstractPagesSitemap ? node.pages.length : 0;
       pages += count;
-      bytes += fetch?.downloadedBytes ?? 0;
+      // A sitemap listed twice was downloaded once.
+      if (fetch !== undefined && !counted.has(fetch)) {
+        counted.add(fetch);
+        bytes += fetch.downloadedBytes;
+      }
       if (node instanceof AbstractPagesSitemap) {
         for (const page of node.allPages()) distinct.add(page.url);
       }
