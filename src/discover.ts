@@ -14,6 +14,7 @@ import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
+import { isRobotsUrl } from "./parse/_detect.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
@@ -77,15 +78,6 @@ export function urlKey(url: string): string {
     return u.href;
   } catch {
     return url;
-  }
-}
-
-/** Whether a URL names a robots.txt, which is read as one whatever it holds. */
-export function isRobotsUrl(url: string): boolean {
-  try {
-    return new URL(url).pathname.endsWith("/robots.txt");
-  } catch {
-    return false;
   }
 }
 

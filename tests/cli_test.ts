@@ -4,7 +4,7 @@ import { CLEAR_LINE } from "../src/cli/_progress.ts";
 import { screen } from "./cli/_terminal.ts";
 import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
 import { VERSION } from "../src/version.ts";
-import { generatedPage, generateIndex, generateUrlset } from "../fixtures/generate.ts";
+import { generatedPage, generateUrlset } from "../fixtures/generate.ts";
 import { FixtureSite } from "../fixtures/site.ts";
 import { withSite } from "./_tree_helpers.ts";
 import {

@@ -108,7 +108,8 @@ export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {
     }
     const inTree = new Set([...tree.allSitemaps()].map((node) => node.url));
     const documents = (await Promise.all(raw)).flat().filter((p) => inTree.has(p.sitemap));
-    const report = mergeProblems(validateSitemapTree(tree, { examples }), documents);
+    const order = [...tree.allSitemaps()].map((node) => node.url);
+    const report = mergeProblems(validateSitemapTree(tree, { examples }), documents, order);
     await write(
       "stdout",
       json ? JSON.stringify(report) + "\n" : formatValidationReport(report).join("\n") + "\n",

@@ -291,3 +291,64 @@ Deno.test("cli.ts as a process: flat formats print a sitemap's pages while anoth
     }
   });
 });
+
+Deno.test("lint lists problems in tree order; a 'more' line counts the rest and is no error of its own", async () => {
+  const bad = (o: string): string =>
+    `<urlset xmlns="${NS}">${
+      [1, 2, 3].map((i) => `<url><loc>${o}/p${i}</loc><priority>${i + 1}</priority></url>`).join("")
+    }</urlset>`;
+  const site = new FixtureSite()
+    .file("/robots.txt", (o) => `Sitemap: ${o}/index.xml\n`)
+    // The index's own problem (a relative <loc>) is found in its document, the
+    // child's in the tree: the index still comes first.
+    .file("/index.xml", sitemapIndex(["bad.xml"]))
+    .file("/bad.xml", bad);
+  await withSite(site, async (s) => {
+    const result = await run(["lint", s.url("/"), ...DUP, "--examples", "1"]);
+    assert.equal(result.status, 1);
+    assert.deepEqual(lines(result.stdout.replaceAll(s.origin, "O")), [
+      "O/index.xml",
+      '  error   invalid-loc     bad.xml "bad.xml": The <loc> is not an absolute http(s) URL (the protocol requires one)',
+      "O/bad.xml",
+      '  error   bad-priority    O/p1 "2": The <priority> is not a number from 0.0 to 1.0',
+      "          … 2 more bad-priority problems like the above",
+      "4 errors, 0 warnings in 3 sitemaps (3 pages)",
+    ]);
+  });
+});
+
+Deno.test("lint warns of a redirected sitemap, not of a redirected robots.txt", async () => {
+  const site = new FixtureSite()
+    .redirect("/robots.txt", "/real/robots.txt")
+    .file("/real/robots.txt", (o) => `Sitemap: ${o}/old.xml\n`)
+    .redirect("/old.xml", "/new.xml")
+    .file("/new.xml", (o) => `<urlset xmlns="${NS}"><url><loc>${o}/a</loc></url></urlset>`);
+  await withSite(site, async (s) => {
+    const result = await run(["lint", s.url("/"), ...DUP]);
+    assert.deepEqual(lines(result.stdout.replaceAll(s.origin, "O")), [
+      "O/new.xml",
+      '  warning redirect        O/old.xml "O/new.xml": O/old.xml redirects to O/new.xml; list the final URL instead',
+      "0 errors, 1 warning in 2 sitemaps (1 page)",
+    ]);
+    assert.equal(result.status, 0);
+  });
+});
+
+Deno.test("lint of the demo site reports only its documents' own defects, none of host or relative locs", async () => {
+  const { demoSite } = await import("../../fixtures/demo_site.ts");
+  await withSite(demoSite(), async (s) => {
+    const result = await run(["lint", s.url("/")]);
+    const codes = lines(result.stdout).flatMap((line) =>
+      /^ {2}(?:error|warning) +(\S+)/.exec(line)?.[1] ?? []
+    );
+    assert.deepEqual([...new Set(codes)].sort(), [
+      "bad-changefreq",
+      "bad-priority",
+      "duplicate-url",
+      "invalid-loc",
+      "invalid-sitemap",
+    ]);
+    assert.equal(lines(result.stdout).at(-1), "7 errors, 9 warnings in 14 sitemaps (29 pages)");
+    assert.equal(result.stdout.includes("cross-host"), false);
+  });
+});
