@@ -280,7 +280,7 @@ async function ls(
 /** Whether to draw the live line: a terminal, not `TERM=dumb`, not `--no-progress`, and no permission prompt to come. */
 async function drawsProgress(io: CliIO, flags: ParsedFlags): Promise<boolean> {
   if (!io.stderrIsTerminal || flags.has("no-progress")) return false;
-  if (process.env.TERM === "dumb") return false;
+  if (io.term === "dumb") return false;
   // A prompt drawn over the line would be garbled by its redraws.
   return !(await io.mayPrompt?.(["net", "read"]) ?? false);
 }
