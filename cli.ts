@@ -1,34 +1,38 @@
 /**
- * `sitemap-tree ls URL`: the command line of `@sitemap/tree`, after USP's
- * `usp ls`. It finds every sitemap the website publishes and prints the tree
- * (`tabtree`, the default), its page URLs (`pages`), the whole tree as JSON
- * (`json`), one JSON object per page (`ndjson`) or a CSV table (`csv`).
+ * `sitemap-tree`: the command line of `@sitemap/tree`. `ls URL|FILE|-`
+ * (after USP's `usp ls`) prints a site's sitemap tree (`tabtree`, the
+ * default), its page URLs (`pages`), the tree as JSON (`json`), one JSON
+ * object per page (`ndjson`), a CSV table (`csv`), one row per sitemap
+ * (`summary`) or a chart of pages by lastmod month (`histogram`); `lint URL`
+ * reports protocol problems per sitemap. `sitemap-tree --help` lists the
+ * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
+ * set of flag names for every command: `src/cli/_args.ts`).
  *
  * ```sh
- * deno run --allow-net --allow-read --allow-write jsr:@sitemap/tree/cli ls https://example.com/ -f pages
+ * deno run -A jsr:@sitemap/tree/cli ls https://example.com/ -f pages
  * ```
  *
- * Streams: the output goes to stdout in batches, waiting for the reader, and a
- * reader that goes away (`| head`) ends the command quietly with status 0.
- * Everything else goes to stderr: usage errors, the `-v` log (or to
- * `--log-file`), the `--stats` report, and, only when stderr is a terminal, a
- * live progress line (`sitemaps 12 done / 3 queued · pages 240,118 · 18.4 MB ·
- * 2.3 s`) that is erased before the output is written.
+ * Inputs: a homepage is crawled with discovery; a URL that evidently names a
+ * sitemap (robots.txt, `.xml`, `.xml.gz`, `.gz`, `.txt`, `.rss`, `.atom`)
+ * is read alone, and stderr says so (`--homepage` forces discovery); a local
+ * file or `-` (stdin) is parsed without network.
  *
- * Formats: `json` is `JSON.stringify(tree.toJSON())` on one line (compact;
- * `sitemapTreeFromJSON()` reads it back); `ndjson` writes per page `url`,
- * `sitemap` (the sitemap that listed it), `lastModified`, `priority`,
- * `changeFrequency`, plus `newsStory`, `images`, `videos` and `alternates` when
- * the page has them; `csv` writes `url,lastmod,changefreq,priority,sitemap`
- * rows quoted as RFC 4180 says, ending in CRLF. `-u` (`--strip-url`) prints
- * URLs on the site's own origin as paths in `tabtree` and `pages`; URLs on
- * other hosts stay absolute (USP would print them as `/https://…`).
+ * Streams: the output goes to stdout in batches, waiting for the reader; the
+ * flat formats (`pages`, `ndjson`, `csv`) are written as each sitemap
+ * completes. A reader that goes away (`| head`) ends the command quietly
+ * with status 0. Everything else goes to stderr: usage errors, the `-v` log
+ * (or `--log-file`), the `--stats` report (`--json`: one JSON line), and,
+ * only when stderr is a terminal (not `TERM=dumb`, not `--no-progress`, and
+ * no Deno permission prompt to come), a live progress line that is erased
+ * before the output is written.
  *
- * `--timeout` is in milliseconds (the library's `timeoutMs`). Exit status: 0
- * when the crawl finished, even if some sitemaps were invalid; 1 for a runtime
- * failure; 2 for a usage error (one line saying what is wrong, then the usage);
- * 130 when interrupted (the first Ctrl-C stops the crawl and erases the
- * progress line; a second one kills the process as usual).
+ * Exit status: 0 at least one sitemap was read (invalid children are part of
+ * the answer); 1 the site could not be reached or another runtime failure,
+ * with one stderr line naming the cause; 2 a usage error (one line naming the
+ * flag, then "see sitemap-tree COMMAND --help"); 3 the site answered but
+ * publishes no sitemap (`lint`: 1 when it finds errors); 130 when
+ * interrupted (the first Ctrl-C stops the crawl and erases the progress
+ * line; a second one kills the process as usual).
  *
  * @example Run the command in-process
  * ```ts ignore

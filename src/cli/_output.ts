@@ -397,8 +397,9 @@ const HISTOGRAM_WIDTH = 50;
 
 /**
  * `histogram`: a bar chart of pages by lastmod month (UTC), every month from
- * the first to the last (by year when they span more than three years),
- * then a bar for pages without a lastmod.
+ * the first to the last (by year when they span more than three years; three
+ * or more empty rows in a row are shown as one), then a bar for pages without
+ * a lastmod.
  *
  * @param root The tree.
  * @returns Lines with their `\n`.
@@ -438,6 +439,12 @@ export function* histogramFormat(root: AbstractSitemap): Generator<string, void,
       }
     }
   }
+  // A long gap is one row ("2004–2022  0"), so the months with pages stay on one screen.
+  for (let i = 0; i < rows.length; i++) {
+    let j = i;
+    while (j < rows.length && rows[j]![1] === 0) j++;
+    if (j - i >= 3) rows.splice(i, j - i, [`${rows[i]![0]}–${rows[j - 1]![0]}`, 0]);
+  }
   if (undated > 0) rows.push(["no date", undated]);
   if (rows.length === 0) {
     yield "no pages\n";
@@ -445,10 +452,11 @@ export function* histogramFormat(root: AbstractSitemap): Generator<string, void,
   }
   const max = Math.max(...rows.map(([, n]) => n));
   const countWidth = Math.max(...rows.map(([, n]) => formatCount(n).length));
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
   for (const [label, n] of rows) {
     // A month with pages always shows at least one block.
     const bar = n === 0 ? 0 : Math.max(1, Math.round((n / max) * HISTOGRAM_WIDTH));
-    yield `${label.padEnd(7)}  ${formatCount(n).padStart(countWidth)}${
+    yield `${label.padEnd(labelWidth)}  ${formatCount(n).padStart(countWidth)}${
       bar === 0 ? "" : "  " + "█".repeat(bar)
     }\n`;
   }
