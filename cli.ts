@@ -471,17 +471,9 @@ async function lsLocal(
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) {
-    chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
-  }
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
+  const chunks: (Uint8Array | string)[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
