@@ -42,6 +42,8 @@ type Doc =
     readonly url: string;
     readonly reason: string;
     readonly status: number | null;
+    /** A robots.txt that answered with an HTML page (a soft 404). */
+    readonly html?: true;
   };
 
 /** Receives each pages sitemap's pages as soon as they are parsed (for streaming). */
@@ -213,10 +215,58 @@ export class Crawler {
     await Promise.all(this.#writes);
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
-    // A failed robots.txt is left out of the tree but not out of the diagnostics.
-    const counted: AbstractSitemap[] = robotsNode instanceof InvalidSitemap ? [robotsNode] : [];
+    await this.#decideOutcome(children, knownUrls);
+    // The counts are those of the tree as shown. A failed robots.txt is left
+    // out of the tree (as USP does); one that failed for a reason other than
+    // being absent (404, 410, an HTML page) is still listed as invalid.
+    const counted: AbstractSitemap[] = [];
     for (const child of children) counted.push(child, ...child.allSitemaps());
-    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot(counted));
+    const failed: { url: string; reason: string }[] = [];
+    if (robotsNode instanceof InvalidSitemap) {
+      const doc = await this.#docs.get(urlKey(new URL("/robots.txt", home).href));
+      const absent = doc !== undefined && !doc.ok &&
+        (doc.html === true || doc.status === 404 || doc.status === 410);
+      if (!absent) failed.push({ url: robotsNode.url, reason: robotsNode.reason });
+    }
+    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot(counted, failed));
+  }
+
+  /** Sets the stats' `outcome` and `outcomeReason` (see {@linkcode SitemapTreeOutcome}). */
+  async #decideOutcome(
+    children: readonly AbstractSitemap[],
+    knownUrls: readonly string[],
+  ): Promise<void> {
+    const stats = this.stats;
+    const found = children.some((c) => c.type !== "robots" || c.subSitemaps.length > 0);
+    if (found) return;
+    const failure = this.#client.firstFailure;
+    if (this.#client.responses === 0 && failure !== null) {
+      stats.outcome = "unreachable";
+      stats.outcomeReason = failure.cause;
+      return;
+    }
+    stats.outcome = "no-sitemaps";
+    const o = this.#o;
+    let robots = "robots.txt not read";
+    if (o.useRobots) {
+      const doc = await this.#docs.get(urlKey(new URL("/robots.txt", o.homepage).href));
+      if (doc === undefined) robots = "robots.txt not read";
+      else if (!doc.ok && doc.html === true) robots = "robots.txt is an HTML page";
+      else if (!doc.ok) {
+        robots = doc.status === null || (doc.status >= 200 && doc.status < 300)
+          ? `robots.txt: ${doc.reason}`
+          : `robots.txt ${doc.status}`;
+      } else if (doc.result.kind === "invalid") robots = `robots.txt: ${doc.result.reason}`;
+      else robots = "robots.txt lists no sitemap";
+    }
+    let known = "well-known paths not probed";
+    if (o.useKnownPaths) {
+      const docs = await Promise.all(knownUrls.map((url) => this.#docs.get(urlKey(url))));
+      known = docs.some((doc) => doc?.ok === true)
+        ? "no well-known path holds a sitemap"
+        : "no well-known path answered";
+    }
+    stats.outcomeReason = `no sitemap found (${robots}; ${known})`;
   }
 
   /**
@@ -284,6 +334,27 @@ export class Crawler {
     });
     // A copy: the pool takes the body's buffer.
     const asRobots = robots || isRobotsUrl(fetched.url);
+    if (asRobots && looksLikeMarkup(fetched.bytes)) {
+      // A site without robots.txt that answers every path with its HTML page:
+      // no robots.txt at all, as a 404 would have said.
+      this.stats.recordFetch({
+        url: key,
+        finalUrl: fetched.url,
+        status: fetched.status,
+        redirected: fetched.redirected,
+        outcome: "failed",
+        downloadedBytes,
+        decompressedBytes: 0,
+        entries: 0,
+      });
+      return {
+        ok: false,
+        url: fetched.url,
+        reason: `Not a robots.txt: ${fetched.url} is an HTML page (a soft 404)`,
+        status: fetched.status,
+        html: true,
+      };
+    }
     this.#inspect?.(fetched.url, fetched.bytes.slice(), asRobots);
     const since = this.#o.since;
     const job: ParseJob = {
@@ -598,6 +669,13 @@ export class Crawler {
       elapsedMs: s.elapsedMs(),
     });
   }
+}
+
+/** Whether a body starts (after a BOM and white space) with `<`: markup, which no robots.txt is. */
+function looksLikeMarkup(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || (bytes[i]! >= 0x09 && bytes[i]! <= 0x0d))) i++;
+  return bytes[i] === 0x3c;
 }
 
 function conditional(entry: CacheEntry): { headers: Record<string, string> } {

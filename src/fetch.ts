@@ -32,8 +32,28 @@
  * returns the 253 KB untouched; the bounded `decompressIfGzip` then refuses it
  * at 50 MiB in ~100 ms, +50–53 MiB.
  *
+ * Failures below HTTP. A request that gets no response at all ends with a
+ * {@linkcode FetchFailure}: its kind (`refused`, `host-not-found`, `tls`,
+ * `timeout`, `permission`, `network`, `refused-by-guard`) and a one-line cause
+ * such as `connection refused (127.0.0.1:59999)`, read from whatever shape the
+ * runtime threw (see `_fetch_failure.ts`). Network errors, resets and refused
+ * connections are retried; a permission error, a TLS failure and an unknown
+ * host are not (the next attempt would meet the same answer).
+ *
+ * Fail-fast rule. A host (scheme, name and port) is given up for the rest of
+ * the client's life once {@linkcode REFUSALS_TO_GIVE_UP} attempts in a row to
+ * it were refused (`ECONNREFUSED`) with no HTTP response in between, at the
+ * first permission error for it, or once its name is not found. From then on
+ * every request to it, new ones and retries already waiting alike, fails at
+ * once with that cause and sends nothing. Any HTTP response from the host
+ * (whatever its status) resets its count of refusals, so a server that
+ * refuses once and then answers still gets every retry.
+ *
  * @module
  */
+import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
+
+export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
 
 /** Options of {@linkcode WebClient}. */
 export interface WebClientOptions {
@@ -78,6 +98,12 @@ export interface WebClientOptions {
   readonly checkUrl?: (url: URL) => string | null | Promise<string | null>;
 }
 
+/**
+ * Refused attempts in a row, with no response in between, after which a host
+ * is given up (see the module doc).
+ */
+export const REFUSALS_TO_GIVE_UP = 3;
+
 /** The outcome of {@linkcode WebClient.get}. */
 export type FetchResult =
   | {
@@ -98,6 +124,11 @@ export type FetchResult =
     readonly status: number | null;
     /** Why, in words a person can act on. */
     readonly reason: string;
+    /**
+     * Present when the request failed below HTTP (no response, a timeout, a
+     * connection lost mid-body, a refusal by `checkUrl`): its kind and one-line cause.
+     */
+    readonly failure?: FetchFailure;
   };
 
 /** Counters of a {@linkcode WebClient}, updated as it works. */
@@ -217,6 +248,12 @@ export class WebClient {
   readonly #hosts = new Map<string, Slots>();
   readonly #maxRetryAfterMs: number;
   readonly #maxRedirects: number;
+  /** Consecutive refused attempts per host key (reset by any response). */
+  readonly #refusals = new Map<string, number>();
+  /** Hosts given up, with the failure every later request to them ends with. */
+  readonly #down = new Map<string, FetchFailure>();
+  #responses = 0;
+  #firstFailure: FetchFailure | null = null;
 
   /**
    * @param options Limits, identity and guards.
@@ -241,6 +278,16 @@ export class WebClient {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
+  }
+
+  /** HTTP responses received, any status, redirect hops included. */
+  get responses(): number {
+    return this.#responses;
+  }
+
+  /** The first failure below HTTP (or refusal by `checkUrl`) of any request, or null. */
+  get firstFailure(): FetchFailure | null {
+    return this.#firstFailure;
   }
 
   /**
@@ -276,6 +323,8 @@ export class WebClient {
     const headers = this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
       const outcome = await this.#attempt(start, headers);
+      const result = outcome.result;
+      if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
       if (!outcome.retry || attempt >= this.#options.retries) return outcome.result;
       let waitMs = backoffMs(attempt);
       if (outcome.retryAfterMs !== undefined) {
@@ -319,9 +368,23 @@ export class WebClient {
     try {
       for (let hop = 0;; hop++) {
         const refusal = await abortable(this.#options.checkUrl?.(url) ?? null, signal);
-        if (refusal !== null) return final(url, status, refusal);
+        if (refusal !== null) {
+          return final(url, status, refusal, { kind: "refused-by-guard", cause: refusal });
+        }
         const slots = this.#slots(url);
         await slots.acquire(signal);
+        // Checked once the slot is ours: requests queued behind the ones that
+        // found the host refusing must not try it again.
+        const down = this.#down.get(hostKey(url));
+        if (down !== undefined) {
+          slots.release();
+          return final(
+            url,
+            status,
+            `Unable to fetch sitemap from ${url.href}: ${down.cause}`,
+            down,
+          );
+        }
         // The clock starts once we hold a slot: waiting behind our own requests is not the server's fault.
         timer ??= setTimeout(() => deadline.abort(new DeadlineError()), this.#options.timeoutMs);
         try {
@@ -334,6 +397,8 @@ export class WebClient {
             decompress: false,
           } as RequestInit);
           status = response.status;
+          this.#responses++;
+          this.#refusals.delete(hostKey(url));
           if (REDIRECT_STATUSES.has(status) && response.headers.has("location")) {
             await discard(response);
             const location = response.headers.get("location")!;
@@ -404,17 +469,29 @@ export class WebClient {
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
       if (error instanceof DeadlineError) {
-        return final(url, status, `Timed out after ${this.#options.timeoutMs} ms`);
+        const ms = this.#options.timeoutMs;
+        return final(url, status, `Timed out after ${ms} ms`, {
+          kind: "timeout",
+          cause: `timeout after ${ms} ms (${hostAndPort(url)})`,
+        });
       }
+      const failure = describeFetchError(error, url);
+      this.#noteFailure(url, failure);
+      // A transport error keeps the runtime's own words (a reset mid-body
+      // says so); the others read as their one-line cause.
       const message = error instanceof Error ? error.message : String(error);
+      const said = failure.kind === "network" && message !== "fetch failed"
+        ? message
+        : failure.cause;
       return {
         result: {
           ok: false,
           url: url.href,
           status,
-          reason: `Unable to fetch sitemap from ${url.href}: ${message}`,
+          reason: `Unable to fetch sitemap from ${url.href}: ${said}`,
+          failure,
         },
-        retry: true,
+        retry: failure.kind === "network" || failure.kind === "refused",
       };
     } finally {
       clearTimeout(timer);
@@ -477,8 +554,20 @@ export class WebClient {
     return joined;
   }
 
+  /** Applies the fail-fast rule (module doc) to one failed attempt. */
+  #noteFailure(url: URL, failure: FetchFailure): void {
+    const key = hostKey(url);
+    if (failure.kind === "permission" || failure.kind === "host-not-found") {
+      this.#down.set(key, failure);
+    } else if (failure.kind === "refused") {
+      const refusals = (this.#refusals.get(key) ?? 0) + 1;
+      this.#refusals.set(key, refusals);
+      if (refusals >= REFUSALS_TO_GIVE_UP) this.#down.set(key, failure);
+    }
+  }
+
   #slots(url: URL): Slots {
-    const key = `${url.protocol}//${url.host}`;
+    const key = hostKey(url);
     let slots = this.#hosts.get(key);
     if (slots === undefined) {
       slots = new Slots(this.#options.concurrency);
@@ -488,8 +577,21 @@ export class WebClient {
   }
 }
 
-function final(url: URL, status: number | null, reason: string): Attempt {
-  return { result: { ok: false, url: url.href, status, reason }, retry: false };
+function final(
+  url: URL,
+  status: number | null,
+  reason: string,
+  failure?: FetchFailure,
+): Attempt {
+  const result: FetchResult = failure === undefined
+    ? { ok: false, url: url.href, status, reason }
+    : { ok: false, url: url.href, status, reason, failure };
+  return { result, retry: false };
+}
+
+/** Scheme, name and port: what the per-host limits and the fail-fast rule count by. */
+function hostKey(url: URL): string {
+  return `${url.protocol}//${url.host}`;
 }
 
 async function discard(response: Response): Promise<void> {
