@@ -325,7 +325,9 @@ export class WebClient {
       const outcome = await this.#attempt(start, headers);
       const result = outcome.result;
       if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
-      if (!outcome.retry || attempt >= this.#options.retries) return outcome.result;
+      if (!outcome.retry || attempt >= this.#options.retries) return result;
+      // Given up meanwhile (this attempt or another's): waiting would change nothing.
+      if (this.#down.has(hostKey(new URL(result.url)))) return result;
       let waitMs = backoffMs(attempt);
       if (outcome.retryAfterMs !== undefined) {
         if (outcome.retryAfterMs > this.#maxRetryAfterMs) {
