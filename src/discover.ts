@@ -126,6 +126,10 @@ export class Crawler {
   readonly #writes: Promise<void>[] = [];
   readonly stats: StatsCollector;
   #nodes = 0;
+  /** URLs finished (parsed or invalid): what `sitemapsDone` counts. */
+  readonly #finished = new Set<string>();
+  /** Progress events already sent, by kind, URL and reason. */
+  readonly #reported = new Set<string>();
 
   constructor(
     options: ResolvedOptions,
@@ -654,6 +658,18 @@ export class Crawler {
       readonly unchanged?: boolean;
     },
   ): void {
+    if (kind !== "fetched") {
+      // A sitemap two parents name (or a well-known path robots.txt also
+      // lists) is walked twice, but finishes once: one count, one event.
+      const key = urlKey(url);
+      if (!this.#finished.has(key)) {
+        this.#finished.add(key);
+        this.stats.sitemapsDone++;
+      }
+      const event = `${kind} ${key} ${extra.reason ?? ""}`;
+      if (this.#reported.has(event)) return;
+      this.#reported.add(event);
+    }
     const listener = this.#o.onProgress;
     if (!listener) return;
     const s = this.stats;

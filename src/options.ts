@@ -26,7 +26,10 @@ export interface SitemapProgressEvent {
   readonly unchanged?: boolean;
   /** Milliseconds this step took for this sitemap. */
   readonly ms: number;
-  /** Sitemaps finished (parsed or invalid) so far in this call. */
+  /**
+   * Sitemaps finished (parsed or invalid) so far in this call, each URL once
+   * however many parents name it.
+   */
   readonly sitemapsDone: number;
   /** Sitemaps started but not finished yet. */
   readonly sitemapsQueued: number;

@@ -163,6 +163,7 @@ export class StatsCollector {
   requests = 0;
   bytesDownloaded = 0;
   queued = 0;
+  /** Distinct sitemap URLs finished, parsed or invalid (counted by the crawler). */
   sitemapsDone = 0;
   bytesDecompressed = 0;
   pagesFound = 0;
@@ -212,7 +213,6 @@ export class StatsCollector {
   /** Counts one node placed in the tree. */
   recordNode(type: string): void {
     this.#byType[type] = (this.#byType[type] ?? 0) + 1;
-    this.sitemapsDone++;
   }
 
   /** Counts one invalid node placed in the tree. */
