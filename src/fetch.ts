@@ -54,6 +54,7 @@
 import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
 
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
+import { RequestScheduler } from "./schedule.ts";
 
 /** Options of {@linkcode WebClient}. */
 export interface WebClientOptions {
@@ -80,8 +81,14 @@ export interface WebClientOptions {
   readonly retries: number;
   /** Body bytes read per response; the download is cancelled past it. */
   readonly maxDownloadBytes: number;
-  /** Requests in flight per host and port; waits between retries hold no slot. */
+  /** Requests in flight per host and port; waits between retries hold no slot. Ignored with `scheduler`. */
   readonly concurrency: number;
+  /**
+   * Grants each request (and redirect hop) its turn: per-host and global
+   * connection caps and per-host delays. Shared between clients, it spans
+   * them all. @default {a scheduler of `concurrency` per host and no other limit}
+   */
+  readonly scheduler?: RequestScheduler;
   /** Aborts everything: `get()` then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /**
@@ -178,7 +185,6 @@ interface Attempt {
 /** Raised inside an attempt when its deadline passes; never escapes the client. */
 class DeadlineError extends Error {}
 
-/** FIFO counting semaphore; waiting is cancellable. */
 /**
  * A counting semaphore: `acquire` waits (in order) while all slots are taken;
  * waiting ends with the signal's reason when it aborts.
@@ -245,7 +251,7 @@ export class WebClient {
 
   readonly #options: WebClientOptions;
   readonly #fetch: typeof fetch;
-  readonly #hosts = new Map<string, Slots>();
+  readonly #scheduler: RequestScheduler;
   readonly #maxRetryAfterMs: number;
   readonly #maxRedirects: number;
   /** Consecutive refused attempts per host key (reset by any response). */
@@ -278,6 +284,11 @@ export class WebClient {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
+    this.#scheduler = options.scheduler ??
+      new RequestScheduler({
+        concurrency: options.concurrency,
+        maxConnections: Number.MAX_SAFE_INTEGER,
+      });
   }
 
   /** HTTP responses received, any status, redirect hops included. */
@@ -295,13 +306,15 @@ export class WebClient {
    * the body up to the byte cap and the deadline.
    *
    * @param url An absolute http(s) URL.
-   * @param init Headers for this request only (they override the client's).
+   * @param init Headers for this request only (they override the client's);
+   * `ungated`: this is the robots.txt request its host is held for (see
+   * {@linkcode RequestScheduler.holdForRobots}).
    * @returns The body, or why there is none. Never rejects for network or HTTP trouble.
    * @throws The signal's reason, promptly, when `options.signal` aborts.
    */
   async get(
     url: string,
-    init: { readonly headers?: Readonly<Record<string, string>> } = {},
+    init: { readonly headers?: Readonly<Record<string, string>>; readonly ungated?: boolean } = {},
   ): Promise<FetchResult> {
     const signal = this.#options.signal;
     signal?.throwIfAborted();
@@ -322,7 +335,7 @@ export class WebClient {
     }
     const headers = this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
-      const outcome = await this.#attempt(start, headers);
+      const outcome = await this.#attempt(start, headers, init.ungated ?? false);
       const result = outcome.result;
       if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
       if (!outcome.retry || attempt >= this.#options.retries) return result;
@@ -356,7 +369,7 @@ export class WebClient {
   }
 
   /** One attempt: the request, each redirect hop, and the body, under one deadline. */
-  async #attempt(start: URL, baseHeaders: Headers): Promise<Attempt> {
+  async #attempt(start: URL, baseHeaders: Headers, ungated: boolean): Promise<Attempt> {
     const outer = this.#options.signal;
     const deadline = new AbortController();
     const signal = outer === undefined
@@ -373,13 +386,12 @@ export class WebClient {
         if (refusal !== null) {
           return final(url, status, refusal, { kind: "refused-by-guard", cause: refusal });
         }
-        const slots = this.#slots(url);
-        await slots.acquire(signal);
+        const release = await this.#scheduler.acquire(url, signal, ungated);
         // Checked once the slot is ours: requests queued behind the ones that
         // found the host refusing must not try it again.
         const down = this.#down.get(hostKey(url));
         if (down !== undefined) {
-          slots.release();
+          release();
           return final(
             url,
             status,
@@ -465,7 +477,7 @@ export class WebClient {
             retry: false,
           };
         } finally {
-          slots.release();
+          release();
         }
       }
     } catch (error) {
@@ -566,16 +578,6 @@ export class WebClient {
       this.#refusals.set(key, refusals);
       if (refusals >= REFUSALS_TO_GIVE_UP) this.#down.set(key, failure);
     }
-  }
-
-  #slots(url: URL): Slots {
-    const key = hostKey(url);
-    let slots = this.#hosts.get(key);
-    if (slots === undefined) {
-      slots = new Slots(this.#options.concurrency);
-      this.#hosts.set(key, slots);
-    }
-    return slots;
   }
 }
 
