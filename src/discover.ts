@@ -14,6 +14,8 @@ import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
+import { proxyFor } from "./_proxy.ts";
+import { createProxyFetch } from "./runtime/mod.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
@@ -152,9 +154,12 @@ export class Crawler {
       // An injected fetch decides itself where it connects, so resolving names
       // here would only send DNS queries that say nothing about its target.
       resolve: options.fetch === null ? defaultResolver : null,
+      // Behind a proxy only the proxy resolves names (they may not exist here).
+      proxied: (url) => proxyFor(url, options.proxy) !== null,
     });
+    const fetch = options.proxy === null ? options.fetch : createProxyFetch(options.proxy);
     this.#client = new WebClient({
-      ...(options.fetch === null ? {} : { fetch: options.fetch }),
+      ...(fetch === null ? {} : { fetch }),
       userAgent: options.userAgent,
       headers: options.headers,
       timeoutMs: options.timeoutMs,

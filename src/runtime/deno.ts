@@ -25,9 +25,17 @@ export function readEnv(name: string): string | undefined {
 /**
  * A fetch whose every request goes through the HTTP proxy at `proxyUrl`
  * (`http://` targets as absolute-form requests, `https://` ones through
- * `CONNECT`), through an HTTP client of its own.
+ * `CONNECT`), through an HTTP client made once per proxy URL.
  */
 export function createProxyFetch(proxyUrl: string): typeof fetch {
-  const client = Deno.createHttpClient({ proxy: { url: proxyUrl } });
-  return (input, init) => fetch(input, { ...init, client });
+  let client = clients.get(proxyUrl);
+  if (client === undefined) {
+    client = Deno.createHttpClient({ proxy: { url: proxyUrl } });
+    clients.set(proxyUrl, client);
+  }
+  const through = client;
+  return (input, init) => fetch(input, { ...init, client: through });
 }
+
+/** One client per proxy for the process: crawls (and sites of a batch) share its connections. */
+const clients = new Map<string, Deno.HttpClient>();
