@@ -159,3 +159,24 @@ Deno.test("outcome is unreachable with 'host not found' for a name the resolver 
     ["unreachable", "host not found (nonexistent.invalid)", 1],
   );
 });
+
+Deno.test({
+  name: "a real crawl under Deno without --allow-net is unreachable and names the flag",
+  ignore: runtimeName() !== "deno",
+  fn: async () => {
+    const origin = await closedPort();
+    const child = new URL("./_outcome_child.ts", import.meta.url).pathname;
+    // Deno.Command, not node:child_process: Deno grants a child deno that
+    // spawn() starts all permissions, as node would have.
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-check", "--no-prompt", child, origin + "/"],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    const lines = new TextDecoder().decode(output.stdout).trimEnd().split("\n");
+    // Not retried: the 16 requests (robots.txt, 14 well-known paths, the
+    // homepage) each tried once at most, none after the host was given up.
+    assertEquals(lines[0], "unreachable permission denied: run Deno with --allow-net");
+    assertEquals(Number(lines[1]) <= 4, true, `requests: ${lines[1]}`);
+  },
+});
