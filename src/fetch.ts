@@ -42,8 +42,9 @@
  *
  * Fail-fast rule. A host (scheme, name and port) is given up for the rest of
  * the client's life once {@linkcode REFUSALS_TO_GIVE_UP} attempts in a row to
- * it were refused (`ECONNREFUSED`) with no HTTP response in between, at the
- * first permission error for it, or once its name is not found. From then on
+ * it were refused (`ECONNREFUSED`) or timed out before any response header,
+ * with no HTTP response in between; or at the first permission error, TLS
+ * failure or unknown-name answer for it (the same for every URL). From then on
  * every request to it, new ones and retries already waiting alike, fails at
  * once with that cause and sends nothing. Any HTTP response from the host
  * (whatever its status) resets its count of refusals, so a server that
@@ -106,8 +107,8 @@ export interface WebClientOptions {
 }
 
 /**
- * Refused attempts in a row, with no response in between, after which a host
- * is given up (see the module doc).
+ * Refused (or header-less timed-out) attempts in a row, with no response in
+ * between, after which a host is given up (see the module doc).
  */
 export const REFUSALS_TO_GIVE_UP = 3;
 
@@ -484,10 +485,13 @@ export class WebClient {
       if (outer?.aborted) throw outer.reason;
       if (error instanceof DeadlineError) {
         const ms = this.#options.timeoutMs;
-        return final(url, status, `Timed out after ${ms} ms`, {
+        const failure: FetchFailure = {
           kind: "timeout",
           cause: `timeout after ${ms} ms (${hostAndPort(url)})`,
-        });
+        };
+        // Only a host that never sent headers counts towards giving it up.
+        if (status === null) this.#noteFailure(url, failure);
+        return final(url, status, `Timed out after ${ms} ms`, failure);
       }
       const failure = describeFetchError(error, url);
       this.#noteFailure(url, failure);
@@ -571,9 +575,11 @@ export class WebClient {
   /** Applies the fail-fast rule (module doc) to one failed attempt. */
   #noteFailure(url: URL, failure: FetchFailure): void {
     const key = hostKey(url);
-    if (failure.kind === "permission" || failure.kind === "host-not-found") {
+    if (
+      failure.kind === "permission" || failure.kind === "host-not-found" || failure.kind === "tls"
+    ) {
       this.#down.set(key, failure);
-    } else if (failure.kind === "refused") {
+    } else if (failure.kind === "refused" || failure.kind === "timeout") {
       const refusals = (this.#refusals.get(key) ?? 0) + 1;
       this.#refusals.set(key, refusals);
       if (refusals >= REFUSALS_TO_GIVE_UP) this.#down.set(key, failure);

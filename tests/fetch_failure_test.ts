@@ -245,7 +245,7 @@ Deno.test("WebClient does not retry a permission error and gives its host up", a
   assert.deepEqual([calls, web.stats.requests, web.stats.retries], [1, 1, 0]);
 });
 
-Deno.test("WebClient reports a self-signed certificate as a TLS failure, not retried", async () => {
+Deno.test("WebClient reports a self-signed certificate as a TLS failure, not retried, and gives the host up", async () => {
   const dir = new URL("../fixtures/tls/", import.meta.url);
   const server = createServer({
     key: readFileSync(new URL("key.pem", dir)),
@@ -257,6 +257,9 @@ Deno.test("WebClient reports a self-signed certificate as a TLS failure, not ret
     const web = client();
     const url = `https://127.0.0.1:${port}/robots.txt`;
     const result = await web.get(url);
+    // The same certificate for every URL: the host is given up at once.
+    const second = await web.get(`https://127.0.0.1:${port}/sitemap.xml`);
+    assert.deepEqual(!second.ok && second.failure, !result.ok && result.failure);
     const detail = runtimeName() === "deno"
       ? "invalid peer certificate: CaUsedAsEndEntity"
       : "self signed certificate";
@@ -267,5 +270,31 @@ Deno.test("WebClient reports a self-signed certificate as a TLS failure, not ret
     assert.deepEqual([web.stats.requests, web.stats.retries], [1, 0]);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+Deno.test("WebClient gives up a host whose headers never come after 3 timeouts in a row", async () => {
+  const site = new FixtureSite().hang("/a.xml").hang("/b.xml").hang("/c.xml").hang("/d.xml");
+  const server = await site.listen();
+  try {
+    const web = client({ timeoutMs: 100, retries: 0 });
+    const results = [];
+    for (const path of ["/a.xml", "/b.xml", "/c.xml", "/d.xml"]) {
+      results.push(await web.get(server.url(path)));
+    }
+    const cause = `timeout after 100 ms (127.0.0.1:${server.port})`;
+    assert.deepEqual(results.map((r) => !r.ok && r.reason), [
+      "Timed out after 100 ms",
+      "Timed out after 100 ms",
+      "Timed out after 100 ms",
+      `Unable to fetch sitemap from ${server.url("/d.xml")}: ${cause}`,
+    ]);
+    assert.deepEqual(
+      results.map((r) => !r.ok && r.failure),
+      Array(4).fill({ kind: "timeout", cause }),
+    );
+    assert.deepEqual([web.stats.requests, site.count("/d.xml")], [3, 0]);
+  } finally {
+    await server.close();
   }
 });
