@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { describeFetchError } from "../src/_fetch_failure.ts";
 import { REFUSALS_TO_GIVE_UP, WebClient, type WebClientOptions } from "../src/fetch.ts";
 import { FixtureSite } from "../fixtures/site.ts";
+import { deniedFetch } from "./_tree_helpers.ts";
 import { runtimeName, serve } from "../fixtures/serve.ts";
 
 const URL_REFUSED = new URL("http://127.0.0.1:59999/robots.txt");
@@ -223,15 +224,7 @@ Deno.test("WebClient: a response resets the count, so refusals with answers in b
 });
 
 Deno.test("WebClient does not retry a permission error and gives its host up", async () => {
-  let calls = 0;
-  const denied: typeof fetch = () => {
-    calls++;
-    const error = new Error(
-      'Requires net access to "site.test:443", run again with the --allow-net flag',
-    );
-    error.name = "NotCapable";
-    return Promise.reject(error);
-  };
+  const { fetch: denied, calls } = deniedFetch();
   const web = client({ fetch: denied });
   const first = await web.get("https://site.test/robots.txt");
   const second = await web.get("https://site.test/sitemap.xml");
@@ -242,7 +235,7 @@ Deno.test("WebClient does not retry a permission error and gives its host up", a
     `Unable to fetch sitemap from https://site.test/robots.txt: ${cause}`,
     `Unable to fetch sitemap from https://site.test/sitemap.xml: ${cause}`,
   ]);
-  assert.deepEqual([calls, web.stats.requests, web.stats.retries], [1, 1, 0]);
+  assert.deepEqual([calls(), web.stats.requests, web.stats.retries], [1, 1, 0]);
 });
 
 Deno.test("WebClient reports a self-signed certificate as a TLS failure, not retried, and gives the host up", async () => {

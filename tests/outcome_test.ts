@@ -5,7 +5,14 @@
 import { assertEquals } from "./_assert.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
-import { FixtureSite, outline, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
+import {
+  deniedFetch,
+  FixtureSite,
+  outline,
+  sitemapIndex,
+  urlset,
+  withSite,
+} from "./_tree_helpers.ts";
 import { runtimeName } from "../fixtures/serve.ts";
 
 const base: SitemapTreeOptions = { workers: 0, timeoutMs: 2_000 };
@@ -114,15 +121,7 @@ Deno.test("outcome is ok when a sitemap is read, and when robots.txt lists only 
 });
 
 Deno.test("a permission error is not retried, gives the host up, and names the flag on Deno", async () => {
-  let calls = 0;
-  const denied: typeof fetch = () => {
-    calls++;
-    const error = new Error(
-      'Requires net access to "site.test:443", run again with the --allow-net flag',
-    );
-    error.name = "NotCapable";
-    return Promise.reject(error);
-  };
+  const { fetch: denied, calls } = deniedFetch();
   const tree = await sitemapTreeForHomepage("https://site.test/", {
     ...base,
     fetch: denied,
@@ -137,7 +136,7 @@ Deno.test("a permission error is not retried, gives the host up, and names the f
         : "permission denied (site.test:443)",
     ],
   );
-  assertEquals([calls, tree.stats.requests], [1, 1]);
+  assertEquals([calls(), tree.stats.requests], [1, 1]);
 });
 
 Deno.test("outcome is unreachable with 'host not found' for a name the resolver does not know", async () => {

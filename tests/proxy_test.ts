@@ -26,6 +26,16 @@ function proxiedSite(): FixtureSite {
     .file("/b.xml", urlset(["/b"]));
 }
 
+/** A crawl of site.test through the proxy at `proxyUrl`: robots.txt and what it lists only. */
+function crawlThrough(proxyUrl: string): ReturnType<typeof sitemapTreeForHomepage> {
+  return sitemapTreeForHomepage(SITE + "/", {
+    workers: 0,
+    useKnownPaths: false,
+    useFeeds: false,
+    proxy: proxyUrl,
+  });
+}
+
 const TREE = [
   "website /",
   "  robots /robots.txt",
@@ -40,12 +50,7 @@ Deno.test("proxy: the whole tree of a name only the proxy resolves, no local res
   await withSite(proxiedSite(), async (server) => {
     const proxy = await startProxy({ "site.test": server.origin });
     try {
-      const tree = await sitemapTreeForHomepage(SITE + "/", {
-        workers: 0,
-        useKnownPaths: false,
-        useFeeds: false,
-        proxy: proxy.url,
-      });
+      const tree = await crawlThrough(proxy.url);
       assertEquals(outline(tree, SITE), TREE);
       assertEquals([tree.stats.outcome, tree.stats.outcomeReason], ["ok", null]);
       assertEquals(proxy.log, [
@@ -68,12 +73,7 @@ Deno.test("proxy: IP literals and reserved names are still refused behind it", a
   await withSite(site, async (server) => {
     const proxy = await startProxy({ "site.test": server.origin });
     try {
-      const tree = await sitemapTreeForHomepage(SITE + "/", {
-        workers: 0,
-        useKnownPaths: false,
-        useFeeds: false,
-        proxy: proxy.url,
-      });
+      const tree = await crawlThrough(proxy.url);
       const why = 'allowPrivateNetworks is "if-homepage-is" and the homepage is public';
       assertEquals(outline(tree, SITE), [
         "website /",
