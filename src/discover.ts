@@ -213,6 +213,9 @@ export class Crawler {
     await Promise.all(this.#writes);
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
+    // Reported once per call: every sitemap was parsed on this thread instead.
+    const failure = this.#pool.startFailure;
+    if (failure !== null) this.stats.recordWarning(home.href, failure);
     // A failed robots.txt is left out of the tree but not out of the diagnostics.
     const counted: AbstractSitemap[] = robotsNode instanceof InvalidSitemap ? [robotsNode] : [];
     for (const child of children) counted.push(child, ...child.allSitemaps());

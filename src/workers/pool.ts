@@ -4,14 +4,17 @@
  * transferred buffers (see `PackedPages`), so the calling thread's share of a
  * 50,000-URL sitemap is a few milliseconds, not a parse.
  *
- * Where workers are unavailable (no global `Worker`, as in Node, or a worker
+ * Workers come from the runtime's adapter (src/runtime/): Web Workers on Deno
+ * and Bun, `node:worker_threads` on Node. Where they cannot start (a worker
  * module that cannot be loaded, as in Deno without read access to it) the pool
- * parses on the calling thread behind the same interface.
+ * parses on the calling thread behind the same interface, and says why in
+ * {@linkcode ParsePool.startFailure}.
  *
  * @module
  */
 import { errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
 import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
+import { type ParseWorker, runtime } from "../runtime/mod.ts";
 
 export type { ParseJob, ParseOutcome } from "./_job.ts";
 
@@ -43,6 +46,11 @@ export interface ParsePool {
   ready(): Promise<void>;
   /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
   readonly size: number;
+  /**
+   * Why the pool's workers could not start, so that it parses on the calling
+   * thread; null while they can (or when it was asked for 0 workers).
+   */
+  readonly startFailure: string | null;
 }
 
 /** Options of {@linkcode createParsePool}. */
@@ -79,8 +87,7 @@ export interface ParsePoolOptions {
  * ```
  */
 export function defaultWorkerCount(): number {
-  const cores = globalThis.navigator?.hardwareConcurrency;
-  return Math.min(4, typeof cores === "number" && cores >= 1 ? Math.floor(cores) : 1);
+  return Math.min(4, runtime.coreCount());
 }
 
 /**
@@ -122,9 +129,9 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
     throw new RangeError(`Invalid parse job timeout: ${jobTimeoutMs} ms`);
   }
   const url = options.workerUrl ?? DEFAULT_WORKER_URL;
-  if (workers === 0 || typeof globalThis.Worker !== "function" || !mayLoadWorker(url)) {
-    return new InThreadPool();
-  }
+  if (workers === 0) return new InThreadPool(null);
+  const unavailable = runtime.workerUnavailable(url);
+  if (unavailable !== null) return new InThreadPool(startFailure(unavailable));
   return new WorkerPool(workers, jobTimeoutMs, url, options.warmUp ?? "light");
 }
 
@@ -137,30 +144,8 @@ const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
 
 const CLOSED_REASON = "Parser pool was closed";
 
-// Deno refuses to load a local worker module without read access to it, and
-// would ask for it on a terminal; parsing on this thread is the quieter choice.
-function mayLoadWorker(url: URL): boolean {
-  if (url.protocol !== "file:") return true;
-  const permissions = (globalThis as { Deno?: typeof Deno }).Deno?.permissions;
-  if (permissions === undefined) return true;
-  try {
-    return permissions.querySync({ name: "read", path: url }).state === "granted";
-  } catch {
-    return true;
-  }
-}
-
-/**
- * One line naming the error. Deno's message reads "Uncaught Error: kaboom";
- * Bun's is a source excerpt with a caret, the error line and a stack.
- */
-function workerErrorMessage(event: ErrorEvent): string {
-  if (event.error instanceof Error) return `${event.error.name}: ${event.error.message}`;
-  const lines = (event.message ?? "").split("\n").map((line) => line.trim());
-  const line = lines.find((line) => line !== "" && !/^(?:\d+ \||\^$|at )/.test(line));
-  // Bun writes a plain Error as "error: kaboom".
-  return line?.replace(/^Uncaught (?:\(in promise\) )?/, "").replace(/^error: /, "Error: ") ||
-    "unknown error";
+function startFailure(reason: string): string {
+  return `Parse workers could not start (${reason}): sitemaps were parsed on the calling thread`;
 }
 
 function invalidOutcome(reason: string): ParseOutcome {
@@ -187,6 +172,11 @@ async function parseHere(job: ParseJob): Promise<ParseOutcome> {
 
 class InThreadPool implements ParsePool {
   #closed = false;
+  readonly startFailure: string | null;
+
+  constructor(startFailure: string | null) {
+    this.startFailure = startFailure;
+  }
 
   get size(): number {
     return 0;
@@ -217,7 +207,7 @@ interface Task {
 
 /** One worker position in the pool; its worker is replaced after a failure. */
 interface Slot {
-  worker: Worker | null;
+  worker: ParseWorker | null;
   /** The worker has posted "ready": a later error is a crash, not a failed start. */
   ready: boolean;
   /** Its warm-up is over (it posted "warm", or was given a job, which ends the warm-up). */
@@ -242,6 +232,7 @@ class WorkerPool implements ParsePool {
   #closed = false;
   /** Set once a worker could not start: everything left parses on this thread. */
   #inThread = false;
+  startFailure: string | null = null;
   /** The next step of {@linkcode warm}, pending. */
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
   #readyWaiters: (() => void)[] = [];
@@ -285,10 +276,9 @@ class WorkerPool implements ParsePool {
     const slot = this.#addSlot();
     try {
       this.#start(slot);
-    } catch {
+    } catch (error) {
       // As in #dispatch: a runtime that will not start the worker parses here.
-      this.#inThread = true;
-      this.#settleReady();
+      this.#cannotStart(errorMessage(error));
       return;
     }
     // One worker per turn of the event loop: starting one holds this thread
@@ -363,13 +353,20 @@ class WorkerPool implements ParsePool {
     return slot;
   }
 
+  /** No worker will start: every job from now on parses on this thread. */
+  #cannotStart(reason: string): void {
+    this.#inThread = true;
+    this.startFailure ??= startFailure(reason);
+    this.#settleReady();
+  }
+
   #dispatch(slot: Slot, task: Task): void {
-    let worker: Worker;
+    let worker: ParseWorker;
     try {
       worker = slot.worker ?? this.#start(slot);
-    } catch {
-      // The runtime has a Worker but will not start this one: parse here instead.
-      this.#inThread = true;
+    } catch (error) {
+      // The runtime has workers but will not start this one: parse here instead.
+      this.#cannotStart(errorMessage(error));
       void parseHere(task.job).then(task.resolve);
       return;
     }
@@ -390,7 +387,7 @@ class WorkerPool implements ParsePool {
     }
   }
 
-  #send(slot: Slot, worker: Worker): void {
+  #send(slot: Slot, worker: ParseWorker): void {
     const task = slot.task;
     if (task === null) return;
     slot.warm = true;
@@ -405,30 +402,24 @@ class WorkerPool implements ParsePool {
     }
   }
 
-  #start(slot: Slot): Worker {
-    const worker = new Worker(this.#url, { type: "module" });
+  #start(slot: Slot): ParseWorker {
+    // Set by the first line below: the events cannot fire before it returns.
+    let worker: ParseWorker | null = null;
+    worker = runtime.startWorker(this.#url, {
+      message: (data) => this.#onReply(slot, worker, data as WorkerReply),
+      error: (message) => this.#onError(slot, worker, message),
+      exit: (code) => this.#onError(slot, worker, `exited with code ${code}`),
+    });
     const warmUp: WarmUpRequest = { warmUp: slot.replaced ? "light" : this.#warmUp };
-    worker.postMessage(warmUp);
+    worker.postMessage(warmUp, []);
     slot.worker = worker;
     slot.ready = false;
     slot.warm = false;
-    worker.onmessage = (event: MessageEvent<WorkerReply>) =>
-      this.#onReply(slot, worker, event.data);
-    worker.onerror = (event: ErrorEvent) => {
-      // Handled here: unhandled, a worker's error is re-thrown on this thread.
-      event.preventDefault();
-      this.#onError(slot, worker, workerErrorMessage(event));
-    };
-    worker.onmessageerror = () => {
-      if (slot.worker === worker) {
-        this.#fail(slot, slot.taskId, "Parser worker failed: its reply could not be read");
-      }
-    };
     return worker;
   }
 
-  #onReply(slot: Slot, worker: Worker, reply: WorkerReply): void {
-    if (slot.worker !== worker) return;
+  #onReply(slot: Slot, worker: ParseWorker | null, reply: WorkerReply): void {
+    if (slot.worker !== worker || worker === null) return;
     if (reply.type === "warm") {
       slot.warm = true;
       this.#settleReady();
@@ -449,13 +440,13 @@ class WorkerPool implements ParsePool {
     }
   }
 
-  #onError(slot: Slot, worker: Worker, message: string): void {
+  #onError(slot: Slot, worker: ParseWorker | null, message: string): void {
     if (slot.worker !== worker) return;
     if (!slot.ready) {
-      // It never loaded (missing module, refused permission): every worker would
-      // fail the same way, so the job and all after it parse on this thread.
-      this.#inThread = true;
-      this.#settleReady();
+      // It never loaded (missing module, refused permission, a flag the worker
+      // refuses): every worker would fail the same way, so the job and all
+      // after it parse on this thread.
+      this.#cannotStart(message);
       const task = this.#release(slot);
       this.#retire(slot);
       if (task !== null) void parseHere(task.job).then(task.resolve);
@@ -491,9 +482,6 @@ class WorkerPool implements ParsePool {
     slot.replaced = true;
     slot.ready = false;
     if (worker === null) return;
-    worker.onmessage = null;
-    worker.onerror = null;
-    worker.onmessageerror = null;
     worker.terminate();
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The parse worker's module: started by {@linkcode createParsePool} with
- * `new Worker(url, { type: "module" })`, it runs one {@linkcode runParseJob} per
+ * The parse worker's module: started by {@linkcode createParsePool} through
+ * the runtime's adapter (a Web Worker, or a Node worker thread), it runs one {@linkcode runParseJob} per
  * request and posts the result back with its page buffers transferred, so the
  * main thread receives a handful of buffers rather than one object per page.
  *
@@ -18,27 +18,18 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from "./_job.ts";
+import { runtime } from "../runtime/mod.ts";
 
-// The slice of a dedicated worker's global scope used here, typed by hand so the
-// module checks under Deno's window types and runs unchanged in Bun.
-interface WorkerScope {
-  postMessage(message: WorkerReply, transfer?: Transferable[]): void;
-  addEventListener(
-    type: "message",
-    listener: (event: MessageEvent<WorkerRequest | WarmUpRequest>) => void,
-  ): void;
-}
-
-const scope = globalThis as unknown as WorkerScope;
+const port = runtime.parentPort();
 
 /** Set by the first job: the warm-up stops there. */
 let jobSeen = false;
 
-scope.addEventListener("message", async (event) => {
-  const data = event.data;
+port.onMessage(async (message) => {
+  const data = message as WorkerRequest | WarmUpRequest;
   if ("warmUp" in data) {
     void warmUp(data.warmUp === "full" ? FULL_WARM_UP : LIGHT_WARM_UP)
-      .finally(() => scope.postMessage({ type: "warm" }));
+      .finally(() => post({ type: "warm" }));
     return;
   }
   jobSeen = true;
@@ -60,11 +51,11 @@ function post(reply: WorkerReply): void {
     ])
     : [];
   try {
-    scope.postMessage(reply, transfer);
+    port.postMessage(reply, transfer);
   } catch (error) {
     // A buffer that cannot be transferred (shared, or already detached) must
     // not leave the pool waiting until its timeout: report it as a failure.
-    scope.postMessage({
+    port.postMessage({
       type: "failed",
       id: "id" in reply ? reply.id : -1,
       message: errorMessage(error),
@@ -191,5 +182,5 @@ async function yieldCoresToCallingThread(): Promise<void> {
 /** Niceness of a parse worker thread (0 is the default, 19 the lowest). */
 const WORKER_NICE = 10;
 
-scope.postMessage({ type: "ready" });
+post({ type: "ready" });
 void yieldCoresToCallingThread();

@@ -1,7 +1,7 @@
 // Node >= 20 smoke test of the library as Node users get it: plain JavaScript
 // (here: `deno bundle --platform node mod.ts`, standing in for JSR's npm
-// layer), no global Worker (Node 20), so parsing falls back to the calling
-// thread. Serves a tiny site with node:http on 127.0.0.1 and checks the tree.
+// layer, with the parse worker bundled beside it as worker.js), parsing on
+// node:worker_threads. Serves a tiny site with node:http on 127.0.0.1 and checks the tree.
 //
 // Run: node tests/node/node_smoke.mjs <path to bundled mod.js>
 import assert from "node:assert/strict";
@@ -50,6 +50,8 @@ try {
     "urlset /a.xml.gz",
     "invalid /missing.xml",
   ]);
+  // A worker that could not start would be reported here.
+  assert.deepEqual(tree.stats.warnings, []);
   assert.deepEqual([...tree.allPages()].map((p) => p.url), [
     "https://site.test/one",
     "https://site.test/two",
