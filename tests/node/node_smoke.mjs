@@ -26,7 +26,20 @@ const routes = {
     `<sitemapindex xmlns="${NS}"><sitemap><loc>/a.xml.gz</loc></sitemap><sitemap><loc>/missing.xml</loc></sitemap></sitemapindex>`,
   ],
   "/a.xml.gz": ["application/gzip", gzipSync(urlset(["/one", "/two"]))],
+  // 30 sitemaps for a stream to wait on (streamPages holds ~6 at a time).
+  "/many.xml": [
+    "application/xml",
+    `<sitemapindex xmlns="${NS}">${
+      Array.from({ length: 30 }, (_, i) => `<sitemap><loc>/m${i}.xml</loc></sitemap>`).join("")
+    }</sitemapindex>`,
+  ],
+  ...Object.fromEntries(
+    Array.from({ length: 30 }, (_, i) => [`/m${i}.xml`, ["application/xml", urlset([`/m${i}`])]]),
+  ),
 };
+// Any warning Node prints (MaxListenersExceededWarning above all) fails the run.
+const warnings = [];
+process.on("warning", (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 const server = createServer((req, res) => {
   const route = routes[req.url];
   if (!route) return res.writeHead(404).end("Not Found");
@@ -61,8 +74,19 @@ try {
     streamed.push(page.url);
   }
   assert.deepEqual(streamed.sort(), ["https://site.test/one", "https://site.test/two"]);
+  let many = 0;
+  const manyOptions = {
+    useRobots: false,
+    useFeeds: false,
+    extraKnownPaths: ["/many.xml"],
+    concurrency: 1,
+  };
+  for await (const _ of streamPages(`${origin}/`, manyOptions)) many++;
+  assert.equal(many, 30);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(warnings, []);
   console.log(`Node ${process.version} smoke test:`);
-  console.log("node: 2 passed, 0 failed");
+  console.log("node: 3 passed, 0 failed");
 } finally {
   server.close();
 }
