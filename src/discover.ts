@@ -316,7 +316,7 @@ export class Crawler {
     // gzipped goes to a worker, however small, since it may be a bomb.
     const small = fetched.bytes.byteLength <= IN_THREAD_BYTES &&
       !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b);
-    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job);
+    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job, this.#o.signal);
     const result = outcome.result;
     if (outcome.cacheEntry !== undefined) this.#writeCache(key, outcome.cacheEntry);
     this.stats.recordParse(outcome.decompressedBytes, outcome.parseMs, result, fetched.url);

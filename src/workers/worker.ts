@@ -11,7 +11,9 @@
  */
 import { transferablesOf } from "../parse/_result.ts";
 import { freeNow, freePackedPages } from "../_free.ts";
+import { ParseCancelled } from "../_checkpoint.ts";
 import {
+  CANCEL_ALL,
   errorMessage,
   runParseJob,
   type WarmUpRequest,
@@ -25,9 +27,23 @@ const port = runtime.parentPort();
 /** Set by the first job: the warm-up stops there. */
 let jobSeen = false;
 
+/** Shared with the pool (see `WarmUpRequest.cancel`); null without shared memory. */
+let cancelFlag: Int32Array | null = null;
+
+/** Stops job `id` at its next checkpoint once the pool has flagged it (or everything). */
+function checkpointFor(id: number): (at: number) => void {
+  const flag = cancelFlag;
+  if (flag === null) return () => {};
+  return (at) => {
+    const value = Atomics.load(flag, 0);
+    if (value === id || value === CANCEL_ALL) throw new ParseCancelled(at);
+  };
+}
+
 port.onMessage(async (message) => {
   const data = message as WorkerRequest | WarmUpRequest;
   if ("warmUp" in data) {
+    cancelFlag = data.cancel ?? null;
     void warmUp(data.warmUp === "full" ? FULL_WARM_UP : LIGHT_WARM_UP)
       .finally(() => post({ type: "warm" }));
     return;
@@ -36,7 +52,7 @@ port.onMessage(async (message) => {
   const { id, job } = data;
   let reply: WorkerReply;
   try {
-    reply = { type: "done", id, outcome: await runParseJob(job) };
+    reply = { type: "done", id, outcome: await runParseJob(job, checkpointFor(id)) };
   } catch (error) {
     reply = { type: "failed", id, message: errorMessage(error) };
   }

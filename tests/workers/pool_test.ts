@@ -492,3 +492,54 @@ Deno.test("ParsePool.close() lets a script exit by itself", async () => {
   assert.equal(size, 1);
   assert.equal(outcomes.length, 1);
 });
+
+Deno.test("ParsePool: an abort, a timeout or close() stops the worker's parse early, and the pool parses on", async () => {
+  const script = new URL(BUNDLED ? "./_cancel_script.js" : "./_cancel_script.ts", import.meta.url);
+  const [command, args] = ON_DENO
+    ? [Deno.execPath(), ["run", "-A", script.href]]
+    : [process.execPath, [script.pathname]];
+  const { code, signal, stdout, stderr } = await run(command, args, "");
+  assert.deepEqual({ code, signal, stderr }, { code: 0, signal: null, stderr: "" });
+  const total = 16_689_000;
+  const stop = (name: string, bytes = total) => ({
+    url: `https://www.example.com/${name}`,
+    stoppedEarly: true,
+    total: bytes,
+  });
+  assert.deepEqual(JSON.parse(stdout), {
+    abort: {
+      outcomes: [
+        "invalid: Parse cancelled",
+        "invalid: Parse cancelled",
+        "invalid: Parse cancelled",
+      ],
+      after: "pages",
+      size: 1,
+    },
+    timeout: { outcome: "invalid: Parser worker timed out after 15 ms", after: "pages" },
+    close: "invalid: Parser pool was closed",
+    // Each reported by the worker itself (so it was kept, not replaced),
+    // stopped before the end of its document.
+    stopped: [
+      stop("fast.xml"),
+      stop("general.xml", total + 5),
+      stop("gzipped.xml.gz"),
+      stop("slow.xml", total + 5),
+    ],
+    totals: { fast: total, general: total + 5 },
+  });
+});
+
+Deno.test("ParsePool.parse() on the calling thread refuses a job whose signal has aborted", async () => {
+  const pool = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
+  const controller = new AbortController();
+  const pending = pool.parse(
+    job("https://example.com/a.txt", "https://example.com/a\n"),
+    controller.signal,
+  );
+  controller.abort();
+  assert.equal(reasonOf(await pending), "Parse cancelled");
+  const outcome = await pool.parse(job("https://example.com/b.txt", "https://example.com/b\n"));
+  assert.equal(outcome.result.kind, "pages");
+  pool.close();
+});
