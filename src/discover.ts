@@ -239,6 +239,9 @@ export class Crawler {
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     await this.#decideOutcome(children, knownUrls);
+    // Reported once per call: every sitemap was parsed on this thread instead.
+    const failure = this.#pool.startFailure;
+    if (failure !== null) this.stats.recordWarning(home.href, failure);
     // The counts are those of the tree as shown. A failed robots.txt is left
     // out of the tree (as USP does); one that failed for a reason other than
     // being absent (404, 410, an HTML page) is still listed as invalid.
@@ -418,7 +421,7 @@ export class Crawler {
     // gzipped goes to a worker, however small, since it may be a bomb.
     const small = fetched.bytes.byteLength <= IN_THREAD_BYTES &&
       !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b);
-    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job);
+    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job, this.#o.signal);
     const result = outcome.result;
     if (outcome.cacheEntry !== undefined) this.#writeCache(key, outcome.cacheEntry);
     this.stats.recordParse(outcome.decompressedBytes, outcome.parseMs, result, fetched.url);

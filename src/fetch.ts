@@ -186,13 +186,25 @@ interface Attempt {
 /** Raised inside an attempt when its deadline passes; never escapes the client. */
 class DeadlineError extends Error {}
 
+interface Waiter {
+  readonly grant: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly signal: AbortSignal;
+}
+
 /**
  * A counting semaphore: `acquire` waits (in order) while all slots are taken;
  * waiting ends with the signal's reason when it aborts.
+ *
+ * One abort listener per signal, however many wait on it: a stream's
+ * sitemaps all wait on the stream's one signal, and a listener each made
+ * Node warn of a leak (MaxListenersExceededWarning) from the 11th.
  */
 export class Slots {
   #free: number;
-  readonly #waiting: (() => void)[] = [];
+  readonly #waiting: Waiter[] = [];
+  /** Each signal waited on, with its listener and how many wait on it. */
+  readonly #watched = new Map<AbortSignal, { waiters: number; readonly onAbort: () => void }>();
 
   constructor(size: number) {
     this.#free = size;
@@ -204,25 +216,45 @@ export class Slots {
       this.#free--;
       return Promise.resolve();
     }
-    return new Promise((resolve, reject) => {
-      const grant = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = (): void => {
-        const i = this.#waiting.indexOf(grant);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.push(grant);
+    return new Promise((grant, reject) => {
+      this.#waiting.push({ grant, reject, signal });
+      this.#watch(signal);
     });
   }
 
   release(): void {
     const next = this.#waiting.shift();
-    if (next === undefined) this.#free++;
-    else next();
+    if (next === undefined) {
+      this.#free++;
+      return;
+    }
+    this.#unwatch(next.signal);
+    next.grant();
+  }
+
+  #watch(signal: AbortSignal): void {
+    const watched = this.#watched.get(signal);
+    if (watched !== undefined) {
+      watched.waiters++;
+      return;
+    }
+    const onAbort = (): void => {
+      this.#watched.delete(signal);
+      const waiting = this.#waiting.splice(0);
+      for (const waiter of waiting) {
+        if (waiter.signal === signal) waiter.reject(signal.reason);
+        else this.#waiting.push(waiter);
+      }
+    };
+    this.#watched.set(signal, { waiters: 1, onAbort });
+    signal.addEventListener("abort", onAbort, { once: true });
+  }
+
+  #unwatch(signal: AbortSignal): void {
+    const watched = this.#watched.get(signal);
+    if (watched === undefined || --watched.waiters > 0) return;
+    this.#watched.delete(signal);
+    signal.removeEventListener("abort", watched.onAbort);
   }
 }
 

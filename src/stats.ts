@@ -192,6 +192,11 @@ export class StatsCollector {
     }
   }
 
+  /** Notes a warning that is not a document's own (workers that could not start). */
+  recordWarning(url: string, warning: string): void {
+    this.#warnings.push({ url, warning });
+  }
+
   /** Counts the pages of a result, parsed or reused from the cache. */
   recordPages(result: ParseResult): void {
     if (result.kind === "pages") {
