@@ -242,6 +242,15 @@ export const GOFEED: readonly Expectation[] = [
   },
   { file: `${GF}rdf_item_link.xml`, urls: ["http://example.org/"] },
   { file: `${GF}rss_channel_item_uri_at_protocol.xml`, urls: ["http://example.com/item"] },
+  // xml:base="http://example.org/feeds/" and <link>post/1</link>.
+  { file: `${GF}rss_channel_item_xml_base.xml`, urls: ["http://example.org/feeds/post/1"] },
+  {
+    // gofeed: guid "abc123", isPermalink "true" by default.
+    file: `${GF}rss_channel_item_guid_no_permalink.xml`,
+    type: "rss",
+    pageCount: 0,
+    differs: "a guid is a page URL only when it is an absolute http(s) URL: abc123 names no page",
+  },
   // isPermaLink="false": gofeed reports the guid; it is no page URL.
   { file: `${GF}rss_channel_item_guid.xml`, type: "rss", pageCount: 0 },
   { file: `${GF}atom03_feed_entry_link_href.xml`, urls: ["http://www.example.org/"] },
