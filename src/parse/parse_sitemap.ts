@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { chooseEncoding, decodeChunks, DEFAULT_CHUNK_BYTES, FIRST_CHUNK_BYTES } from "./_decode.ts";
+import {
+  chooseEncoding,
+  decodeChunks,
+  DEFAULT_CHUNK_BYTES,
+  FIRST_CHUNK_BYTES,
+  undecodableReason,
+} from "./_decode.ts";
 import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
@@ -121,8 +127,12 @@ function defaultLimits(options: ParseSitemapOptions): boolean {
 function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): ParseResult {
   const since = options.since ?? NaN;
   const base = parseBase(options.url);
-  const encoding = forcedEncoding(options.encoding) ??
-    chooseEncoding(bytes, options.contentType).encoding;
+  const forced = forcedEncoding(options.encoding);
+  if (forced === null) {
+    const undecodable = undecodableReason(bytes);
+    if (undecodable !== null) return invalid(undecodable);
+  }
+  const encoding = forced ?? chooseEncoding(bytes, options.contentType).encoding;
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
     // Most large sitemaps are plain urlsets: read those straight from the bytes.
     const plain = readPlainUrlset(bytes, base, since);
