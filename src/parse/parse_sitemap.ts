@@ -48,7 +48,7 @@ export interface ParseSitemapOptions {
 
 const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
 
-/** An HTML page that starts with its doctype: the tokenizer refuses DOCTYPE before the root shows. */
+/** An HTML page that starts with its doctype, named as such rather than by its root element. */
 const HTML_DOCTYPE = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html\b/i;
 
 function invalid(reason: string): ParseResult {
@@ -184,13 +184,13 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const reader = dispatcher.reader;
   const error = tokenizer.error;
   if (reader === null) {
+    if (htmlDoctype) {
+      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
+    }
     if (dispatcher.rootName !== null) {
       return invalid(
         `Not a sitemap: the document's root element is <${dispatcher.rootName}> (${EXPECTED_ROOTS})`,
       );
-    }
-    if (htmlDoctype) {
-      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
     }
     if (error !== null) return invalid(`Not a sitemap: unreadable XML: ${error}`);
     return invalid(`Not a sitemap: the document has no root element (${EXPECTED_ROOTS})`);

@@ -188,3 +188,16 @@ Deno.test("RSS and Atom: relative links resolve against xml:base, nested bases a
     ],
   );
 });
+
+Deno.test("RSS 0.91 with the Netscape DOCTYPE is read; an entity its DTD would define stays text", () => {
+  const doc = `<?xml version="1.0" encoding="ISO-8859-1"?>
+<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN"
+ "http://my.netscape.com/publish/formats/rss-0.91.dtd">
+<rss version="0.91"><channel><title>News</title>
+  <item><title>Caf&eacute; &amp; bar</title><link>https://www.example.com/cafe</link></item>
+</channel></rss>`;
+  const result = pagesOf(parse(doc));
+  equal(result.format, "rss");
+  deepStrictEqual(rows(result.pages).map((r) => r.url), ["https://www.example.com/cafe"]);
+  deepStrictEqual(extras(result.pages).get(0), story("Caf&eacute; & bar", null));
+});
