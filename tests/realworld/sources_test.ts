@@ -261,6 +261,74 @@ export const GOFEED: readonly Expectation[] = [
   { file: `${GF}atom03_feed_entry_link_rel.xml`, type: "atom", pageCount: 0 },
 ];
 
+// --- kurtmckee/feedparser: the "Expect:" line each test feed carries -----------------------
+// feedparser's test runner evaluates it against the parsed feed; its entry
+// "link" is our page URL.
+
+const FP = "corpus/feedparser/";
+const fpLink = (name: string, url: string): Expectation => ({ file: `${FP}${name}`, urls: [url] });
+const EXAMPLE = "http://www.example.com/";
+const GUID = "http://guid.example.com/";
+const LINK = "http://link.example.com/";
+
+export const FEEDPARSER: readonly Expectation[] = [
+  // entries[0]['link'] (or links[0]['href'], links[0] being the alternate one) == ...
+  fpLink("entry_link_alternate_map_link.xml", EXAMPLE),
+  fpLink("entry_link_alternate_map_link_2.xml", EXAMPLE),
+  fpLink("entry_link_alternate_map_link_3.xml", `${EXAMPLE}alternate`),
+  fpLink("entry_link_href.xml", EXAMPLE),
+  fpLink("entry_link_multiple.xml", EXAMPLE),
+  fpLink("entry_link_no_rel.xml", EXAMPLE),
+  fpLink("entry_link_rel.xml", EXAMPLE),
+  {
+    file: `${FP}entry_link_rel_enclosure_no_href.xml`,
+    urls: [`${EXAMPLE}alternate`],
+    differs: "both entries link the same page: feedparser lists two entries, a sitemap one page",
+  },
+  {
+    file: `${FP}entry_link_no_href.xml`,
+    pageCount: 0,
+    differs: "an Atom link's IRI is its href (RFC 4287 §4.2.7.1): feedparser also reads the " +
+      "element's text (http://www.example.com/), we do not",
+  },
+  {
+    file: `${FP}entry_link_no_href_link_priority.xml`,
+    pageCount: 0,
+    differs: "links without href: feedparser reads their text (…/alternate), we do not",
+  },
+  // entries[0]['guid'] / ['link'] and guidislink: a permalink guid is the link when there is none.
+  fpLink("item_guid.xml", GUID),
+  fpLink("item_guid_guidislink.xml", GUID),
+  fpLink("item_guid_isPermaLink_guidislink.xml", GUID),
+  fpLink("item_guid_isPermaLink_map_link.xml", GUID),
+  fpLink("item_guid_map_link.xml", GUID),
+  fpLink("item_guid_conflict_link.xml", LINK),
+  fpLink("item_guid_isPermaLink_conflict_link.xml", LINK),
+  fpLink("item_guid_isPermaLink_conflict_link_not_guidislink.xml", LINK),
+  fpLink("item_guid_not_permalink_conflict_link.xml", LINK),
+  fpLink("item_guid_not_permalink_not_guidislink_2.xml", LINK),
+  // not entries[0].has_key('link') / not guidislink: isPermaLink="false" and no <link>, no page.
+  { file: `${FP}item_guid_not_permalink.xml`, type: "rss", pageCount: 0 },
+  { file: `${FP}item_guid_not_permalink_not_guidislink.xml`, type: "rss", pageCount: 0 },
+  fpLink("item_link.xml", "http://example.com/"),
+  fpLink("rdf_item_link.xml", "http://example.com/1"),
+  // "not bozo and version == ...": every RSS version reads as a feed, 0.91 Netscape DOCTYPE included.
+  ...[
+    "090",
+    "091_netscape",
+    "091_userland",
+    "092",
+    "093",
+    "094",
+    "10",
+    "10_not_default_ns",
+    "20",
+    "201",
+    "21",
+    "missing",
+  ].map((v): Expectation => ({ file: `${FP}rss_version_${v}.xml`, type: "rss" })),
+];
+
 // --- Running them ---------------------------------------------------------------------------
 
 for (
@@ -268,6 +336,7 @@ for (
     ["crawler-commons SiteMapParserTest", CRAWLER_COMMONS],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gofeed's expected JSON", GOFEED],
+    ["feedparser's Expect lines", FEEDPARSER],
   ] as const
 ) {
   Deno.test({
