@@ -603,3 +603,27 @@ Deno.test("sitemapTreeForHomepage() names a redirect loop's invalid node as robo
     ]);
   });
 });
+
+Deno.test("sitemapTreeForHomepage() with normalizeHomepageUrl false reads robots.txt at the root and the known paths under the kept path", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", "User-agent: *\nSitemap: /root.xml\n")
+    .file("/root.xml", urlset(["/r"]))
+    .file("/blog/robots.txt", "User-agent: *\nSitemap: /blog/never.xml\n")
+    .file("/blog/sitemap.xml", urlset(["/blog/p"]));
+  await withSite(site, async (server, s) => {
+    const tree = await sitemapTreeForHomepage(server.url("/blog/"), {
+      ...base,
+      useKnownPaths: true,
+      normalizeHomepageUrl: false,
+    });
+    assertEquals(outline(tree, server.origin), [
+      "website /blog/",
+      "  robots /robots.txt",
+      "    urlset /root.xml",
+      "      - https://site.test/r",
+      "  urlset /blog/sitemap.xml",
+      "    - https://site.test/blog/p",
+    ]);
+    assertEquals([s.count("/blog/robots.txt"), s.count("/sitemap.xml")], [0, 0]);
+  });
+});
