@@ -8,6 +8,7 @@
  */
 import { assert, assertEquals } from "../_assert.ts";
 import { decompressIfGzip } from "../../src/decompress.ts";
+import type { SitemapPageJSON } from "../../src/objects/page.ts";
 import { CORPUS_PRESENT, corpusBytes, corpusFiles, readCorpusFile } from "./_corpus.ts";
 
 /** One fixture's expected outcome; absent fields are not asserted. */
@@ -26,6 +27,12 @@ interface Expectation {
   readonly childCount?: number;
   /** Only the number of pages (the source asserts a count). */
   readonly pageCount?: number;
+  /** Values computed from the pages' JSON: each `of(pages)` must deep-equal `is`. */
+  readonly derived?: readonly {
+    readonly what: string;
+    readonly of: (pages: readonly SitemapPageJSON[]) => unknown;
+    readonly is: unknown;
+  }[];
   /** Where the value asserted is ours, not the source's, and why. */
   readonly differs?: string;
 }
@@ -51,6 +58,7 @@ async function check(e: Expectation): Promise<void> {
   const children = node.subSitemaps.map((c) => c.url);
   if (e.children !== undefined) assertEquals(children, e.children, at("children"));
   if (e.childCount !== undefined) assertEquals(children.length, e.childCount, at("child count"));
+  for (const d of e.derived ?? []) assertEquals(d.of(pages), d.is, at(d.what));
 }
 
 /** How many values an expectation asserts (for the per-source tally in the report). */
@@ -65,7 +73,10 @@ export function assertionCount(list: readonly Expectation[]): number {
     "childCount",
     "pageCount",
   ] as const;
-  return list.reduce((n, e) => n + fields.filter((k) => e[k] !== undefined).length, 0);
+  return list.reduce(
+    (n, e) => n + fields.filter((k) => e[k] !== undefined).length + (e.derived?.length ?? 0),
+    0,
+  );
 }
 
 // --- crawler-commons: src/test/java/crawlercommons/sitemaps/SiteMapParserTest.java -----------
@@ -133,6 +144,127 @@ export const CRAWLER_COMMONS: readonly Expectation[] = [
     differs: "a <sitemap> without <loc> names no sitemap (sitemaps.org protocol; USP agrees): " +
       "crawler-commons reads 15 from the bare text, we read none",
   },
+];
+
+// --- crawler-commons: src/test/java/crawlercommons/sitemaps/SiteMapParserExtensionTest.java --
+// The stored test predates the corpus's fixtures (which gained pages since):
+// only values the two versions share are asserted.
+
+const CCX = `${CC}`;
+const first = (what: string, of: (p: SitemapPageJSON) => unknown, is: unknown) => ({
+  what: `first page's ${what}`,
+  of: (pages: readonly SitemapPageJSON[]) => of(pages[0]!),
+  is,
+});
+
+export const CRAWLER_COMMONS_EXTENSIONS: readonly Expectation[] = [
+  {
+    // testVideosSitemap: the first URL's video attributes.
+    file: `${CCX}sitemap-videos.xml`,
+    derived: [
+      first("video locations", (p) => {
+        const v = p.videos[0]!;
+        return [v.thumbnailLoc, v.contentLoc, v.playerLoc];
+      }, [
+        "http://www.example.com/thumbs/123.jpg",
+        "http://www.example.com/video123.flv",
+        "http://www.example.com/videoplayer.swf?video=123",
+      ]),
+      first("video title", (p) => p.videos[0]!.title, "Grilling steaks for summer"),
+      first("video duration", (p) => p.videos[0]!.duration, 600),
+      first("video dates", (p) => [p.videos[0]!.expirationDate, p.videos[0]!.publicationDate], [
+        "2009-11-05T11:20:30.000Z",
+        "2007-11-05T11:20:30.000Z",
+      ]),
+      first("video rating and views", (p) => [p.videos[0]!.rating, p.videos[0]!.viewCount], [
+        4.2,
+        12345,
+      ]),
+      first("video flags", (p) => {
+        const v = p.videos[0]!;
+        return [v.familyFriendly, v.requiresSubscription, v.live];
+      }, [true, true, false]),
+      first("video uploader", (p) => p.videos[0]!.uploader, "GrillyMcGrillerson"),
+      first("video tags", (p) => p.videos[0]!.tags, ["sample_tag1", "sample_tag2"]),
+      first(
+        "video description",
+        (p) => p.videos[0]!.description,
+        "Alkis shows you how to get perfectly done steaks every\n        time",
+      ),
+    ],
+    differs: "the description keeps the document's line break and indentation as written; " +
+      "crawler-commons expects them collapsed to one space",
+  },
+  {
+    // testImageSitemap: one URL, two images, the second with every attribute.
+    file: `${CCX}sitemap-images.xml`,
+    pageCount: 1,
+    derived: [first("images", (p) => p.images, [
+      {
+        loc: "http://example.com/image.jpg",
+        caption: null,
+        geoLocation: null,
+        title: null,
+        license: null,
+      },
+      {
+        loc: "http://example.com/photo.jpg",
+        caption: "This is the caption.",
+        geoLocation: "Limerick, Ireland",
+        title: "Example photo shot in Limerick, Ireland",
+        license: "https://creativecommons.org/licenses/by/4.0/legalcode",
+      },
+    ])],
+  },
+  {
+    // testXHTMLLinksSitemap: three URLs sharing the same three alternates.
+    file: `${CCX}sitemap-links.xml`,
+    pageCount: 3,
+    derived: [{
+      what: "alternates of every page",
+      of: (pages) => pages.map((p) => p.alternates),
+      is: Array(3).fill([
+        { hreflang: "de", href: "http://www.example.com/deutsch/" },
+        { hreflang: "de-ch", href: "http://www.example.com/schweiz-deutsch/" },
+        { hreflang: "en", href: "http://www.example.com/english/" },
+      ]),
+    }],
+  },
+  {
+    // testNewsSitemap: the first URL's news attributes.
+    file: `${CCX}sitemap-news.xml`,
+    derived: [
+      first("news story", (p) => {
+        const n = p.newsStory!;
+        return [n.publicationName, n.publicationLanguage, n.title];
+      }, ["The Example Times", "en", "Companies A, B in Merger Talks"]),
+      first("news keywords", (p) => p.newsStory!.keywords, [
+        "business",
+        "merger",
+        "acquisition",
+        "A",
+        "B",
+      ]),
+      first("news genres", (p) => p.newsStory!.genres, ["PressRelease", "Blog"]),
+      first("news stock tickers", (p) => p.newsStory!.stockTickers, ["NASDAQ:A", "NASDAQ:B"]),
+    ],
+  },
+  {
+    // testShinpaideshuNewsSitemap: 3 URLs, each with a publication name and a 2017 date.
+    file: `${CCX}shinpaideshou-news-sitemap.xml`,
+    pageCount: 3,
+    derived: [{
+      what: "news publication years",
+      of: (pages) => pages.map((p) => p.newsStory?.publishDate?.slice(0, 4)),
+      is: ["2017", "2017", "2017"],
+    }, {
+      what: "news publication names present",
+      of: (pages) => pages.map((p) => p.newsStory?.publicationName != null),
+      is: [true, true, true],
+    }],
+  },
+  // testHebdenbridgetimesArticlesSitemap: 74 URLs.
+  { file: `${CCX}hebdenbridgetimes-articles-sitemap.xml`, type: "urlset", pageCount: 74 },
 ];
 
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
@@ -334,6 +466,7 @@ export const FEEDPARSER: readonly Expectation[] = [
 for (
   const [source, list] of [
     ["crawler-commons SiteMapParserTest", CRAWLER_COMMONS],
+    ["crawler-commons SiteMapParserExtensionTest", CRAWLER_COMMONS_EXTENSIONS],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gofeed's expected JSON", GOFEED],
     ["feedparser's Expect lines", FEEDPARSER],
