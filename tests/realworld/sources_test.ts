@@ -267,6 +267,78 @@ export const CRAWLER_COMMONS_EXTENSIONS: readonly Expectation[] = [
   { file: `${CCX}hebdenbridgetimes-articles-sitemap.xml`, type: "urlset", pageCount: 74 },
 ];
 
+// --- StormCrawler: core/src/test/java/.../bolt/SiteMapParserBoltTest.java --------------------
+// The stored test names the fixtures digitalpebble.*; the corpus holds them
+// under their later stormcrawler.* names. Each extension test checks the
+// first URL's attributes.
+
+const SC = "corpus/stormcrawler/stormcrawler.sitemap.";
+const SC_IMAGE = first("image", (p) => p.images[0], {
+  loc: "http://example.com/photo.jpg",
+  caption: "This is the caption.",
+  geoLocation: "Limerick, Ireland",
+  title: "Example photo shot in Limerick, Ireland",
+  license: "https://creativecommons.org/licenses/by/4.0/legalcode",
+});
+const SC_NEWS = first("news story", (p) => p.newsStory, {
+  title: "Companies A, B in Merger Talks",
+  publishDate: "2008-12-23T00:00:00.000Z",
+  publicationName: "The Example Times",
+  publicationLanguage: "en",
+  access: null,
+  genres: ["PressRelease", "Blog"],
+  keywords: ["business", "merger", "acquisition", "A", "B"],
+  stockTickers: ["NASDAQ:A", "NASDAQ:B"],
+});
+const SC_LINKS = first("alternates", (p) => p.alternates, [
+  { hreflang: "en", href: "http://www.example.com/english/" },
+]);
+const SC_VIDEO = first("video", (p) => {
+  const v = p.videos[0]!;
+  return [
+    v.thumbnailLoc,
+    v.title,
+    v.description,
+    v.contentLoc,
+    v.playerLoc,
+    v.expirationDate,
+    v.rating,
+    v.viewCount,
+    v.publicationDate,
+    v.familyFriendly,
+    v.tags,
+    v.requiresSubscription,
+    v.uploader,
+    v.live,
+  ];
+}, [
+  "http://www.example.com/thumbs/123.jpg",
+  "Grilling steaks for summer",
+  "Alkis shows you how to get perfectly done steaks every time",
+  "http://www.example.com/video123.flv",
+  "http://www.example.com/videoplayer.swf?video=123",
+  "2009-11-05T11:20:30.000Z",
+  4.2,
+  12345,
+  "2007-11-05T11:20:30.000Z",
+  true,
+  ["sample_tag1", "sample_tag2"],
+  true,
+  "GrillyMcGrillerson",
+  false,
+]);
+
+export const STORMCRAWLER: readonly Expectation[] = [
+  // testSitemapParsing: 6 outlinks.
+  { file: `${SC}xml`, type: "urlset", pageCount: 6 },
+  { file: `${SC}extensions.image.xml`, derived: [SC_IMAGE] },
+  { file: `${SC}extensions.news.xml`, derived: [SC_NEWS] },
+  { file: `${SC}extensions.links.xml`, derived: [SC_LINKS] },
+  { file: `${SC}extensions.video.xml`, derived: [SC_VIDEO] },
+  // testSitemapParsingWithAllExtensions: all four on the first URL.
+  { file: `${SC}extensions.all.xml`, derived: [SC_IMAGE, SC_NEWS, SC_VIDEO, SC_LINKS] },
+];
+
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
 // The fixtures say http://HOST/, which the Go test server replaces; as plain
 // documents the host is "host". Every page: priority 0.5, lastmod
@@ -467,6 +539,7 @@ for (
   const [source, list] of [
     ["crawler-commons SiteMapParserTest", CRAWLER_COMMONS],
     ["crawler-commons SiteMapParserExtensionTest", CRAWLER_COMMONS_EXTENSIONS],
+    ["StormCrawler SiteMapParserBoltTest", STORMCRAWLER],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gofeed's expected JSON", GOFEED],
     ["feedparser's Expect lines", FEEDPARSER],
