@@ -600,8 +600,13 @@ export class Crawler {
       this.stats.queued--;
     }
     if (!doc.ok) {
-      if (quiet) return new InvalidSitemap(doc.url, doc.reason);
-      return this.#invalid(doc.url, doc.reason, started);
+      // Named as the parent listed it: a redirect loop or a failed hop ends on
+      // another URL, and the tree would otherwise lose the listed one.
+      const reason = doc.url === url || doc.reason.includes(doc.url)
+        ? doc.reason
+        : `${doc.reason} (redirected to ${doc.url})`;
+      if (quiet) return new InvalidSitemap(url, reason);
+      return this.#invalid(url, reason, started);
     }
     const finalKey = urlKey(doc.url);
     if (finalKey !== key && ancestors.includes(finalKey)) {
