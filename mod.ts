@@ -31,7 +31,7 @@
  *
  * @module
  */
-export { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
 export {
   sitemapTreesForHomepages,
   type SitemapTreesOptions,

@@ -16,13 +16,14 @@ import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { proxyFor } from "./_proxy.ts";
 import { createProxyFetch } from "./runtime/mod.ts";
+import { isRobotsUrl } from "./parse/_detect.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
 import type { ParsePool } from "./workers/pool.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
-import { StatsCollector } from "./stats.ts";
+import { type SitemapTreeStats, StatsCollector } from "./stats.ts";
 import { TimeSlicer } from "./_slice.ts";
 
 /** Plain bodies up to this size are parsed on this thread (see #load). */
@@ -81,14 +82,6 @@ export function urlKey(url: string): string {
     return u.href;
   } catch {
     return url;
-  }
-}
-
-function isRobotsUrl(url: string): boolean {
-  try {
-    return new URL(url).pathname.endsWith("/robots.txt");
-  } catch {
-    return false;
   }
 }
 
@@ -235,13 +228,7 @@ export class Crawler {
       children.push(node);
       remember(node);
     }
-    await Promise.all(this.#writes);
-    this.stats.requests = this.#client.stats.requests;
-    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     await this.#decideOutcome(children, knownUrls);
-    // Reported once per call: every sitemap was parsed on this thread instead.
-    const failure = this.#pool.startFailure;
-    if (failure !== null) this.stats.recordWarning(home.href, failure);
     // The counts are those of the tree as shown. A failed robots.txt is left
     // out of the tree (as USP does); one that failed for a reason other than
     // being absent (404, 410, an HTML page) is still listed as invalid.
@@ -254,7 +241,43 @@ export class Crawler {
         (doc.html === true || doc.status === 404 || doc.status === 410);
       if (!absent) failed.push({ url: robotsNode.url, reason: robotsNode.reason });
     }
-    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot(counted, failed));
+    return new IndexWebsiteSitemap(home.href, children, await this.#finish(counted, failed));
+  }
+
+  /**
+   * Reads one sitemap (index, urlset, feed, text or robots.txt) and
+   * everything below it, without discovery: the root of the result is that
+   * sitemap's own node. Its counters are the crawler's {@linkcode stats}; the
+   * outcome is "unreachable" when no request got an answer, "no-sitemaps"
+   * (with the node's reason) when the sitemap answered but could not be read.
+   */
+  async crawlSitemap(url: string): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats }> {
+    const root = await this.#node(url, 0, [], isRobotsUrl(url));
+    if (root instanceof InvalidSitemap) {
+      const failure = this.#client.firstFailure;
+      if (this.#client.responses === 0 && failure !== null) {
+        this.stats.outcome = "unreachable";
+        this.stats.outcomeReason = failure.cause;
+      } else {
+        this.stats.outcome = "no-sitemaps";
+        this.stats.outcomeReason = root.reason;
+      }
+    }
+    return { root, stats: await this.#finish([root, ...root.allSitemaps()], []) };
+  }
+
+  /** Waits for cache writes and takes the call's counters for the finished tree. */
+  async #finish(
+    counted: readonly AbstractSitemap[],
+    failed: readonly { url: string; reason: string }[],
+  ): Promise<SitemapTreeStats> {
+    await Promise.all(this.#writes);
+    this.stats.requests = this.#client.stats.requests;
+    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
+    // Reported once per call: every sitemap was parsed on this thread instead.
+    const failure = this.#pool.startFailure;
+    if (failure !== null) this.stats.recordWarning(this.#o.homepage.href, failure);
+    return this.stats.snapshot(counted, failed);
   }
 
   /** Sets the stats' `outcome` and `outcomeReason` (see {@linkcode SitemapTreeOutcome}). */

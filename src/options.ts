@@ -274,6 +274,21 @@ export function parseHomepage(homepageUrl: string | URL, normalize: boolean): UR
   return url;
 }
 
+/** The sitemap URL without its fragment; a TypeError naming it when it is not http(s). */
+export function checkSitemapUrl(sitemapUrl: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(sitemapUrl));
+  } catch {
+    throw new TypeError(`Sitemap URL is not a valid URL: ${JSON.stringify(String(sitemapUrl))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`Sitemap URL must be http(s), got ${JSON.stringify(url.href)}`);
+  }
+  url.hash = "";
+  return url;
+}
+
 /** Applies defaults and checks every option; throws TypeError/RangeError naming the bad value. */
 export function resolveOptions(
   homepageUrl: string | URL,
