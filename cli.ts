@@ -92,7 +92,7 @@ import {
   pagesFormat,
   summaryFormat,
 } from "./src/cli/_output.ts";
-import { streamOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
+import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
 import { stripOrigin } from "./src/format.ts";
@@ -295,10 +295,10 @@ async function crawlTree(
 ): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
-    return { root, stats: root.stats, outcome: streamOutcome(root.stats, "homepage") };
+    return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
   }
   const { root, stats } = await crawlOneSitemap(input.url, options);
-  return { root, stats, outcome: streamOutcome(stats, "sitemap") };
+  return { root, stats, outcome: crawlOutcome(stats) };
 }
 
 function treePieces(
@@ -411,7 +411,7 @@ async function lsStream(
   const stats = stream.stats;
   report(stats);
   if (stats === null) return 0;
-  const outcome = streamOutcome(stats, input.kind);
+  const outcome = crawlOutcome(stats);
   if (outcome.status !== 0) stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
   return outcome.status;
 }

@@ -53,6 +53,7 @@ export type {
   CacheErrorStat,
   InvalidSitemapStat,
   SitemapFetchStat,
+  SitemapTreeOutcome,
   SitemapTreeStats,
   SitemapWarningStat,
 } from "./src/stats.ts";
