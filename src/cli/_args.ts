@@ -140,6 +140,11 @@ export const CRAWL_FLAGS: FlagGroup = {
       help: "an extra header on every request (repeatable; Latin-1 values)",
     },
     {
+      name: "proxy",
+      value: "URL",
+      help: "send every request through this HTTP proxy (else HTTPS_PROXY, HTTP_PROXY, NO_PROXY)",
+    },
+    {
       name: "cache",
       value: "DIR",
       help: "keep validators and parses in DIR; unchanged sitemaps (304) are reused",
@@ -655,6 +660,17 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
   if (maxDownloadBytes !== null) options.maxDownloadBytes = maxDownloadBytes;
   if (flags.has("respect-crawl-delay")) options.respectCrawlDelay = true;
   if (flags.has("allow-private-networks")) options.allowPrivateNetworks = true;
+  const proxy = flags.string("proxy");
+  if (proxy !== null) {
+    if (!/^https?:\/\/[^/]/i.test(proxy) || !URL.canParse(proxy)) {
+      throw flags.error(
+        `Option ${
+          flags.written("proxy")
+        } must be an http(s) URL such as http://proxy.example:3128, got ${JSON.stringify(proxy)}`,
+      );
+    }
+    options.proxy = proxy;
+  }
   const ua = flags.string("user-agent");
   if (ua !== null) {
     if (/[\u0100-\uffff\r\n\0]/.test(ua)) {

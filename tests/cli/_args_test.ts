@@ -288,6 +288,10 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       ["ls", URL_, "--user-agent", "bot/日本"],
       'Option --user-agent must be one line of Latin-1, got "bot/日本"',
     ],
+    [
+      ["ls", URL_, "--proxy", "proxy.example:3128"],
+      'Option --proxy must be an http(s) URL such as http://proxy.example:3128, got "proxy.example:3128"',
+    ],
     [["ls", URL_, "--log-file="], "Option --log-file needs a file name"],
     [["ls", URL_, "--extra-path="], "Option --extra-path needs a path"],
     [["ls", URL_, "--cache="], "Option --cache needs a directory"],

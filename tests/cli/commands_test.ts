@@ -5,8 +5,6 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
-import { crawlOutcome } from "../../src/cli/_outcome.ts";
 import { gzip } from "../../fixtures/generate.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
 import { sitemapIndex, urlset, withSite } from "../_tree_helpers.ts";
@@ -21,19 +19,23 @@ function closedPort(): number {
 }
 
 Deno.test("ls and lint exit 1 with one stderr line when the site cannot be reached", async () => {
-  const home = `http://127.0.0.1:${closedPort()}/`;
-  const options = { workers: 0, retries: 0 };
-  // The line is the library's reason for the outcome, word for word.
-  const tree = await sitemapTreeForHomepage(home, options);
-  const { status, reason } = crawlOutcome(tree.stats);
-  assert.equal(status, 1);
-  assert.ok(reason.includes(new URL(home).host), reason);
-  for (const args of [["ls", home], ["ls", home, "-f", "pages"], ["lint", home]]) {
-    assert.deepEqual(await run([...args, "--retries", "0"]), {
-      status: 1,
-      stdout: "",
-      stderr: `sitemap-tree: ${reason}\n`,
-    }, args.join(" "));
+  const port = closedPort();
+  const home = `http://127.0.0.1:${port}/`;
+  for (
+    const args of [
+      ["ls", home],
+      ["ls", home, "-f", "pages"],
+      ["ls", `${home}sitemap.xml`],
+      ["lint", home],
+    ]
+  ) {
+    const result = await run([...args, "--retries", "0"]);
+    assert.deepEqual(
+      [result.status, result.stdout, lines(result.stderr).at(-1)],
+      [1, "", `sitemap-tree: connection refused (127.0.0.1:${port})`],
+      args.join(" "),
+    );
+    assert.equal(lines(result.stderr).length, args[1]!.endsWith(".xml") ? 2 : 1);
   }
 });
 
@@ -350,5 +352,39 @@ Deno.test("lint of the demo site reports only its documents' own defects, none o
     ]);
     assert.equal(lines(result.stdout).at(-1), "7 errors, 9 warnings in 14 sitemaps (29 pages)");
     assert.equal(result.stdout.includes("cross-host"), false);
+  });
+});
+
+Deno.test("ls --proxy sends every request through the proxy, which alone resolves the site's name", async () => {
+  const { startProxy } = await import("../../fixtures/proxy.ts");
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\n")
+    .file("/index.xml", sitemapIndex(["/a.xml"]))
+    .file("/a.xml", urlset(["/a", "/b"]));
+  await withSite(site, async (server) => {
+    const proxy = await startProxy({ "site.test": server.origin });
+    try {
+      const result = await run([
+        "ls",
+        "http://site.test/",
+        ...DUP,
+        "-f",
+        "pages",
+        "--proxy",
+        proxy.url,
+      ]);
+      assert.deepEqual(result, {
+        status: 0,
+        stdout: "https://site.test/a\nhttps://site.test/b\n",
+        stderr: "",
+      });
+      assert.deepEqual(proxy.log, [
+        "GET http://site.test/robots.txt",
+        "GET http://site.test/index.xml",
+        "GET http://site.test/a.xml",
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 });
