@@ -90,6 +90,7 @@ import {
   ndjsonFormat,
   ndjsonLine,
   pagesFormat,
+  sitemapColumns,
   summaryFormat,
 } from "./src/cli/_output.ts";
 import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
@@ -236,7 +237,8 @@ async function ls(
 
   try {
     progress?.start();
-    if (FLAT.has(output.format)) {
+    // The sitemap columns come from the fetch records, complete once the crawl is.
+    if (FLAT.has(output.format) && !output.sitemapColumns) {
       return await lsStream(input, output, crawl, io, stderr, progress, report);
     }
     const done = await crawlTree(input, crawl).then(
@@ -306,6 +308,7 @@ function treePieces(
   root: AbstractSitemap,
   stats: SitemapTreeStats,
 ): Iterable<string> {
+  const columns = output.sitemapColumns ? sitemapColumns(stats) : null;
   switch (output.format) {
     case "tabtree":
       return withNewlines(formatTabTree(root, { stripUrl: output.stripUrl, pages: output.pages }));
@@ -314,9 +317,9 @@ function treePieces(
     case "json":
       return jsonFormat(root);
     case "ndjson":
-      return ndjsonFormat(root, output.unique);
+      return ndjsonFormat(root, output.unique, columns);
     case "csv":
-      return csvFormat(root, output.unique);
+      return csvFormat(root, output.unique, columns);
     case "summary":
       return summaryFormat(root, stats);
     case "histogram":

@@ -248,6 +248,11 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
         },
         { name: "unique", help: "print each page once (pages, ndjson, csv)" },
         { name: "no-pages", help: "tabtree: the sitemaps only, without their pages" },
+        {
+          name: "sitemap-columns",
+          help: "ndjson, csv: add each sitemap's Last-Modified, ETag and download date\n" +
+            "(advertools' columns; written once the crawl is done)",
+        },
       ],
     },
     CRAWL_FLAGS,
@@ -691,6 +696,8 @@ export interface LsOutput {
   readonly stripUrl: boolean;
   readonly unique: boolean;
   readonly pages: boolean;
+  /** Add advertools' per-sitemap columns (ndjson, csv). */
+  readonly sitemapColumns: boolean;
 }
 
 /**
@@ -707,7 +714,13 @@ export function lsOutput(flags: ParsedFlags): LsOutput {
     stripUrl: flags.has("strip-url"),
     unique: flags.has("unique"),
     pages: !flags.has("no-pages"),
+    sitemapColumns: flags.has("sitemap-columns"),
   };
+  if (out.sitemapColumns && format !== "ndjson" && format !== "csv") {
+    throw flags.error(
+      `Option --sitemap-columns applies to the ndjson and csv formats, not ${format}`,
+    );
+  }
   if (out.stripUrl && format !== "tabtree" && format !== "pages") {
     throw flags.error(`Option --strip-url applies to the tabtree and pages formats, not ${format}`);
   }

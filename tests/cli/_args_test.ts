@@ -47,7 +47,13 @@ Deno.test("parseArgs() gives the library's defaults for `ls URL`", () => {
     skipUnchangedSitemaps: false,
     headers: {},
   });
-  assert.deepEqual(lsOutput(f), { format: "tabtree", stripUrl: false, unique: false, pages: true });
+  assert.deepEqual(lsOutput(f), {
+    format: "tabtree",
+    stripUrl: false,
+    unique: false,
+    pages: true,
+    sitemapColumns: false,
+  });
   assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
 });
 
@@ -313,6 +319,10 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       "Option --no-pages applies to the tabtree format, not csv",
     ],
     [["ls", URL_, "--json"], "Option --json in ls applies to --stats; add --stats"],
+    [
+      ["ls", URL_, "--sitemap-columns", "-f", "pages"],
+      "Option --sitemap-columns applies to the ndjson and csv formats, not pages",
+    ],
   ];
   for (const [args, expected] of cases) {
     assert.equal(usageError(args), expected, args.join(" "));

@@ -388,3 +388,49 @@ Deno.test("ls --proxy sends every request through the proxy, which alone resolve
     }
   });
 });
+
+Deno.test("ls --sitemap-columns adds each sitemap's Last-Modified, ETag and download date to ndjson and csv", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /a.xml\nSitemap: /b.xml\n")
+    .file("/a.xml", urlset(["/a"]), {
+      headers: { etag: '"v1,a"', "last-modified": "Wed, 01 May 2024 10:00:00 GMT" },
+    })
+    .file("/b.xml", urlset(["/b"]));
+  await withSite(site, async (s) => {
+    const o = s.origin;
+    const before = Date.now();
+    const ndjson = await run(["ls", s.url("/"), ...DUP, "-f", "ndjson", "--sitemap-columns"]);
+    const after = Date.now();
+    const records = lines(ndjson.stdout).map((line) => JSON.parse(line));
+    const dates = records.map((r) => Date.parse(r.downloadDate));
+    assert.ok(dates.every((d) => d >= before - 1000 && d <= after), JSON.stringify(records));
+    assert.deepEqual(records.map(({ downloadDate: _, ...rest }) => rest), [
+      {
+        url: "https://site.test/a",
+        sitemap: `${o}/a.xml`,
+        lastModified: null,
+        priority: 0.5,
+        changeFrequency: null,
+        sitemapLastModified: "2024-05-01T10:00:00.000Z",
+        etag: '"v1,a"',
+      },
+      {
+        url: "https://site.test/b",
+        sitemap: `${o}/b.xml`,
+        lastModified: null,
+        priority: 0.5,
+        changeFrequency: null,
+        sitemapLastModified: null,
+        etag: null,
+      },
+    ]);
+    const csv = await run(["ls", s.url("/"), ...DUP, "-f", "csv", "--sitemap-columns"]);
+    const rows = csv.stdout.split("\r\n");
+    assert.deepEqual(rows.map((row) => row.replace(/,[0-9T:.Z-]{24}$/, ",DATE")), [
+      "url,lastmod,changefreq,priority,sitemap,sitemap_last_modified,etag,download_date",
+      `https://site.test/a,,,0.5,${o}/a.xml,2024-05-01T10:00:00.000Z,"""v1,a""",DATE`,
+      `https://site.test/b,,,0.5,${o}/b.xml,,,DATE`,
+      "",
+    ]);
+  });
+});
