@@ -434,3 +434,14 @@ Deno.test("ls --sitemap-columns adds each sitemap's Last-Modified, ETag and down
     ]);
   });
 });
+
+Deno.test("deno task ls passes a command through: `deno task ls lint URL` lints, `deno task ls URL` lists", async () => {
+  await withSite(smallSite(), async (s) => {
+    const deno = quote(Deno.execPath());
+    const lint = await bash(`${deno} task ls lint ${quote(s.url("/"))} -k --no-feeds`);
+    assert.equal(lint.status, 1, lint.stderr);
+    assert.equal(lines(lint.stdout).at(-1), "2 errors, 0 warnings in 4 sitemaps (3 pages)");
+    const ls = await bash(`${deno} task ls ${quote(s.url("/"))} -k --no-feeds -f pages`);
+    assert.deepEqual([ls.status, lines(ls.stdout).length], [0, 3]);
+  });
+});
