@@ -9,7 +9,7 @@ import { parseDate } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
-import type { NewsStoryData, ParseResult } from "./_result.ts";
+import { joinWarnings, type NewsStoryData, type ParseResult } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
 
@@ -225,7 +225,10 @@ export class FeedReader implements DocumentReader {
     if (url === null && this.#guid !== null && this.#guidIsPermaLink) {
       url = resolvePageUrl(this.#guid, this.#base);
     }
-    if (url === null) return;
+    if (url === null) {
+      if (this.#link !== null) this.#builder.noteDropped(this.#link);
+      return;
+    }
     let lastModified: number;
     let publishDate: number;
     if (this.#atom) {
@@ -257,7 +260,9 @@ export class FeedReader implements DocumentReader {
    * @returns A pages result of format "rss" or "atom".
    */
   finish(warning: string | null): ParseResult {
-    const { pages, found } = this.#builder.build();
-    return { kind: "pages", format: this.#atom ? "atom" : "rss", pages, found, warning };
+    const built = this.#builder.build();
+    const { pages, found } = built;
+    const format = this.#atom ? "atom" : "rss";
+    return { kind: "pages", format, pages, found, warning: joinWarnings(warning, built.warning) };
   }
 }
