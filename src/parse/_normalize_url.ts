@@ -347,7 +347,15 @@ function parse(
     const dots = dotSegment(out, seg, o);
     if (dots !== 0) {
       o = seg - 1;
-      if (dots === 2 && o > pathStart) o = out.lastIndexOf(0x2f, o - 1);
+      if (dots === 2 && o > pathStart) {
+        const q = out.lastIndexOf(0x2f, o - 1);
+        // Deno 2.9's parser does not pop a drive-letter-like segment (`c:`)
+        // in http URLs, Bun's and Node's do: leave it to the runtime's.
+        if (o - q === 3 && (out[q + 1]! | 0x20) >= 0x61 && (out[q + 1]! | 0x20) <= 0x7a) {
+          if (out[q + 2] === 0x3a || out[q + 2] === 0x7c) return DECLINE;
+        }
+        o = q;
+      }
       if (last) out[o++] = 0x2f;
     }
     if (last) break;

@@ -3,7 +3,7 @@ import { KEEP_FRAGMENT, normalBase, normalizeUrl } from "../../src/parse/_normal
 import { parseSitemap } from "../../src/parse/parse_sitemap.ts";
 import { parseBase, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
 import { sitemapFromString } from "../../src/sitemap_from_string.ts";
-import { checkSeed, type FuzzCounts } from "./_url_fuzz.ts";
+import { checkDocument, checkSeed, type FuzzCounts } from "./_url_fuzz.ts";
 
 const SITEMAP = "https://www.example.com/dir/sitemap.xml";
 const base = parseBase(SITEMAP);
@@ -75,7 +75,7 @@ Deno.test("resolveSitemapUrl() drops the fragment on the fast path too", () => {
 });
 
 Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,000 seeds)", () => {
-  const counts: FuzzCounts = { urls: 0, answered: 0, checks: 0 };
+  const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
   const failures: string[] = [];
   for (let seed = 0; seed < 200_000; seed++) {
     const problem = checkSeed(seed, counts);
@@ -83,6 +83,18 @@ Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,0
   }
   deepStrictEqual(failures, []);
   equal(counts.urls, 200_000);
+});
+
+Deno.test("the page builder's byte paths give the fuzzer's URLs exactly, in 60 urlsets by both readers", () => {
+  const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
+  const failures: string[] = [];
+  for (let d = 0; d < 60; d++) {
+    const seeds = Array.from({ length: 500 }, (_, k) => 1_000_000 + d * 500 + k);
+    const problem = checkDocument(seeds, counts);
+    if (problem !== null) failures.push(problem);
+  }
+  deepStrictEqual(failures, []);
+  equal(counts.checks, 120);
 });
 
 function pagesOf(xml: string): string[] {

@@ -15,6 +15,8 @@ import {
   RAW_XML,
 } from "../../src/parse/_normalize_url.ts";
 import { decodeRawText } from "../../src/parse/_pack.ts";
+import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
+import { urls } from "./_unpack.ts";
 import { isNotUrl, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
 import { Rng } from "./_xml_gen.ts";
 
@@ -89,6 +91,8 @@ const SEGMENTS = [
   "%2E%2e",
   ".%2e",
   "%2e.",
+  "c:",
+  "C|",
   "...",
   "é",
   "日本語",
@@ -252,7 +256,9 @@ export function reference(value: string, base: URL | null, fragment: boolean): s
 export interface FuzzCounts {
   /** Values checked (each in several ways). */
   urls: number;
-  /** Checks the byte normaliser answered itself (the rest it declined). */
+  /** Checks of the byte normaliser alone. */
+  direct: number;
+  /** Of those, the ones it answered itself (the rest it declined). */
   answered: number;
   /** Checks made. */
   checks: number;
@@ -293,16 +299,22 @@ export function checkSeed(seed: number, counts: FuzzCounts): string | null {
   const page = reference(value, base, true);
   const sitemap = reference(value, base, false);
   const problems: string[] = [];
-  const expect = (how: string, got: string | null | undefined, want: string | null) => {
+  const expect = (
+    how: string,
+    got: string | null | undefined,
+    want: string | null,
+    direct = true,
+  ) => {
     counts.checks++;
+    if (direct) counts.direct++;
     if (got === undefined) return;
-    counts.answered++;
+    if (direct) counts.answered++;
     if (got !== want) {
       problems.push(`${how}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
     }
   };
-  expect("resolvePageUrl", resolvePageUrl(value, base) ?? null, page);
-  expect("resolveSitemapUrl", resolveSitemapUrl(value, base) ?? null, sitemap);
+  expect("resolvePageUrl", resolvePageUrl(value, base), page, false);
+  expect("resolveSitemapUrl", resolveSitemapUrl(value, base), sitemap, false);
   const trimmed = value.trim();
   const bytes = encoder.encode(trimmed);
   expect("bytes, page", bytesResult(bytes, base, KEEP_FRAGMENT), page);
@@ -319,4 +331,63 @@ export function checkSeed(seed: number, counts: FuzzCounts): string | null {
   return `value ${JSON.stringify(value)} base ${JSON.stringify(baseText)}\n  ${
     problems.join("\n  ")
   }`;
+}
+
+/** Characters XML text cannot hold (a document with them is not well-formed). */
+const NOT_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Checks the page builder's own paths: the values of `seeds` as the `<loc>`s
+ * of one urlset, read by the byte-level reader and by the general reader,
+ * must give the reference URLs, deduplicated, first wins.
+ *
+ * @returns Null when all agree, else what differed.
+ */
+export function checkDocument(seeds: readonly number[], counts: FuzzCounts): string | null {
+  const locs: string[] = [];
+  const expected: string[] = [];
+  const seen = new Set<string>();
+  const baseText = "http://127.0.0.1:8080/dir/sub/sitemap.xml";
+  const base = URL.parse(baseText);
+  for (const seed of seeds) {
+    const r = new Rng(seed);
+    const value = randomUrl(r);
+    if (NOT_XML.test(value)) continue;
+    counts.urls++;
+    const xml = escapeXml(value, r);
+    locs.push(xml);
+    const bytes = encoder.encode(xml);
+    const url = reference(decodeRawText(bytes, 0, bytes.length), base, true);
+    if (url !== null && !seen.has(url)) {
+      seen.add(url);
+      expected.push(url);
+    }
+  }
+  const doc = encoder.encode(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${
+      locs.map((l) => `<url><loc>${l}</loc></url>\n`).join("")
+    }</urlset>\n`,
+  );
+  counts.checks += 2;
+  const problems: string[] = [];
+  for (
+    const [how, result] of [
+      ["parseSitemap", parseSitemap(doc, { url: baseText })],
+      ["parseSitemapGeneral", parseSitemapGeneral(doc, { url: baseText })],
+    ] as const
+  ) {
+    const got = result.kind === "pages" ? urls(result.pages) : [result.kind];
+    if (got.length !== expected.length || got.some((u, i) => u !== expected[i])) {
+      const i = got.findIndex((u, k) => u !== expected[k]);
+      problems.push(
+        `${how}: first difference at ${i}: got ${JSON.stringify(got[i])}, want ${
+          JSON.stringify(expected[i])
+        }`,
+      );
+    }
+  }
+  return problems.length === 0
+    ? null
+    : `seeds ${seeds[0]}..${seeds[seeds.length - 1]}: ${problems.join("; ")}`;
 }
