@@ -29,7 +29,7 @@ import {
   normalizeUrlBytes,
   RAW_XML,
 } from "./_normalize_url.ts";
-import { isNotUrl, resolvePageUrl } from "./_url.ts";
+import { NotUrlCounter, resolvePageUrl } from "./_url.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -214,9 +214,8 @@ const LONG_RUN = 16;
 export class PackedPagesBuilder {
   readonly #base: URL | null;
   readonly #normalBase: NormalBase | null;
-  /** Values dropped for not being URLs, and the first of them. */
-  #notUrls = 0;
-  #firstNotUrl = "";
+  /** Values dropped for not being URLs. */
+  #notUrls = new NotUrlCounter();
   readonly #since: number;
   readonly #seed = (Math.random() * 0x1_0000_0000) >>> 0;
   readonly #hashMask: number;
@@ -473,10 +472,7 @@ export class PackedPagesBuilder {
    * @param raw The value as read.
    */
   noteDropped(raw: string): void {
-    const trimmed = raw.trim();
-    if (trimmed !== "" && isNotUrl(trimmed) && this.#notUrls++ === 0) {
-      this.#firstNotUrl = trimmed.slice(0, 80);
-    }
+    this.#notUrls.note(raw);
   }
 
   /**
@@ -811,11 +807,7 @@ export class PackedPagesBuilder {
       changeFrequency: this.#changeFrequency.slice(0, count),
       extras: extras.length === 0 ? "" : `[${extras.join(",")}]`,
     };
-    const warning = this.#notUrls === 0
-      ? null
-      : `Dropped ${this.#notUrls} value${this.#notUrls === 1 ? "" : "s"} that ${
-        this.#notUrls === 1 ? "is" : "are"
-      } not a URL (prose or markup), the first: ${JSON.stringify(this.#firstNotUrl)}`;
+    const warning = this.#notUrls.warning();
     this.#recycle();
     this.#reset();
     return { pages, found, warning };
@@ -852,7 +844,7 @@ export class PackedPagesBuilder {
     this.#changeFrequency = new Uint8Array(0);
     this.#extrasOf = [];
     this.#extras = [];
-    this.#notUrls = 0;
+    this.#notUrls = new NotUrlCounter();
   }
 }
 

@@ -60,6 +60,39 @@ export function isNotUrl(trimmed: string): boolean {
   return WHITESPACE.test(value) && !HAS_SCHEME.test(value.replace(TAB_NL, ""));
 }
 
+/** Counts the values a reader dropped for not being URLs, for the document's warning. */
+export class NotUrlCounter {
+  #count = 0;
+  #first = "";
+
+  /**
+   * Counts `raw`, which did not resolve, when it is prose or markup
+   * ({@linkcode isNotUrl}) rather than, say, a URL of another scheme.
+   *
+   * @param raw The value as read.
+   */
+  note(raw: string): void {
+    const trimmed = raw.trim();
+    if (trimmed !== "" && isNotUrl(trimmed) && this.#count++ === 0) {
+      this.#first = trimmed.slice(0, 80);
+    }
+  }
+
+  /**
+   * The warning, or null when nothing was dropped.
+   *
+   * @returns One line: how many, and the first.
+   */
+  warning(): string | null {
+    const n = this.#count;
+    if (n === 0) return null;
+    return `Dropped ${n} value${
+      n === 1 ? " that is" : "s that are"
+    } not a URL (prose or markup), ` +
+      `the first: ${JSON.stringify(this.#first)}`;
+  }
+}
+
 /**
  * The page URL a `<loc>` (or feed link, or text line) stands for: trimmed,
  * resolved against `base`, WHATWG-normalised, fragment kept.

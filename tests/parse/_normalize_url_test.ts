@@ -160,3 +160,23 @@ Deno.test("a feed link holding escaped markup is dropped with a warning", () => 
     'Dropped 1 value that is not a URL (prose or markup), the first: "<a href=\\"https://example.com/p\\">p</a>"',
   );
 });
+
+Deno.test("a sitemapindex <loc> of prose is dropped with a warning; odd forms of real URLs are normalised", () => {
+  const xml = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>no sitemap here</loc></sitemap>
+<sitemap><loc>HTTPS://Example.COM:443/a.xml#x</loc></sitemap>
+<sitemap><loc>b.xml</loc></sitemap>
+</sitemapindex>`;
+  const result = parseSitemap(new TextEncoder().encode(xml), {
+    url: "https://example.com/index.xml",
+  });
+  if (result.kind !== "index") throw new Error(result.kind);
+  deepStrictEqual(result.children.map((c) => c.url), [
+    "https://example.com/a.xml",
+    "https://example.com/b.xml",
+  ]);
+  equal(
+    result.warning,
+    'Dropped 1 value that is not a URL (prose or markup), the first: "no sitemap here"',
+  );
+});
