@@ -297,11 +297,11 @@ function parse(
     i++;
   } else if (s[i] === 0x3f) {
     o = copy(base!.path, out, o);
-    return query(s, i, b, out, o, flags, relative);
+    return queryAndFragment(s, i, b, out, o, flags, relative);
   } else if (s[i] === 0x23) {
     o = copy(base!.path, out, o);
     o = copy(base!.query, out, o);
-    return fragment(s, i, b, out, o, flags, relative);
+    return queryAndFragment(s, i, b, out, o, flags, relative);
   } else {
     // Path-relative: the base's path without its last segment, then this one.
     pathStart = o;
@@ -325,24 +325,9 @@ function parse(
         continue;
       }
       if (k === C_SLASH || k === C_END_PATH) break;
-      if (k === C_HIGH) {
-        const n = utf8Length(s, i, b);
-        if (n === 0) return DECLINE;
-        for (let m = 0; m < n; m++) o = percent(s[i + m]!, out, o);
-        i += n - 1;
-        continue;
-      }
-      if (k === C_ENCODE) {
-        o = percent(c, out, o);
-        continue;
-      }
-      const r = rare(k, relative, flags, s, i, b);
-      if (r === KEEP) out[o++] = c;
-      else if (r === ENCODE) o = percent(c, out, o);
-      else if (r === AMP) {
-        out[o++] = 0x26;
-        i += 4;
-      } else return r;
+      o = escaped(k, s, i, b, out, o, relative, flags);
+      if (o < 0) return o;
+      i += consumed;
     }
     const last = i >= b || k === C_END_PATH;
     const dots = dotSegment(out, seg, o);
@@ -363,9 +348,7 @@ function parse(
     i++;
   }
   if (i >= b) return o;
-  return s[i] === 0x3f
-    ? query(s, i, b, out, o, flags, relative)
-    : fragment(s, i, b, out, o, flags, relative);
+  return queryAndFragment(s, i, b, out, o, flags, relative);
 }
 
 /** Where {@linkcode host} stopped reading. */
@@ -535,17 +518,61 @@ function utf8Length(s: Uint8Array, i: number, b: number): number {
   return n;
 }
 
-/** Copies the delimiter at `s[i]`, then encodes with `set` up to a `#` the set stops at, or `b`. */
-function encodePart(
+/** Bytes {@linkcode escaped} read beyond the one it was given. */
+let consumed = 0;
+
+/**
+ * Writes the byte at `s[i]`, of class `k` (not 0), as the URL holds it:
+ * percent-encoded, kept, or read with the bytes after it (UTF-8, `&amp;`);
+ * sets {@linkcode consumed}. Returns the new `o`, or a negative outcome.
+ */
+function escaped(
+  k: number,
   s: Uint8Array,
   i: number,
   b: number,
   out: Uint8Array,
   o: number,
-  set: Uint8Array,
   relative: boolean,
   flags: number,
 ): number {
+  consumed = 0;
+  if (k === C_ENCODE) return percent(s[i]!, out, o);
+  if (k === C_HIGH) {
+    const n = utf8Length(s, i, b);
+    if (n === 0) return DECLINE;
+    for (let m = 0; m < n; m++) o = percent(s[i + m]!, out, o);
+    consumed = n - 1;
+    return o;
+  }
+  const r = rare(k, relative, flags, s, i, b);
+  if (r === ENCODE) return percent(s[i]!, out, o);
+  if (r === KEEP) {
+    out[o] = s[i]!;
+    return o + 1;
+  }
+  if (r !== AMP) return r;
+  out[o] = 0x26;
+  consumed = 4;
+  return o + 1;
+}
+
+/**
+ * Writes the query and fragment at `s[i]` (`?` or `#`): each percent-encoded
+ * with its set, the fragment dropped without {@linkcode KEEP_FRAGMENT} (but
+ * still checked: a value with markup there is no URL either).
+ */
+function queryAndFragment(
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  flags: number,
+  relative: boolean,
+): number {
+  let set = s[i] === 0x3f ? QUERY : FRAGMENT;
+  let fragment = o;
   out[o++] = s[i++]!;
   for (; i < b; i++) {
     const c = s[i]!;
@@ -554,56 +581,18 @@ function encodePart(
       out[o++] = c;
       continue;
     }
-    if (k === C_END_PATH) break;
-    if (k === C_HIGH) {
-      const n = utf8Length(s, i, b);
-      if (n === 0) return DECLINE;
-      for (let m = 0; m < n; m++) o = percent(s[i + m]!, out, o);
-      i += n - 1;
+    if (k === C_END_PATH) {
+      // The `#` that ends the query.
+      set = FRAGMENT;
+      fragment = o;
+      out[o++] = c;
       continue;
     }
-    const r = k === C_ENCODE ? ENCODE : rare(k, relative, flags, s, i, b);
-    if (r === KEEP) out[o++] = c;
-    else if (r === ENCODE) o = percent(c, out, o);
-    else if (r === AMP) {
-      out[o++] = 0x26;
-      i += 4;
-    } else return r;
+    o = escaped(k, s, i, b, out, o, relative, flags);
+    if (o < 0) return o;
+    i += consumed;
   }
-  partEnd = i;
-  return o;
-}
-
-/** Where {@linkcode encodePart} stopped. */
-let partEnd = 0;
-
-function query(
-  s: Uint8Array,
-  i: number,
-  b: number,
-  out: Uint8Array,
-  o: number,
-  flags: number,
-  relative: boolean,
-): number {
-  o = encodePart(s, i, b, out, o, QUERY, relative, flags);
-  if (o < 0 || partEnd >= b) return o;
-  return fragment(s, partEnd, b, out, o, flags, relative);
-}
-
-function fragment(
-  s: Uint8Array,
-  i: number,
-  b: number,
-  out: Uint8Array,
-  o: number,
-  flags: number,
-  relative: boolean,
-): number {
-  const end = o;
-  const r = encodePart(s, i, b, out, o, FRAGMENT, relative, flags);
-  // Dropped, but still checked: a value with markup in its fragment is no URL either.
-  return r < 0 || (flags & KEEP_FRAGMENT) !== 0 ? r : end;
+  return set === FRAGMENT && (flags & KEEP_FRAGMENT) === 0 ? fragment : o;
 }
 
 let input = new Uint8Array(1024);
