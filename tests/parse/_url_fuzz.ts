@@ -334,8 +334,8 @@ export function checkSeed(seed: number, counts: FuzzCounts): string | null {
 }
 
 /** Characters XML text cannot hold (a document with them is not well-formed). */
-// deno-lint-ignore no-control-regex -- exactly the characters XML 1.0 excludes
 const NOT_XML =
+  // deno-lint-ignore no-control-regex -- exactly the characters XML 1.0 excludes
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
