@@ -339,6 +339,37 @@ export const STORMCRAWLER: readonly Expectation[] = [
   { file: `${SC}extensions.all.xml`, derived: [SC_IMAGE, SC_NEWS, SC_VIDEO, SC_LINKS] },
 ];
 
+// --- advertools: tests/test_sitemaps.py ---------------------------------------------------
+
+const AT = "corpus/advertools/";
+const some = (what: string, has: (p: SitemapPageJSON) => boolean) => ({
+  what: `some page has ${what}`,
+  of: (pages: readonly SitemapPageJSON[]) => pages.some(has),
+  is: true,
+});
+
+export const ADVERTOOLS: readonly Expectation[] = [
+  // test_regular_sitemap, test_gz_sitemap, test_gz_declared_but_regular_sitemap: 5 rows each.
+  { file: `${AT}regular_sitemap.xml`, type: "urlset", pageCount: 5 },
+  { file: `${AT}zipped_sitemap.xml.gz`, type: "urlset", pageCount: 5 },
+  { file: `${AT}regular_sitemap.xml.gz`, type: "urlset", pageCount: 5 },
+  // test_image_sitemap / test_video_sitemap / test_news_sitemap: the extension columns exist.
+  { file: `${AT}image_sitemap.xml`, derived: [some("images", (p) => p.images.length > 0)] },
+  {
+    file: `${AT}video_sitemap.xml`,
+    derived: [some("a video content_loc", (p) => p.videos.some((v) => v.contentLoc !== null))],
+  },
+  { file: `${AT}news_sitemap.xml`, derived: [some("a news story", (p) => p.newsStory !== null)] },
+  {
+    // test_error_sitemap: advertools raises.
+    file: `${AT}error_sitemap.xml`,
+    type: "urlset",
+    pageCount: 0,
+    differs: "a broken document is not an exception here: an empty urlset whose parse " +
+      "warning (it ends before </urlset>) goes to stats.warnings",
+  },
+];
+
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
 // The fixtures say http://HOST/, which the Go test server replaces; as plain
 // documents the host is "host". Every page: priority 0.5, lastmod
@@ -540,6 +571,7 @@ for (
     ["crawler-commons SiteMapParserTest", CRAWLER_COMMONS],
     ["crawler-commons SiteMapParserExtensionTest", CRAWLER_COMMONS_EXTENSIONS],
     ["StormCrawler SiteMapParserBoltTest", STORMCRAWLER],
+    ["advertools test_sitemaps", ADVERTOOLS],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gofeed's expected JSON", GOFEED],
     ["feedparser's Expect lines", FEEDPARSER],
