@@ -9,6 +9,7 @@
 import { assert, assertEquals } from "../_assert.ts";
 import { decompressIfGzip } from "../../src/decompress.ts";
 import type { SitemapPageJSON } from "../../src/objects/page.ts";
+import { AbstractIndexSitemap } from "../../src/objects/sitemap.ts";
 import { CORPUS_PRESENT, corpusBytes, corpusFiles, readCorpusFile } from "./_corpus.ts";
 
 /** One fixture's expected outcome; absent fields are not asserted. */
@@ -23,6 +24,8 @@ interface Expectation {
   readonly priority?: readonly number[];
   /** Child sitemap URLs of an index or robots.txt, in order. */
   readonly children?: readonly string[];
+  /** Each child's `<lastmod>` as ISO 8601 (null: none), in order. */
+  readonly childLastModified?: readonly (string | null)[];
   /** Only the number of children (the source asserts a count). */
   readonly childCount?: number;
   /** Only the number of pages (the source asserts a count). */
@@ -58,6 +61,14 @@ async function check(e: Expectation): Promise<void> {
   const children = node.subSitemaps.map((c) => c.url);
   if (e.children !== undefined) assertEquals(children, e.children, at("children"));
   if (e.childCount !== undefined) assertEquals(children.length, e.childCount, at("child count"));
+  if (e.childLastModified !== undefined) {
+    const dates = node instanceof AbstractIndexSitemap ? node.subSitemapLastModified : [];
+    assertEquals(
+      dates.map((d) => d?.toISOString() ?? null),
+      e.childLastModified,
+      at("child lastmod"),
+    );
+  }
   for (const d of e.derived ?? []) assertEquals(d.of(pages), d.is, at(d.what));
 }
 
@@ -71,6 +82,7 @@ export function assertionCount(list: readonly Expectation[]): number {
     "priority",
     "children",
     "childCount",
+    "childLastModified",
     "pageCount",
   ] as const;
   return list.reduce(
@@ -370,6 +382,62 @@ export const ADVERTOOLS: readonly Expectation[] = [
   },
 ];
 
+// --- ekalinin/sitemap.js: tests/sitemap-parser.test.ts, sitemap-index-parser.test.ts -------
+// alltags.xml, alltags.cdata.xml and bad-tag-sitemap.xml all parse to
+// tests/mocks/sampleconfig.normalized.json's urls; the three index mocks to
+// sampleconfig-index.normalized.json's sitemaps.
+
+const SJ = "corpus/sitemap-js/";
+const RT = "https://roosterteeth.com/episode/";
+const SJ_JUNK = "&%3E%3C'%22";
+const SJ_URLSET = {
+  type: "urlset",
+  urls: [
+    `${RT}rouletsplay-2018-goldeneye-source${SJ_JUNK}`,
+    `${RT}let-s-play-2018-minecraft-episode-310${SJ_JUNK}`,
+    `${RT}let-s-watch-2018-house-party-part-2`,
+    `http://www.example.org/business/article55.html${SJ_JUNK}`,
+    `http://example.com/2${SJ_JUNK}`,
+    `http://example.com/1${SJ_JUNK}`,
+    `http://example.com/${SJ_JUNK}/`,
+  ],
+  lastModified: [
+    null,
+    null,
+    "2016-09-12T00:00:00.000Z",
+    "2015-06-27T15:30:00.000Z",
+    "2011-06-27T00:00:00.000Z",
+    "2011-06-27T00:00:00.000Z",
+    "2011-06-27T00:00:00.000Z",
+  ],
+  changeFrequency: ["weekly", "weekly", "daily", null, "always", "always", "always"],
+  priority: [0.5, 0.5, 0.6, 0.5, 0.9, 0.9, 0.9],
+  differs: "the last URL is WHATWG-normalised (http://example.com/&%3E%3C'%22/; sitemap.js keeps " +
+    "http://example.com&><'\"/ as written), and a missing priority is 0.5 (the protocol's default)",
+} as const;
+const SJ_INDEX = {
+  type: "index",
+  children: ["https://www.example.com/sitemap1.xml.gz", "https://www.example.com/sitemap2.xml.gz"],
+  childLastModified: ["2004-10-01T18:23:17.000Z", "2005-01-01T00:00:00.000Z"],
+} as const;
+
+export const SITEMAP_JS: readonly Expectation[] = [
+  { file: `${SJ}alltags.xml`, ...SJ_URLSET },
+  { file: `${SJ}alltags.cdata.xml`, ...SJ_URLSET },
+  { file: `${SJ}bad-tag-sitemap.xml`, ...SJ_URLSET },
+  { file: `${SJ}alltags-index.xml`, ...SJ_INDEX },
+  { file: `${SJ}alltags-index.cdata.xml`, ...SJ_INDEX },
+  { file: `${SJ}bad-tag-index.xml`, ...SJ_INDEX },
+  {
+    // "rejects malformed file": sitemap.js throws.
+    file: `${SJ}unescaped-lt.xml`,
+    type: "urlset",
+    pageCount: 0,
+    differs: "no exception: the one <loc> (http://example.com&><'\"/) has a forbidden host " +
+      "code point, so it is no URL and the urlset is empty",
+  },
+];
+
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
 // The fixtures say http://HOST/, which the Go test server replaces; as plain
 // documents the host is "host". Every page: priority 0.5, lastmod
@@ -572,6 +640,7 @@ for (
     ["crawler-commons SiteMapParserExtensionTest", CRAWLER_COMMONS_EXTENSIONS],
     ["StormCrawler SiteMapParserBoltTest", STORMCRAWLER],
     ["advertools test_sitemaps", ADVERTOOLS],
+    ["sitemap.js parser tests", SITEMAP_JS],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gofeed's expected JSON", GOFEED],
     ["feedparser's Expect lines", FEEDPARSER],
