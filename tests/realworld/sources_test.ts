@@ -525,6 +525,32 @@ export const GO_SITEMAP_PARSER: readonly Expectation[] = [
   { file: `${GO}corrupted.gz`, type: "invalid" },
 ];
 
+// --- oxffaa/gopher-parse-sitemap: sitemap_test.go against testdata/*.golden ---------------
+
+const GP = "corpus/gopher-parse-sitemap/";
+export const GOPHER_PARSE_SITEMAP: readonly Expectation[] = [
+  {
+    file: `${GP}sitemap.xml`,
+    type: "urlset",
+    urls: ["", "tools/", "contribution-to-oss/", "page-1/"].map((p) => `http://host/${p}`),
+    lastModified: [
+      null,
+      "2015-05-07T10:13:09.000Z",
+      "2015-05-07T00:00:00.000Z",
+      "2015-05-07T10:13:09.000Z",
+    ],
+    changeFrequency: [null, null, "monthly", "monthly"],
+    priority: [0.5, 0.5, 0.5, 0.9],
+    differs: "a missing <changefreq> is null: the golden file prints Go's zero value, always",
+  },
+  {
+    file: `${GP}sitemap-index.xml`,
+    type: "index",
+    children: [1, 2, 3].map((n) => `http://www.example.com/sitemap${n}.xml.gz`),
+    childLastModified: ["2004-10-01T18:23:17.000Z", "2005-01-01T00:00:00.000Z", null],
+  },
+];
+
 // --- mmcdole/gofeed: testdata/parser/{rss,atom}/<fixture>.json -------------------------------
 // The expected JSON beside each fixture in gofeed's repository (not in the
 // corpus); only fixtures whose stored JSON matches the corpus's version are used.
@@ -642,6 +668,7 @@ for (
     ["advertools test_sitemaps", ADVERTOOLS],
     ["sitemap.js parser tests", SITEMAP_JS],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
+    ["gopher-parse-sitemap golden files", GOPHER_PARSE_SITEMAP],
     ["gofeed's expected JSON", GOFEED],
     ["feedparser's Expect lines", FEEDPARSER],
   ] as const
