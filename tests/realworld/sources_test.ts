@@ -10,6 +10,7 @@ import { assert, assertEquals } from "../_assert.ts";
 import { decompressIfGzip } from "../../src/decompress.ts";
 import type { SitemapPageJSON } from "../../src/objects/page.ts";
 import { AbstractIndexSitemap } from "../../src/objects/sitemap.ts";
+import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
 import { CORPUS_PRESENT, corpusBytes, corpusFiles, readCorpusFile } from "./_corpus.ts";
 
 /** One fixture's expected outcome; absent fields are not asserted. */
@@ -438,6 +439,31 @@ export const SITEMAP_JS: readonly Expectation[] = [
   },
 ];
 
+// --- benbalter/sitemap-parser: test/test_sitemap_parser.rb --------------------------------
+// Per document here; the recursive totals (6, 12) are checked on a tree below.
+
+const BB = "corpus/benbalter-sitemap-parser/";
+const BB_PAGES = ["", "about/", "contact/"].map((p) => `http://ben.balter.com/${p}`);
+export const BENBALTER: readonly Expectation[] = [
+  // test_array / test_xml: 3 URLs; test_gzip_sitemap: the gzipped copy gives these three.
+  { file: `${BB}sitemap.xml`, type: "urlset", pageCount: 3 },
+  { file: `${BB}sitemap.xml.gz`, type: "urlset", urls: BB_PAGES },
+  {
+    // test_malformed_sitemap: raises "Malformed sitemap, url without loc".
+    file: `${BB}malformed_sitemap.xml`,
+    type: "urlset",
+    urls: BB_PAGES.slice(1),
+    differs: "a <url> without <loc> is skipped and the others are kept, not the document refused",
+  },
+];
+
+/** benbalter's recursive tests: the index, its children served from the corpus by name. */
+const BB_TREES: readonly { readonly index: string; readonly pages: number }[] = [
+  { index: "sitemap_index.xml", pages: 6 }, // test_nested_sitemap
+  { index: "whitespace_sitemap_index.xml", pages: 6 }, // test_nested_sitemap_with_whitespace
+  { index: "nested_sitemap_index.xml", pages: 12 }, // test_multiple_nested_sitemaps
+];
+
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
 // The fixtures say http://HOST/, which the Go test server replaces; as plain
 // documents the host is "host". Every page: priority 0.5, lastmod
@@ -667,6 +693,7 @@ for (
     ["StormCrawler SiteMapParserBoltTest", STORMCRAWLER],
     ["advertools test_sitemaps", ADVERTOOLS],
     ["sitemap.js parser tests", SITEMAP_JS],
+    ["benbalter sitemap-parser tests", BENBALTER],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gopher-parse-sitemap golden files", GOPHER_PARSE_SITEMAP],
     ["gofeed's expected JSON", GOFEED],
@@ -706,5 +733,34 @@ Deno.test({
     const plain = corpusBytes("corpus/scrapy/feed-sample1.xml");
     const notGzip = await decompressIfGzip(plain, 1 << 20);
     assertEquals(notGzip.ok && notGzip.gzipped, false);
+  },
+});
+
+Deno.test({
+  name: "benbalter's nested index fixtures give the page totals its recursive tests expect",
+  ignore: !CORPUS_PRESENT,
+  fn: async () => {
+    // https://example.com/<name> serves corpus/benbalter-sitemap-parser/<name>; robots.txt names the index.
+    for (const { index, pages } of BB_TREES) {
+      const fake = ((input: RequestInfo | URL) => {
+        const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+        if (path === "/robots.txt") {
+          return Promise.resolve(new Response(`Sitemap: https://example.com/${index}\n`));
+        }
+        try {
+          return Promise.resolve(new Response(corpusBytes(`${BB}${path.slice(1)}`)));
+        } catch {
+          return Promise.resolve(new Response("", { status: 404 }));
+        }
+      }) as typeof fetch;
+      const tree = await sitemapTreeForHomepage("https://example.com/", {
+        fetch: fake,
+        workers: 0,
+        useKnownPaths: false,
+        useFeeds: false,
+      });
+      assertEquals([...tree.allPages()].length, pages, index);
+      assertEquals([...tree.allSitemaps()].filter((n) => n.type === "invalid").length, 0, index);
+    }
   },
 });
