@@ -43,7 +43,7 @@ export function corpusFiles(): CorpusFile[] {
 }
 
 /** The bytes of one corpus document, by corpus path. */
-export function corpusBytes(file: string): Uint8Array {
+export function corpusBytes(file: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(readFileSync(`${CORPUS_DIR}${file}`));
 }
 
