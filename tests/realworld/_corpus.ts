@@ -93,7 +93,7 @@ export interface CorpusRead {
  */
 export async function readCorpusFile(f: CorpusFile): Promise<CorpusRead> {
   const url = corpusUrl(f);
-  let bytes = corpusBytes(f.file);
+  let bytes: Uint8Array = corpusBytes(f.file);
   let gzip: string | null = null;
   const inflated = await decompressIfGzip(bytes, BOUNDS.maxInflatedBytes);
   if (!inflated.ok) {
