@@ -280,6 +280,28 @@ export const CRAWLER_COMMONS_EXTENSIONS: readonly Expectation[] = [
   { file: `${CCX}hebdenbridgetimes-articles-sitemap.xml`, type: "urlset", pageCount: 74 },
 ];
 
+// --- crawler-commons: src/test/java/crawlercommons/robots/SimpleRobotRulesParserTest.java ----
+
+const CCR = "corpus/crawler-commons-robots/";
+const NEWSWEEK = ["http://www.newsweek.com/sitemap_index.xml"];
+export const CRAWLER_COMMONS_ROBOTS: readonly Expectation[] = [
+  {
+    // testSitemap: 3 sitemaps, the last one's case kept.
+    file: `${CCR}sitemap-robots.txt`,
+    children: ["http://domain.com/sitemap.xml", "http://domain.com/dir/MixedCased-sitemap.xml"],
+    differs: "a bare URL line without Sitemap: is no record (RFC 9309 §2.2: records are " +
+      "name: value lines), so 2 sitemaps where crawler-commons guesses a third",
+  },
+  // testRelativeSitemap: 1, resolved against the robots.txt URL; testSitemapDedup: 1.
+  { file: `${CCR}relative-sitemap-robots.txt`, childCount: 1 },
+  { file: `${CCR}sitemap-robots-dedup.txt`, childCount: 1 },
+  // testRobotsWithUTF8BOM / UTF16LEBOM / UTF16BEBOM check a rule read through the BOM;
+  // the part we read, the Sitemap line, comes through each BOM the same.
+  { file: `${CCR}robots-with-utf8-bom.txt`, children: NEWSWEEK },
+  { file: `${CCR}robots-with-utf16le-bom.txt`, children: NEWSWEEK },
+  { file: `${CCR}robots-with-utf16be-bom.txt`, children: NEWSWEEK },
+];
+
 // --- StormCrawler: core/src/test/java/.../bolt/SiteMapParserBoltTest.java --------------------
 // The stored test names the fixtures digitalpebble.*; the corpus holds them
 // under their later stormcrawler.* names. Each extension test checks the
@@ -690,6 +712,7 @@ for (
   const [source, list] of [
     ["crawler-commons SiteMapParserTest", CRAWLER_COMMONS],
     ["crawler-commons SiteMapParserExtensionTest", CRAWLER_COMMONS_EXTENSIONS],
+    ["crawler-commons SimpleRobotRulesParserTest", CRAWLER_COMMONS_ROBOTS],
     ["StormCrawler SiteMapParserBoltTest", STORMCRAWLER],
     ["advertools test_sitemaps", ADVERTOOLS],
     ["sitemap.js parser tests", SITEMAP_JS],
