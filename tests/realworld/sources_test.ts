@@ -486,6 +486,16 @@ const BB_TREES: readonly { readonly index: string; readonly pages: number }[] = 
   { index: "nested_sitemap_index.xml", pages: 12 }, // test_multiple_nested_sitemaps
 ];
 
+// --- Apache Nutch: src/plugin/feed/src/test/.../TestFeedParser.java ------------------------
+
+export const NUTCH: readonly Expectation[] = [{
+  // testParseFetchChannel: 3 parse results, among them these 2 links.
+  file: "corpus/nutch/rsstest.rss",
+  type: "rss",
+  urls: ["http://www-scf.usc.edu/~mattmann/", "http://www.nutch.org/"],
+  differs: "Nutch's third result is the channel itself; the channel's <link> is no page",
+}];
+
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
 // The fixtures say http://HOST/, which the Go test server replaces; as plain
 // documents the host is "host". Every page: priority 0.5, lastmod
@@ -717,6 +727,7 @@ for (
     ["advertools test_sitemaps", ADVERTOOLS],
     ["sitemap.js parser tests", SITEMAP_JS],
     ["benbalter sitemap-parser tests", BENBALTER],
+    ["Nutch TestFeedParser", NUTCH],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
     ["gopher-parse-sitemap golden files", GOPHER_PARSE_SITEMAP],
     ["gofeed's expected JSON", GOFEED],
