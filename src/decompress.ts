@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "./_checkpoint.ts";
 
 /** The outcome of {@linkcode decompressIfGzip}. */
 export type DecompressResult =
@@ -78,7 +79,11 @@ type Inflated =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly warning?: string }
   | { readonly ok: false; readonly reason: string };
 
-type Inflater = (bytes: Uint8Array, maxBytes: number) => Inflated | Promise<Inflated>;
+type Inflater = (
+  bytes: Uint8Array,
+  maxBytes: number,
+  checkpoint: Checkpoint,
+) => Inflated | Promise<Inflated>;
 
 /**
  * Inflates `bytes` when they start with the gzip magic `1f 8b` (whatever the URL
@@ -93,6 +98,9 @@ type Inflater = (bytes: Uint8Array, maxBytes: number) => Inflated | Promise<Infl
  *
  * @param bytes A downloaded body, gzipped or not.
  * @param maxBytes Most bytes the inflated output may have (e.g. 52428800).
+ * @param checkpoint Called between layers and, on the stream path, every
+ *   output chunk with the bytes inflated so far; a {@linkcode ParseCancelled}
+ *   it throws rejects the call.
  * @returns The bytes to parse, or why there are none.
  * @throws {RangeError} When `maxBytes` is negative or NaN (a caller bug, hence not a result).
  *
@@ -112,10 +120,11 @@ type Inflater = (bytes: Uint8Array, maxBytes: number) => Inflated | Promise<Infl
 export async function decompressIfGzip(
   bytes: Uint8Array,
   maxBytes: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): Promise<DecompressResult> {
   checkMaxBytes(maxBytes);
   if (!isGzip(bytes)) return { ok: true, bytes, gzipped: false };
-  return inflateLayers(bytes, maxBytes, (await zlibInflater) ?? inflateWithStreams);
+  return inflateLayers(bytes, maxBytes, (await zlibInflater) ?? inflateWithStreams, checkpoint);
 }
 
 /**
@@ -129,16 +138,18 @@ export async function decompressIfGzip(
  *
  * @param bytes A downloaded body, gzipped or not.
  * @param maxBytes Most bytes the inflated output may have.
+ * @param checkpoint As for {@linkcode decompressIfGzip}.
  * @returns The bytes to parse, or why there are none.
  * @throws {RangeError} When `maxBytes` is negative or NaN.
  */
 export function decompressIfGzipWithStreams(
   bytes: Uint8Array,
   maxBytes: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): Promise<DecompressResult> {
   checkMaxBytes(maxBytes);
   if (!isGzip(bytes)) return Promise.resolve({ ok: true, bytes, gzipped: false });
-  return inflateLayers(bytes, maxBytes, inflateWithStreams);
+  return inflateLayers(bytes, maxBytes, inflateWithStreams, checkpoint);
 }
 
 function checkMaxBytes(maxBytes: number): void {
@@ -155,11 +166,13 @@ async function inflateLayers(
   bytes: Uint8Array,
   maxBytes: number,
   inflate: Inflater,
+  checkpoint: Checkpoint,
 ): Promise<DecompressResult> {
   let current = bytes;
   let warning: string | undefined;
   for (let layer = 1; layer <= MAX_GZIP_LAYERS; layer++) {
-    const result = await inflate(current, maxBytes);
+    checkpoint(0);
+    const result = await inflate(current, maxBytes, checkpoint);
     if (!result.ok) return result;
     warning ??= result.warning;
     current = result.bytes;
@@ -248,7 +261,11 @@ function outputChunkSize(bytes: Uint8Array): number {
 
 // --- DecompressionStream ---------------------------------------------------
 
-async function inflateWithStreams(bytes: Uint8Array, maxBytes: number): Promise<Inflated> {
+async function inflateWithStreams(
+  bytes: Uint8Array,
+  maxBytes: number,
+  checkpoint: Checkpoint,
+): Promise<Inflated> {
   const stream = new DecompressionStream("gzip");
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
@@ -272,6 +289,12 @@ async function inflateWithStreams(bytes: Uint8Array, maxBytes: number): Promise<
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      try {
+        checkpoint(total);
+      } catch (cancelled) {
+        await Promise.allSettled([reader.cancel(), writer.abort()]);
+        throw cancelled;
+      }
       total += value.byteLength;
       if (total > maxBytes) {
         await Promise.allSettled([reader.cancel(), writer.abort()]);
@@ -280,6 +303,7 @@ async function inflateWithStreams(bytes: Uint8Array, maxBytes: number): Promise<
       chunks.push(value);
     }
   } catch (error) {
+    if (error instanceof ParseCancelled) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (total === 0) return { ok: false, reason: `Invalid gzip data: ${message}` };
     return {

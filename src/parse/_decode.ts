@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 
 /** Decoded text per chunk after the first, in bytes of input. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
@@ -126,6 +127,8 @@ export function chooseEncoding(
  * @param encoding A label `TextDecoder` accepts.
  * @param chunkBytes Input bytes per piece after the first.
  * @param firstBytes Input bytes of the first piece.
+ * @param checkpoint Called with the input offset before each piece (so every
+ *   reader fed by these pieces is cancellable between two of them).
  * @returns A generator of decoded pieces (possibly empty strings).
  */
 export function* decodeChunks(
@@ -133,11 +136,13 @@ export function* decodeChunks(
   encoding: string,
   chunkBytes: number = DEFAULT_CHUNK_BYTES,
   firstBytes: number = FIRST_CHUNK_BYTES,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): Generator<string, void, undefined> {
   const decoder = new TextDecoder(encoding);
   let pos = 0;
   let size = Math.max(1, firstBytes);
   while (pos < bytes.length) {
+    checkpoint(pos);
     const next = Math.min(bytes.length, pos + size);
     yield decoder.decode(bytes.subarray(pos, next), { stream: true });
     pos = next;

@@ -12,6 +12,7 @@ import {
   undecodableReason,
 } from "./_decode.ts";
 import { sniffFormat, XmlDispatcher } from "./_detect.ts";
+import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
@@ -44,6 +45,12 @@ export interface ParseSitemapOptions {
   readonly maxDepth?: number;
   /** Longest XML token (tag, text run, CDATA) in UTF-16 units. @default 4194304 */
   readonly maxTokenLength?: number;
+  /**
+   * Called with the input offset at least every 1 MiB of input (see
+   * _checkpoint.ts); a {@linkcode ParseCancelled} it throws ends the parse
+   * and is re-thrown, whatever else the parser catches.
+   */
+  readonly checkpoint?: Checkpoint;
 }
 
 const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
@@ -98,6 +105,7 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
   try {
     return read(bytes, options);
   } catch (e) {
+    if (e instanceof ParseCancelled) throw e;
     // Readers are written not to throw; this is the net under that promise.
     return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -115,6 +123,7 @@ export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOpti
   try {
     return read(bytes, options, false);
   } catch (e) {
+    if (e instanceof ParseCancelled) throw e;
     return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -126,6 +135,7 @@ function defaultLimits(options: ParseSitemapOptions): boolean {
 
 function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): ParseResult {
   const since = options.since ?? NaN;
+  const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const base = parseBase(options.url);
   const forced = forcedEncoding(options.encoding);
   if (forced === null) {
@@ -135,11 +145,12 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const encoding = forced ?? chooseEncoding(bytes, options.contentType).encoding;
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
     // Most large sitemaps are plain urlsets: read those straight from the bytes.
-    const plain = readPlainUrlset(bytes, base, since);
+    const plain = readPlainUrlset(bytes, base, since, checkpoint);
     if (plain !== null) return plain;
   }
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  const chunks = decodeChunks(bytes, encoding, chunkBytes, Math.min(chunkBytes, FIRST_CHUNK_BYTES));
+  const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);
+  const chunks = decodeChunks(bytes, encoding, chunkBytes, first, checkpoint);
 
   if (options.robots === true) {
     const robots = new RobotsTxtReader(base);

@@ -131,3 +131,19 @@ Deno.test("runParseJob() resolves rather than rejects on a bad job", async () =>
     reason: "Parser failed: maxBytes must be a number >= 0, got NaN",
   });
 });
+
+Deno.test("runParseJob() reports the inflated size of a gzipped body past 64 KiB (freed after parsing)", async () => {
+  const rows = Array.from(
+    { length: 2_000 },
+    (_, i) => `  <url><loc>https://example.com/page/${i}</loc></url>\n`,
+  ).join("");
+  const text = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${rows}</urlset>
+`;
+  const size = new TextEncoder().encode(text).byteLength;
+  assert.ok(size > 64 * 1024);
+  const outcome = await runParseJob(job(await gzip(text)));
+  assert.equal(outcome.decompressedBytes, size);
+  assert.equal(outcome.result.kind === "pages" && outcome.result.pages.count, 2_000);
+});
