@@ -72,7 +72,7 @@ const C_TAB_NL = 1; // removed anywhere
 const C_SLASH = 2; // `/` or `\`: a separator in special URLs
 const C_END_PATH = 3; // `?` or `#`
 const C_AMP = 4; // an entity reference in raw XML
-const C_REJECT = 5; // `<`, `>`, `"`: markup or prose, never a URL (DESIGN §4)
+const C_REJECT = 5; // `<`, `>`, `"`: in a relative value markup or prose, never a URL (DESIGN §4)
 const C_SPACE = 6; // space or form feed: whitespace, percent-encoded in absolute URLs
 const C_ENCODE = 7; // percent-encoded
 const C_HIGH = 8; // non-ASCII: UTF-8, percent-encoded byte by byte
@@ -119,8 +119,8 @@ let work = new Uint8Array(1024);
 /**
  * Normalises the URL in `src[a, b)` into `out` from `o`, as
  * `URL.parse(value.trim(), base).href` would (fragment dropped unless
- * {@linkcode KEEP_FRAGMENT}), and DESIGN §4's rule that a value holding
- * `<`, `>` or `"`, or relative and holding whitespace, is not a URL.
+ * {@linkcode KEEP_FRAGMENT}), with DESIGN §4's rule that a relative value
+ * holding whitespace, `<`, `>` or `"` is not a URL (`isNotUrl` in _url.ts).
  * `out` must have {@linkcode normalizedRoom} bytes from `o`.
  *
  * @param src The value's bytes (UTF-8).
@@ -546,7 +546,7 @@ function rare(
       : RESTART;
   }
   if (k === C_TAB_NL) return RESTART;
-  if (k === C_REJECT) return NOT_HTTP;
+  if (k === C_REJECT) return relative ? NOT_HTTP : ENCODE;
   if (k === C_SPACE) return relative ? NOT_HTTP : 0;
   return DECLINE;
 }

@@ -44,20 +44,22 @@ const MARKUP = /[<>"]/;
 
 /**
  * Whether a trimmed value is prose or markup rather than a URL (DESIGN §4):
- * it holds `<`, `>` or `"`, or it is relative (no scheme, once tabs and
- * newlines are removed as the URL parser removes them) and holds
- * whitespace, or it is only control characters. Such values are dropped, never resolved against the sitemap's
- * URL; an absolute URL with raw spaces is kept, percent-encoded.
+ * it is relative (no scheme, once control characters at its ends and tabs
+ * and newlines are removed as the URL parser removes them) and holds
+ * whitespace, `<`, `>` or `"`; or it is only control characters. Such
+ * values are dropped, never resolved against the sitemap's URL. An absolute
+ * URL is a URL whatever it holds: raw spaces, quotes and brackets are
+ * percent-encoded (real sitemaps list such pages).
  *
  * @param trimmed The value, trimmed.
  * @returns True when the value is not a URL.
  */
 export function isNotUrl(trimmed: string): boolean {
-  if (MARKUP.test(trimmed)) return true;
   const value = trimmed.replace(C0_EDGES, "");
   // Only control characters: the parser would return the base itself.
   if (value === "") return true;
-  return WHITESPACE.test(value) && !HAS_SCHEME.test(value.replace(TAB_NL, ""));
+  if (!MARKUP.test(value) && !WHITESPACE.test(value)) return false;
+  return !HAS_SCHEME.test(value.replace(TAB_NL, ""));
 }
 
 /** Counts the values a reader dropped for not being URLs, for the document's warning. */

@@ -126,18 +126,22 @@ Deno.test("a <loc> of prose or markup never becomes a URL on the site's host, wi
   );
 });
 
-Deno.test("an absolute http(s) <loc> with raw spaces or non-ASCII is kept, percent-encoded the WHATWG way", () => {
+Deno.test("an absolute http(s) <loc> with raw spaces, non-ASCII, quotes or brackets is kept, percent-encoded the WHATWG way", () => {
   const xml = urlset(
     "https://example.com/a b/c d.html",
     "https://example.com/été?q=café crème",
     "/relative-without-space",
     "https://EXAMPLE.com:443/p?a=1&amp;b=2#frag",
+    "https://example.com/episode/on-&quot;who-is&quot;",
+    "http://example.com/&amp;&gt;&lt;&apos;&quot;/",
   );
   deepStrictEqual(pagesOf(xml), [
     "https://example.com/a%20b/c%20d.html",
     "https://example.com/%C3%A9t%C3%A9?q=caf%C3%A9%20cr%C3%A8me",
     "https://example.com/relative-without-space",
     "https://example.com/p?a=1&b=2#frag",
+    "https://example.com/episode/on-%22who-is%22",
+    "http://example.com/&%3E%3C'%22/",
   ]);
   const result = parseSitemap(new TextEncoder().encode(xml), {
     url: "https://example.com/sitemap.xml",
