@@ -139,6 +139,9 @@ Deno.test("validateSitemapTree() counts URLs and bytes from the fetch records an
       downloadedBytes: 1_000_000,
       decompressedBytes: 60_000_000,
       entries: 1,
+      etag: null,
+      lastModified: null,
+      fetchedAt: null,
     }],
   });
   assertEquals(brief(validateSitemapTree(tree, { now: NOW }).problems, "https://example.com"), [
