@@ -72,6 +72,7 @@ const ZLIB_SIZED_CHUNK_MAX = 8 * 1024 * 1024;
 const STREAM_PIECE_BYTES = 4 * 1024;
 
 const TRUNCATED_WARNING = "Gzip data ends early (truncated download?)";
+const NOTHING_INFLATED = "Gzip data ends before any of it inflates (truncated download?)";
 
 /** One layer's outcome, before nesting is looked at. */
 type Inflated =
@@ -91,8 +92,9 @@ type Inflater = (
  *
  * Concatenated gzip members are all inflated, bounded in total. Gzip inside
  * gzip is inflated once more within the same bound; a third layer is refused.
- * Truncated gzip yields the prefix that was inflated, with a `warning`. Never
- * rejects: problems come back as `{ ok: false, reason }`.
+ * Truncated gzip yields the prefix that was inflated, with a `warning`, or a
+ * reason when nothing inflated. Never rejects: problems come back as
+ * `{ ok: false, reason }`.
  *
  * @param bytes A downloaded body, gzipped or not.
  * @param maxBytes Most bytes the inflated output may have (e.g. 52428800).
@@ -225,6 +227,8 @@ async function loadZlibInflater(): Promise<Inflater | null> {
           if (output.byteLength > maxBytes) return tooBig(maxBytes);
           // A plain view: Buffer's own slice() and toString() semantics must not leak out.
           const plain = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
+          // Nothing to keep: an empty document here would read as an empty text sitemap.
+          if (truncated && plain.byteLength === 0) return { ok: false, reason: NOTHING_INFLATED };
           return truncated
             ? { ok: true, bytes: plain, warning: TRUNCATED_WARNING }
             : { ok: true, bytes: plain };

@@ -32,8 +32,30 @@
  * returns the 253 KB untouched; the bounded `decompressIfGzip` then refuses it
  * at 50 MiB in ~100 ms, +50–53 MiB.
  *
+ * Failures below HTTP. A request that gets no response at all ends with a
+ * {@linkcode FetchFailure}: its kind (`refused`, `host-not-found`, `tls`,
+ * `timeout`, `permission`, `network`, `refused-by-guard`) and a one-line cause
+ * such as `connection refused (127.0.0.1:59999)`, read from whatever shape the
+ * runtime threw (see `_fetch_failure.ts`). Network errors, resets and refused
+ * connections are retried; a permission error, a TLS failure and an unknown
+ * host are not (the next attempt would meet the same answer).
+ *
+ * Fail-fast rule. A host (scheme, name and port) is given up for the rest of
+ * the client's life once {@linkcode REFUSALS_TO_GIVE_UP} attempts in a row to
+ * it were refused (`ECONNREFUSED`) or timed out before any response header,
+ * with no HTTP response in between; or at the first permission error, TLS
+ * failure or unknown-name answer for it (the same for every URL). From then on
+ * every request to it, new ones and retries already waiting alike, fails at
+ * once with that cause and sends nothing. Any HTTP response from the host
+ * (whatever its status) resets its count of refusals, so a server that
+ * refuses once and then answers still gets every retry.
+ *
  * @module
  */
+import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
+
+export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
+import { RequestScheduler } from "./schedule.ts";
 
 /** Options of {@linkcode WebClient}. */
 export interface WebClientOptions {
@@ -60,8 +82,14 @@ export interface WebClientOptions {
   readonly retries: number;
   /** Body bytes read per response; the download is cancelled past it. */
   readonly maxDownloadBytes: number;
-  /** Requests in flight per host and port; waits between retries hold no slot. */
+  /** Requests in flight per host and port; waits between retries hold no slot. Ignored with `scheduler`. */
   readonly concurrency: number;
+  /**
+   * Grants each request (and redirect hop) its turn: per-host and global
+   * connection caps and per-host delays. Shared between clients, it spans
+   * them all. @default {a scheduler of `concurrency` per host and no other limit}
+   */
+  readonly scheduler?: RequestScheduler;
   /** Aborts everything: `get()` then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /**
@@ -77,6 +105,12 @@ export interface WebClientOptions {
   /** Checked before every request, the first and each redirect hop: returns why the URL is refused, or null. */
   readonly checkUrl?: (url: URL) => string | null | Promise<string | null>;
 }
+
+/**
+ * Refused (or header-less timed-out) attempts in a row, with no response in
+ * between, after which a host is given up (see the module doc).
+ */
+export const REFUSALS_TO_GIVE_UP = 3;
 
 /** The outcome of {@linkcode WebClient.get}. */
 export type FetchResult =
@@ -98,6 +132,11 @@ export type FetchResult =
     readonly status: number | null;
     /** Why, in words a person can act on. */
     readonly reason: string;
+    /**
+     * Present when the request failed below HTTP (no response, a timeout, a
+     * connection lost mid-body, a refusal by `checkUrl`): its kind and one-line cause.
+     */
+    readonly failure?: FetchFailure;
   };
 
 /** Counters of a {@linkcode WebClient}, updated as it works. */
@@ -245,9 +284,15 @@ export class WebClient {
 
   readonly #options: WebClientOptions;
   readonly #fetch: typeof fetch;
-  readonly #hosts = new Map<string, Slots>();
+  readonly #scheduler: RequestScheduler;
   readonly #maxRetryAfterMs: number;
   readonly #maxRedirects: number;
+  /** Consecutive refused attempts per host key (reset by any response). */
+  readonly #refusals = new Map<string, number>();
+  /** Hosts given up, with the failure every later request to them ends with. */
+  readonly #down = new Map<string, FetchFailure>();
+  #responses = 0;
+  #firstFailure: FetchFailure | null = null;
 
   /**
    * @param options Limits, identity and guards.
@@ -272,6 +317,21 @@ export class WebClient {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
+    this.#scheduler = options.scheduler ??
+      new RequestScheduler({
+        concurrency: options.concurrency,
+        maxConnections: Number.MAX_SAFE_INTEGER,
+      });
+  }
+
+  /** HTTP responses received, any status, redirect hops included. */
+  get responses(): number {
+    return this.#responses;
+  }
+
+  /** The first failure below HTTP (or refusal by `checkUrl`) of any request, or null. */
+  get firstFailure(): FetchFailure | null {
+    return this.#firstFailure;
   }
 
   /**
@@ -279,13 +339,15 @@ export class WebClient {
    * the body up to the byte cap and the deadline.
    *
    * @param url An absolute http(s) URL.
-   * @param init Headers for this request only (they override the client's).
+   * @param init Headers for this request only (they override the client's);
+   * `ungated`: this is the robots.txt request its host is held for (see
+   * {@linkcode RequestScheduler.holdForRobots}).
    * @returns The body, or why there is none. Never rejects for network or HTTP trouble.
    * @throws The signal's reason, promptly, when `options.signal` aborts.
    */
   async get(
     url: string,
-    init: { readonly headers?: Readonly<Record<string, string>> } = {},
+    init: { readonly headers?: Readonly<Record<string, string>>; readonly ungated?: boolean } = {},
   ): Promise<FetchResult> {
     const signal = this.#options.signal;
     signal?.throwIfAborted();
@@ -306,8 +368,12 @@ export class WebClient {
     }
     const headers = this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
-      const outcome = await this.#attempt(start, headers);
-      if (!outcome.retry || attempt >= this.#options.retries) return outcome.result;
+      const outcome = await this.#attempt(start, headers, init.ungated ?? false);
+      const result = outcome.result;
+      if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
+      if (!outcome.retry || attempt >= this.#options.retries) return result;
+      // Given up meanwhile (this attempt or another's): waiting would change nothing.
+      if (this.#down.has(hostKey(new URL(result.url)))) return result;
       let waitMs = backoffMs(attempt);
       if (outcome.retryAfterMs !== undefined) {
         if (outcome.retryAfterMs > this.#maxRetryAfterMs) {
@@ -336,7 +402,7 @@ export class WebClient {
   }
 
   /** One attempt: the request, each redirect hop, and the body, under one deadline. */
-  async #attempt(start: URL, baseHeaders: Headers): Promise<Attempt> {
+  async #attempt(start: URL, baseHeaders: Headers, ungated: boolean): Promise<Attempt> {
     const outer = this.#options.signal;
     const deadline = new AbortController();
     const signal = outer === undefined
@@ -350,9 +416,22 @@ export class WebClient {
     try {
       for (let hop = 0;; hop++) {
         const refusal = await abortable(this.#options.checkUrl?.(url) ?? null, signal);
-        if (refusal !== null) return final(url, status, refusal);
-        const slots = this.#slots(url);
-        await slots.acquire(signal);
+        if (refusal !== null) {
+          return final(url, status, refusal, { kind: "refused-by-guard", cause: refusal });
+        }
+        const release = await this.#scheduler.acquire(url, signal, ungated);
+        // Checked once the slot is ours: requests queued behind the ones that
+        // found the host refusing must not try it again.
+        const down = this.#down.get(hostKey(url));
+        if (down !== undefined) {
+          release();
+          return final(
+            url,
+            status,
+            `Unable to fetch sitemap from ${url.href}: ${down.cause}`,
+            down,
+          );
+        }
         // The clock starts once we hold a slot: waiting behind our own requests is not the server's fault.
         timer ??= setTimeout(() => deadline.abort(new DeadlineError()), this.#options.timeoutMs);
         try {
@@ -365,6 +444,8 @@ export class WebClient {
             decompress: false,
           } as RequestInit);
           status = response.status;
+          this.#responses++;
+          this.#refusals.delete(hostKey(url));
           if (REDIRECT_STATUSES.has(status) && response.headers.has("location")) {
             await discard(response);
             const location = response.headers.get("location")!;
@@ -429,23 +510,38 @@ export class WebClient {
             retry: false,
           };
         } finally {
-          slots.release();
+          release();
         }
       }
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
       if (error instanceof DeadlineError) {
-        return final(url, status, `Timed out after ${this.#options.timeoutMs} ms`);
+        const ms = this.#options.timeoutMs;
+        const failure: FetchFailure = {
+          kind: "timeout",
+          cause: `timeout after ${ms} ms (${hostAndPort(url)})`,
+        };
+        // Only a host that never sent headers counts towards giving it up.
+        if (status === null) this.#noteFailure(url, failure);
+        return final(url, status, `Timed out after ${ms} ms`, failure);
       }
+      const failure = describeFetchError(error, url);
+      this.#noteFailure(url, failure);
+      // A transport error keeps the runtime's own words (a reset mid-body
+      // says so); the others read as their one-line cause.
       const message = error instanceof Error ? error.message : String(error);
+      const said = failure.kind === "network" && message !== "fetch failed"
+        ? message
+        : failure.cause;
       return {
         result: {
           ok: false,
           url: url.href,
           status,
-          reason: `Unable to fetch sitemap from ${url.href}: ${message}`,
+          reason: `Unable to fetch sitemap from ${url.href}: ${said}`,
+          failure,
         },
-        retry: true,
+        retry: failure.kind === "network" || failure.kind === "refused",
       };
     } finally {
       clearTimeout(timer);
@@ -508,19 +604,36 @@ export class WebClient {
     return joined;
   }
 
-  #slots(url: URL): Slots {
-    const key = `${url.protocol}//${url.host}`;
-    let slots = this.#hosts.get(key);
-    if (slots === undefined) {
-      slots = new Slots(this.#options.concurrency);
-      this.#hosts.set(key, slots);
+  /** Applies the fail-fast rule (module doc) to one failed attempt. */
+  #noteFailure(url: URL, failure: FetchFailure): void {
+    const key = hostKey(url);
+    if (
+      failure.kind === "permission" || failure.kind === "host-not-found" || failure.kind === "tls"
+    ) {
+      this.#down.set(key, failure);
+    } else if (failure.kind === "refused" || failure.kind === "timeout") {
+      const refusals = (this.#refusals.get(key) ?? 0) + 1;
+      this.#refusals.set(key, refusals);
+      if (refusals >= REFUSALS_TO_GIVE_UP) this.#down.set(key, failure);
     }
-    return slots;
   }
 }
 
-function final(url: URL, status: number | null, reason: string): Attempt {
-  return { result: { ok: false, url: url.href, status, reason }, retry: false };
+function final(
+  url: URL,
+  status: number | null,
+  reason: string,
+  failure?: FetchFailure,
+): Attempt {
+  const result: FetchResult = failure === undefined
+    ? { ok: false, url: url.href, status, reason }
+    : { ok: false, url: url.href, status, reason, failure };
+  return { result, retry: false };
+}
+
+/** Scheme, name and port: what the per-host limits and the fail-fast rule count by. */
+function hostKey(url: URL): string {
+  return `${url.protocol}//${url.host}`;
 }
 
 async function discard(response: Response): Promise<void> {

@@ -6,8 +6,9 @@
  */
 import { abortable } from "./_abortable.ts";
 import { Crawler } from "./discover.ts";
-import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
-import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import type { AbstractSitemap, IndexWebsiteSitemap } from "./objects/sitemap.ts";
+import type { SitemapTreeStats } from "./stats.ts";
+import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import { poolForCall, setCallingThreadWarmUp } from "./workers/parser_pool.ts";
 import { defaultWorkerCount } from "./workers/pool.ts";
 
@@ -92,3 +93,56 @@ async function prepareCallingThread(): Promise<void> {
 }
 
 setCallingThreadWarmUp(prepareCallingThread);
+
+/**
+ * Reads one sitemap — a `<sitemapindex>`, `<urlset>`, RSS or Atom feed, text
+ * sitemap or robots.txt — and everything below it, without discovery: no
+ * robots.txt or well-known paths are probed unless the URL is one. The
+ * result is that sitemap's own node (an `InvalidSitemap` with a reason when
+ * it cannot be fetched or parsed). The private-network guard treats the
+ * sitemap's origin as the homepage.
+ *
+ * @param sitemapUrl The sitemap's URL.
+ * @param options As for {@linkcode sitemapTreeForHomepage}; `useRobots`, `useKnownPaths`, `extraKnownPaths`, `useFeeds` and `normalizeHomepageUrl` do not apply.
+ * @returns The sitemap's node, with its children fetched and parsed.
+ * @throws {TypeError} When the URL is not an http(s) URL or an option has the wrong type.
+ * @throws {RangeError} When a numeric or enumerated option is out of range.
+ *
+ * @example Every page of one sitemap index
+ * ```ts ignore
+ * import { sitemapTreeForSitemap } from "@sitemap/tree";
+ *
+ * const index = await sitemapTreeForSitemap("https://www.example.com/sitemap_index.xml");
+ * console.log(index.type, [...index.allPages()].length);
+ * ```
+ */
+export async function sitemapTreeForSitemap(
+  sitemapUrl: string | URL,
+  options: SitemapTreeOptions = {},
+): Promise<AbstractSitemap> {
+  return (await crawlOneSitemap(sitemapUrl, options)).root;
+}
+
+/**
+ * {@linkcode sitemapTreeForSitemap} with the call's counters, which the
+ * command line reports (a sitemap node has no `stats` of its own).
+ */
+export async function crawlOneSitemap(
+  sitemapUrl: string | URL,
+  options: SitemapTreeOptions = {},
+): Promise<{ readonly root: AbstractSitemap; readonly stats: SitemapTreeStats }> {
+  const url = checkSitemapUrl(sitemapUrl);
+  const resolved = resolveOptions(
+    url,
+    { ...options, normalizeHomepageUrl: true },
+    defaultWorkerCount(),
+  );
+  resolved.signal?.throwIfAborted();
+  const { pool, own } = poolForCall(resolved);
+  try {
+    const crawler = new Crawler(resolved, pool);
+    return await abortable(crawler.crawlSitemap(url.href), resolved.signal);
+  } finally {
+    if (own) pool.close();
+  }
+}

@@ -132,6 +132,10 @@ Deno.test("WebClient.get() cuts an endless body at timeoutMs and does not retry 
       url: server.url("/endless.xml"),
       status: 200,
       reason: "Timed out after 150 ms",
+      failure: {
+        kind: "timeout",
+        cause: `timeout after 150 ms (${new URL(server.origin).host})`,
+      },
     });
     assert.equal(site.count("/endless.xml"), 1);
     assert.ok(web.stats.bytesDownloaded > 0);
@@ -147,6 +151,10 @@ Deno.test("WebClient.get() cuts a server that never sends headers at timeoutMs",
       url: server.url("/hang.xml"),
       status: null,
       reason: "Timed out after 100 ms",
+      failure: {
+        kind: "timeout",
+        cause: `timeout after 100 ms (${new URL(server.origin).host})`,
+      },
     });
   });
 });
@@ -293,6 +301,7 @@ Deno.test("WebClient.get() asks checkUrl before the first request and every hop"
       url: server.url("/private.xml"),
       status: 301,
       reason: "Refused: private",
+      failure: { kind: "refused-by-guard", cause: "Refused: private" },
     });
     assert.deepEqual(checked, ["/old.xml", "/private.xml"]);
     assert.deepEqual(site.log.map((e) => e.path), ["/old.xml"]);

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { chooseEncoding, decodeChunks, DEFAULT_CHUNK_BYTES, FIRST_CHUNK_BYTES } from "./_decode.ts";
+import {
+  chooseEncoding,
+  decodeChunks,
+  DEFAULT_CHUNK_BYTES,
+  FIRST_CHUNK_BYTES,
+  undecodableReason,
+} from "./_decode.ts";
 import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "./_result.ts";
@@ -49,7 +55,7 @@ export interface ParseSitemapOptions {
 
 const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
 
-/** An HTML page that starts with its doctype: the tokenizer refuses DOCTYPE before the root shows. */
+/** An HTML page that starts with its doctype, named as such rather than by its root element. */
 const HTML_DOCTYPE = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html\b/i;
 
 function invalid(reason: string): ParseResult {
@@ -131,8 +137,12 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const since = options.since ?? NaN;
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const base = parseBase(options.url);
-  const encoding = forcedEncoding(options.encoding) ??
-    chooseEncoding(bytes, options.contentType).encoding;
+  const forced = forcedEncoding(options.encoding);
+  if (forced === null) {
+    const undecodable = undecodableReason(bytes);
+    if (undecodable !== null) return invalid(undecodable);
+  }
+  const encoding = forced ?? chooseEncoding(bytes, options.contentType).encoding;
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
     // Most large sitemaps are plain urlsets: read those straight from the bytes.
     const plain = readPlainUrlset(bytes, base, since, checkpoint);
@@ -185,13 +195,13 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const reader = dispatcher.reader;
   const error = tokenizer.error;
   if (reader === null) {
+    if (htmlDoctype) {
+      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
+    }
     if (dispatcher.rootName !== null) {
       return invalid(
         `Not a sitemap: the document's root element is <${dispatcher.rootName}> (${EXPECTED_ROOTS})`,
       );
-    }
-    if (htmlDoctype) {
-      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
     }
     if (error !== null) return invalid(`Not a sitemap: unreadable XML: ${error}`);
     return invalid(`Not a sitemap: the document has no root element (${EXPECTED_ROOTS})`);

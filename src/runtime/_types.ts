@@ -43,4 +43,10 @@ export interface Runtime {
   startWorker(url: URL, events: WorkerEvents): ParseWorker;
   /** This worker's channel to its parent; only valid inside a worker. */
   parentPort(): ParentPort;
+  /** What a user must add when the runtime forbids a connection, or null when it never does. */
+  readonly PERMISSION_ADVICE: string | null;
+  /** An environment variable, without prompting; undefined when unset or not permitted. */
+  readEnv(name: string): string | undefined;
+  /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
+  createProxyFetch(proxyUrl: string): typeof fetch;
 }

@@ -6,6 +6,7 @@
  */
 import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
+import process from "node:process";
 
 /** The runtime's name. */
 export const name = "bun";
@@ -59,4 +60,23 @@ export function startWorker(url: URL, events: WorkerEvents): ParseWorker {
  */
 export function parentPort(): ParentPort {
   return webParentPort();
+}
+
+/** Bun grants every connection: no permission to name. */
+export const PERMISSION_ADVICE: string | null = null;
+
+/** An environment variable, or undefined when unset. */
+export function readEnv(name: string): string | undefined {
+  return process.env[name];
+}
+
+/**
+ * A fetch whose every request goes through the HTTP proxy at `proxyUrl`,
+ * through Bun's own `proxy` init option.
+ */
+export function createProxyFetch(proxyUrl: string): typeof fetch {
+  return (input, init) => {
+    const withProxy: RequestInit & { proxy: string } = { ...init, proxy: proxyUrl };
+    return fetch(input, withProxy);
+  };
 }

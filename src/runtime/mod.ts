@@ -29,3 +29,10 @@ export const runtime: Runtime = g.Bun !== undefined
   : typeof g.Deno?.version?.deno === "string"
   ? deno
   : node;
+
+/** What to tell the user when the runtime forbids a connection, or null when it never does. */
+export const PERMISSION_ADVICE: string | null = runtime.PERMISSION_ADVICE;
+/** Reads an environment variable without prompting; undefined when unset or not permitted. */
+export const readEnv: (name: string) => string | undefined = runtime.readEnv;
+/** A fetch that sends every request through the HTTP proxy at the given URL. */
+export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;

@@ -7,6 +7,7 @@
 import type * as os from "node:os";
 import type * as workerThreads from "node:worker_threads";
 import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import process from "node:process";
 
 interface NodeProcess {
   getBuiltinModule?(id: string): unknown;
@@ -101,4 +102,24 @@ export function parentPort(): ParentPort {
     postMessage: (message, transfer = []) => port.postMessage(message, [...transfer]),
     onMessage: (listener) => port.on("message", listener),
   };
+}
+
+/** Node grants every connection: no permission to name. */
+export const PERMISSION_ADVICE: string | null = null;
+
+/** An environment variable, or undefined when unset. */
+export function readEnv(name: string): string | undefined {
+  return process.env[name];
+}
+
+/**
+ * Node's built-in fetch has no proxy setting (undici's `ProxyAgent` is not
+ * exposed without a dependency): pass a proxying `fetch` instead.
+ *
+ * @throws {TypeError} Always.
+ */
+export function createProxyFetch(_proxyUrl: string): typeof fetch {
+  throw new TypeError(
+    'Option "proxy" needs Deno or Bun; on Node pass a "fetch" that goes through the proxy',
+  );
 }

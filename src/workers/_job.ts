@@ -161,20 +161,22 @@ export async function runParseJob(
     // sitemaps otherwise held up to ~70 MB of dead documents until it
     // collected (peak RSS +72 MiB; +5 MiB freed here, Deno 2.9.6). A small
     // output may share a pooled slab; zlib's sized chunk is one byte longer.
+    // Read before freeNow(), which detaches the buffer (its length is then 0).
+    const size = bytes.byteLength;
     if (inflated.gzipped) freeNow(bytes, { slackBytes: 1, minBytes: 1 << 16 });
     let result = withWarning(parsed, inflated.warning ?? null);
     if (job.cache === undefined || result.kind === "invalid") {
-      return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed() };
+      return { result, decompressedBytes: size, parseMs: elapsed() };
     }
     const cacheEntry = encodeCacheEntry({
       ...job.cache,
-      decompressedBytes: bytes.byteLength,
+      decompressedBytes: size,
       result,
     });
     if (result.kind === "pages") {
       result = { ...result, pages: filterPagesSince(result.pages, job.since) };
     }
-    return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed(), cacheEntry };
+    return { result, decompressedBytes: size, parseMs: elapsed(), cacheEntry };
   } catch (error) {
     if (error instanceof ParseCancelled) {
       return {
