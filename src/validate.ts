@@ -20,7 +20,7 @@
  * @module
  */
 import { CHANGE_FREQUENCIES as CHANGE_FREQUENCY_LIST } from "./parse/_result.ts";
-import { chooseEncoding, decodeChunks } from "./parse/_decode.ts";
+import { chooseEncoding, decodeChunks, undecodableReason } from "./parse/_decode.ts";
 import { isRobotsUrl, sniffFormat } from "./parse/_detect.ts";
 import { SITEMAP_NS } from "./parse/_ns.ts";
 import { XmlTokenizer } from "./parse/_tokenizer.ts";
@@ -440,6 +440,18 @@ export function lintSitemapDocument(
   options: ValidateOptions = {},
 ): SitemapProblem[] {
   const problems = new Problems(options.examples ?? 5);
+  const undecodable = undecodableReason(bytes);
+  if (undecodable !== null) {
+    problems.add({
+      severity: "error",
+      code: "invalid-sitemap",
+      sitemap,
+      url: null,
+      value: null,
+      message: undecodable,
+    });
+    return problems.list([sitemap]);
+  }
   const encoding = chooseEncoding(bytes).encoding;
   let tokenizer: XmlTokenizer | null = null;
   let handler: RawEntryReader | null = null;
