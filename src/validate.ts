@@ -240,14 +240,7 @@ export function validateSitemapTree(
     order.push(node.url);
     const sitemap = node.url;
     if (node instanceof InvalidSitemap) {
-      problems.add({
-        severity: "error",
-        code: "invalid-sitemap",
-        sitemap,
-        url: null,
-        value: null,
-        message: node.reason,
-      });
+      problems.add(invalidSitemap(sitemap, node.reason));
       continue;
     }
     if (node.subSitemaps.length > MAX_SITEMAP_URLS) {
@@ -411,6 +404,18 @@ function isAbsoluteHttp(value: string): boolean {
   }
 }
 
+/** The problem of a sitemap that could not be read at all. */
+function invalidSitemap(sitemap: string, reason: string): SitemapProblem {
+  return {
+    severity: "error",
+    code: "invalid-sitemap",
+    sitemap,
+    url: null,
+    value: null,
+    message: reason,
+  };
+}
+
 /**
  * Checks one document's raw values, which the parser normalises or skips: in
  * a `<urlset>`, each `<loc>` must be an absolute http(s) URL, `<lastmod>` a
@@ -442,14 +447,7 @@ export function lintSitemapDocument(
   const problems = new Problems(options.examples ?? 5);
   const undecodable = undecodableReason(bytes);
   if (undecodable !== null) {
-    problems.add({
-      severity: "error",
-      code: "invalid-sitemap",
-      sitemap,
-      url: null,
-      value: null,
-      message: undecodable,
-    });
+    problems.add(invalidSitemap(sitemap, undecodable));
     return problems.list([sitemap]);
   }
   const encoding = chooseEncoding(bytes).encoding;
