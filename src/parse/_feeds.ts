@@ -264,6 +264,7 @@ export class FeedReader implements DocumentReader {
   /** A link's page URL, or null when it is empty, markup, or not http(s). */
   #pageUrl(raw: string, base: URL | null): string | null {
     const url = MARKUP.test(raw) ? null : resolvePageUrl(raw, base);
+    // Counted for the document's warning when it is prose or markup (DESIGN §4).
     if (url === null) this.#builder.noteDropped(raw);
     return url;
   }

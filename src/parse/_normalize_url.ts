@@ -72,7 +72,7 @@ const C_TAB_NL = 1; // removed anywhere
 const C_SLASH = 2; // `/` or `\`: a separator in special URLs
 const C_END_PATH = 3; // `?` or `#`
 const C_AMP = 4; // an entity reference in raw XML
-const C_REJECT = 5; // `<`, `>`, `"`: markup or prose in a relative value (DESIGN §4), percent-encoded in an absolute one
+const C_REJECT = 5; // `<`, `>`, `"`: in a relative value markup or prose, never a URL (DESIGN §4)
 const C_SPACE = 6; // space or form feed: whitespace, percent-encoded in absolute URLs
 const C_ENCODE = 7; // percent-encoded
 const C_HIGH = 8; // non-ASCII: UTF-8, percent-encoded byte by byte
@@ -119,8 +119,8 @@ let work = new Uint8Array(1024);
 /**
  * Normalises the URL in `src[a, b)` into `out` from `o`, as
  * `URL.parse(value.trim(), base).href` would (fragment dropped unless
- * {@linkcode KEEP_FRAGMENT}), and DESIGN §4's rule that a value holding
- * `<`, `>` or `"`, or relative and holding whitespace, is not a URL.
+ * {@linkcode KEEP_FRAGMENT}), with DESIGN §4's rule that a relative value
+ * holding whitespace, `<`, `>` or `"` is not a URL (`isNotUrl` in _url.ts).
  * `out` must have {@linkcode normalizedRoom} bytes from `o`.
  *
  * @param src The value's bytes (UTF-8).
@@ -310,15 +310,31 @@ function parse(
     out.set(p.subarray(0, cut), o);
     o += cut;
   }
-  // Path segments: each written as `/` + its bytes, percent-encoded; `.` and
-  // `..` segments (`%2e` too) are removed afterwards.
+  out[o++] = 0x2f;
+  return path(s, i, b, out, o, pathStart, o, flags, relative);
+}
+
+/**
+ * Writes the path from `s[i]`, then the query and fragment. Segments are
+ * written as `/` + their bytes, percent-encoded; `.` and `..` segments
+ * (`%2e` too) are removed afterwards. The path began at `out[pathStart]`;
+ * the current segment's bytes at `out[seg]`, and are written up to `o`.
+ */
+function path(
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  pathStart: number,
+  seg: number,
+  flags: number,
+  relative: boolean,
+): number {
   for (;;) {
-    out[o++] = 0x2f;
-    const seg = o;
-    let c = 0;
     let k = 0;
     for (; i < b; i++) {
-      c = s[i]!;
+      const c = s[i]!;
       k = PATH[c]!;
       if (k === 0) {
         out[o++] = c;
@@ -346,9 +362,63 @@ function parse(
     }
     if (last) break;
     i++;
+    out[o++] = 0x2f;
+    seg = o;
   }
   if (i >= b) return o;
   return queryAndFragment(s, i, b, out, o, flags, relative);
+}
+
+/**
+ * {@linkcode normalizeUrlBytes} for a value whose start `src[a, j)` is
+ * already known to be canonical: an absolute http(s) URL of a lower-case
+ * host name, no port, and path (and query) bytes kept as they are (what
+ * `normalUrlEnd` in _pack.ts checks, up to the first byte it does not
+ * know); that part is copied, and the rest normalised from `src[j]`.
+ *
+ * @param src The value's bytes (UTF-8).
+ * @param a Start (after leading whitespace).
+ * @param j End of the canonical start; after the path's first `/`.
+ * @param b End.
+ * @param out Where the URL goes (ASCII).
+ * @param o Where in `out`.
+ * @param base The sitemap URL's parts, or null.
+ * @param flags {@linkcode RAW_XML} and/or {@linkcode KEEP_FRAGMENT}.
+ * @returns What {@linkcode normalizeUrlBytes} returns.
+ */
+export function normalizeUrlBytesFrom(
+  src: Uint8Array,
+  a: number,
+  j: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  base: NormalBase | null,
+  flags: number,
+): number {
+  const b0 = b;
+  while (b > j && src[b - 1]! <= 0x20) b--;
+  if (b === j || src[b - 1]! >= 0x80) return normalizeUrlBytes(src, a, b0, out, o, base, flags);
+  let pathStart = -1;
+  let seg = 0;
+  const start = o;
+  for (let i = a; i < j; i++) {
+    const c = src[i]!;
+    if (c === 0x3f) {
+      // The query's set differs from the path's: normalise it from its `?`.
+      j = i;
+      break;
+    }
+    if (c === 0x2f) {
+      // The third slash starts the path; each slash starts a segment.
+      if (pathStart === -1 && i - a > 7) pathStart = o;
+      seg = o + 1;
+    }
+    out[o++] = c;
+  }
+  if (pathStart === -1) return normalizeUrlBytes(src, a, b0, out, start, base, flags);
+  const r = path(src, j, b, out, o, pathStart, seg, flags, false);
+  return r === RESTART ? normalizeUrlBytes(src, a, b0, out, start, base, flags) : r;
 }
 
 /** Where {@linkcode host} stopped reading. */

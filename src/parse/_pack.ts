@@ -27,6 +27,7 @@ import {
   normalBase,
   normalizedRoom,
   normalizeUrlBytes,
+  normalizeUrlBytesFrom,
   RAW_XML,
 } from "./_normalize_url.ts";
 import { NotUrlCounter, resolvePageUrl } from "./_url.ts";
@@ -118,10 +119,11 @@ function normalUrlEnd(src: Uint8Array, a: number, limit: number, pathOk: Uint8Ar
     if (pathOk[c] === 0) {
       if (c !== 0x2f) return i;
       if (i + 1 < limit) {
+        // A `.` or `%2e` segment may go: the URL is canonical up to its slash.
         const d = src[i + 1];
-        if (d === 0x2e) return -1;
+        if (d === 0x2e) return i;
         if (d === 0x25 && i + 3 < limit && src[i + 2] === 0x32 && (src[i + 3]! | 0x20) === 0x65) {
-          return -1;
+          return i;
         }
       }
     }
@@ -237,6 +239,8 @@ export class PackedPagesBuilder {
   #scratch = new Uint8Array(4096);
   /** Where {@linkcode #normalize} writes. */
   #normalized = new Uint8Array(1024);
+  /** How far the URL `#isNormal` last checked is canonical, or -1. */
+  #canonicalEnd = -1;
 
   // Every valid URL added, duplicates included until build(): ASCII bytes,
   // end offsets, hashes and columns.
@@ -437,15 +441,11 @@ export class PackedPagesBuilder {
   #normalize(a: number, b: number): number {
     const room = normalizedRoom(b - a, this.#normalBase);
     if (this.#normalized.length < room) this.#normalized = new Uint8Array(room * 2);
-    const end = normalizeUrlBytes(
-      this.#bytes,
-      a,
-      b,
-      this.#normalized,
-      0,
-      this.#normalBase,
-      KEEP_FRAGMENT,
-    );
+    const j = this.#canonicalEnd;
+    const out = this.#normalized;
+    const end = j === -1
+      ? normalizeUrlBytes(this.#bytes, a, b, out, 0, this.#normalBase, KEEP_FRAGMENT)
+      : normalizeUrlBytesFrom(this.#bytes, a, j, b, out, 0, this.#normalBase, KEEP_FRAGMENT);
     return end < 0 ? -1 : end;
   }
 
@@ -481,7 +481,9 @@ export class PackedPagesBuilder {
    * them into `#hash`. When false, the slow path decides.
    */
   #isNormal(a: number, b: number): boolean {
-    if (normalUrlEnd(this.#bytes, a, b, PATH_OK) !== b) return false;
+    const j = normalUrlEnd(this.#bytes, a, b, PATH_OK);
+    this.#canonicalEnd = j;
+    if (j !== b) return false;
     this.#hash = hashBytes(this.#bytesView(), this.#bytes, a, b, this.#seed);
     return true;
   }
@@ -566,7 +568,10 @@ export class PackedPagesBuilder {
       const room = this.#used + normalizedRoom(e - i, this.#normalBase);
       if (room > this.#bytes.length) this.#bytes = grown(this.#bytes, room);
       const flags = RAW_XML | KEEP_FRAGMENT;
-      const end = normalizeUrlBytes(src, i, e, this.#bytes, this.#used, this.#normalBase, flags);
+      const out = this.#bytes;
+      const end = j === -1
+        ? normalizeUrlBytes(src, i, e, out, this.#used, this.#normalBase, flags)
+        : normalizeUrlBytesFrom(src, i, j, e, out, this.#used, this.#normalBase, flags);
       if (end >= 0) {
         this.#hash = hashBytes(this.#bytesView(), this.#bytes, this.#used, end, this.#seed);
         this.#locEnd = end;

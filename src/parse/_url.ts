@@ -44,14 +44,12 @@ const MARKUP = /[<>"]/;
 
 /**
  * Whether a trimmed value is prose or markup rather than a URL (DESIGN §4):
- * it starts with `<` (markup), or it is relative (no scheme, once tabs and
- * newlines are removed as the URL parser removes them) and holds whitespace,
- * `<`, `>` or `"`, or it is only control characters. Such values are dropped,
- * never resolved against the sitemap's URL. A value with a scheme is a URL
- * as written: an absolute http(s) URL with raw spaces, quotes or angle
- * brackets in its path is kept, percent-encoded (real sitemaps carry them:
- * 112 such pages in sitemap.js's perf-data.txt), and any other scheme is
- * refused as not http(s).
+ * it is relative (no scheme, once control characters at its ends and tabs
+ * and newlines are removed as the URL parser removes them) and holds
+ * whitespace, `<`, `>` or `"`; or it is only control characters. Such
+ * values are dropped, never resolved against the sitemap's URL. An absolute
+ * URL is a URL whatever it holds: raw spaces, quotes and brackets are
+ * percent-encoded (real sitemaps list such pages).
  *
  * @param trimmed The value, trimmed.
  * @returns True when the value is not a URL.
@@ -59,9 +57,9 @@ const MARKUP = /[<>"]/;
 export function isNotUrl(trimmed: string): boolean {
   const value = trimmed.replace(C0_EDGES, "");
   // Only control characters: the parser would return the base itself.
-  if (value === "" || value.startsWith("<")) return true;
-  if (HAS_SCHEME.test(value.replace(TAB_NL, ""))) return false;
-  return MARKUP.test(value) || WHITESPACE.test(value);
+  if (value === "") return true;
+  if (!MARKUP.test(value) && !WHITESPACE.test(value)) return false;
+  return !HAS_SCHEME.test(value.replace(TAB_NL, ""));
 }
 
 /** Counts the values a reader dropped for not being URLs, for the document's warning. */

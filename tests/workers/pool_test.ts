@@ -97,7 +97,7 @@ async function run(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const deadline = setTimeout(() => child.kill("SIGKILL"), 60_000);
   try {
     const writer = child.stdin.getWriter();
     await writer.write(new TextEncoder().encode(input));
