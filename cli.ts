@@ -39,7 +39,6 @@
  *
  * @module
  */
-import process from "node:process";
 import { FileSitemapCache } from "./src/cache.ts";
 import { formatTabTree } from "./src/format.ts";
 import type { IndexWebsiteSitemap } from "./src/objects/sitemap.ts";
@@ -58,8 +57,8 @@ import {
   BatchWriter,
   type CliIO,
   isBrokenPipe,
-  onFirstInterrupt,
   processIO,
+  runAsCommand,
   SerialWriter,
 } from "./src/cli/_io.ts";
 import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
@@ -253,10 +252,6 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.main) {
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(() => interrupt.abort());
-  const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
-  stopListening();
-  process.exit(status);
-}
+// Deno and Bun run this module as the program; Node (and anything bundled)
+// starts from bin/sitemap-tree.ts, which calls runAsCommand() unconditionally.
+if (import.meta.main) await runAsCommand(main);
