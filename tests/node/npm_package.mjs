@@ -8,7 +8,7 @@
 // - runs `npx sitemap-tree ls URL` and checks its output and exit codes;
 // - type-checks a small TypeScript consumer against the shipped .d.ts.
 //
-// Run: node tests/node/npm_package_test.mjs (Node >= 20; needs `npm ci` for
+// Run: node tests/node/npm_package.mjs (Node >= 20; needs `npm ci` for
 // typescript, @types/node and hono).
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
