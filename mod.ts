@@ -19,9 +19,24 @@
  * for (const page of tree.allPages()) console.log(page.url, page.lastModified);
  * ```
  *
+ * @example Many sites, sixteen at a time, one connection cap
+ * ```ts ignore
+ * import { sitemapTreesForHomepages } from "@sitemap/tree";
+ *
+ * for await (const site of sitemapTreesForHomepages(["https://a.example/", "https://b.example/"])) {
+ *   if (site.error) console.error(site.homepage, site.error.message);
+ *   else console.log(site.homepage, site.tree.stats.pagesKept);
+ * }
+ * ```
+ *
  * @module
  */
 export { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+export {
+  sitemapTreesForHomepages,
+  type SitemapTreesOptions,
+  type SiteResult,
+} from "./src/sitemap_trees.ts";
 export * from "./src/sitemap_from_string.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
@@ -33,6 +48,7 @@ export type {
   SitemapProgressEvent,
   SitemapTreeOptions,
 } from "./src/options.ts";
+export type { SchedulingOptions } from "./src/schedule.ts";
 export type {
   CacheErrorStat,
   InvalidSitemapStat,

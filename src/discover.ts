@@ -12,6 +12,7 @@
 import { type CacheEntry, decodeCacheEntry, filterPagesSince } from "./cache.ts";
 import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
+import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
@@ -112,6 +113,9 @@ const NO_CHANGE_RESULT: ParseResult = {
 export class Crawler {
   readonly #o: ResolvedOptions;
   readonly #client: WebClient;
+  readonly #scheduler: RequestScheduler;
+  /** The homepage's robots.txt URL while its host is held for its Crawl-delay. */
+  #robotsHold: URL | null = null;
   readonly #pool: ParsePool;
   readonly #slice = new TimeSlicer();
   readonly #sink: PagesSink | null;
@@ -130,12 +134,14 @@ export class Crawler {
     pool: ParsePool,
     sink: PagesSink | null = null,
     inspect: DocumentInspector | null = null,
+    scheduler: RequestScheduler | null = null,
   ) {
     this.#o = options;
     this.#pool = pool;
     this.#sink = sink;
     this.#inspect = inspect;
     this.stats = new StatsCollector();
+    this.#scheduler = scheduler ?? new RequestScheduler(options);
     const guard = createUrlGuard(options.homepage, options.allowPrivateNetworks, {
       // An injected fetch decides itself where it connects, so resolving names
       // here would only send DNS queries that say nothing about its target.
@@ -149,6 +155,7 @@ export class Crawler {
       retries: options.retries,
       maxDownloadBytes: options.maxDownloadBytes,
       concurrency: options.concurrency,
+      scheduler: this.#scheduler,
       ...(options.signal === null ? {} : { signal: options.signal }),
       checkUrl: guard,
     });
@@ -158,9 +165,16 @@ export class Crawler {
   async crawlWebsite(): Promise<IndexWebsiteSitemap> {
     const o = this.#o;
     const home = o.homepage;
-    const robots = o.useRobots
-      ? this.#node(new URL("/robots.txt", home).href, 0, [], true)
-      : Promise.resolve(null);
+    let robots: Promise<AbstractSitemap | null> = Promise.resolve(null);
+    if (o.useRobots) {
+      const robotsUrl = new URL("/robots.txt", home);
+      if (o.respectCrawlDelay) {
+        // Nothing else goes to the host before its Crawl-delay is known.
+        this.#scheduler.holdForRobots(robotsUrl);
+        this.#robotsHold = robotsUrl;
+      }
+      robots = this.#node(robotsUrl.href, 0, [], true).finally(() => this.#openRobotsHold(null));
+    }
     const base = home.href.endsWith("/") ? home.href : home.href + "/";
     const paths = o.useKnownPaths ? [...KNOWN_PATHS, ...o.extraKnownPaths] : [];
     const knownUrls: string[] = [];
@@ -259,7 +273,18 @@ export class Crawler {
       return this.#skip(key, entry);
     }
     const requestedAt = Date.now();
-    const fetched = await this.#client.get(url, entry === null ? {} : conditional(entry));
+    const hold = this.#robotsHold;
+    const ungated = hold !== null && key === hold.href;
+    const fetched = await this.#client.get(url, {
+      ...(entry === null ? {} : conditional(entry)),
+      ...(ungated ? { ungated } : {}),
+    });
+    if (ungated) {
+      const text = fetched.ok && !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b)
+        ? new TextDecoder().decode(fetched.bytes)
+        : "";
+      this.#openRobotsHold(crawlDelayOf(text, this.#o.userAgent));
+    }
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     if (!fetched.ok) {
@@ -328,6 +353,14 @@ export class Crawler {
       entries: entriesOf(result),
     });
     return { ok: true, url: fetched.url, result, unchanged: false };
+  }
+
+  /** Lets the held homepage host go, with its robots.txt Crawl-delay (null: none). */
+  #openRobotsHold(seconds: number | null): void {
+    const hold = this.#robotsHold;
+    if (hold === null) return;
+    this.#robotsHold = null;
+    this.#scheduler.setCrawlDelay(hold, seconds);
   }
 
   /**

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { RequestScheduler } from "./schedule.ts";
 
 /** Options of {@linkcode WebClient}. */
 export interface WebClientOptions {
@@ -60,8 +61,14 @@ export interface WebClientOptions {
   readonly retries: number;
   /** Body bytes read per response; the download is cancelled past it. */
   readonly maxDownloadBytes: number;
-  /** Requests in flight per host and port; waits between retries hold no slot. */
+  /** Requests in flight per host and port; waits between retries hold no slot. Ignored with `scheduler`. */
   readonly concurrency: number;
+  /**
+   * Grants each request (and redirect hop) its turn: per-host and global
+   * connection caps and per-host delays. Shared between clients, it spans
+   * them all. @default {a scheduler of `concurrency` per host and no other limit}
+   */
+  readonly scheduler?: RequestScheduler;
   /** Aborts everything: `get()` then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /**
@@ -147,7 +154,6 @@ interface Attempt {
 /** Raised inside an attempt when its deadline passes; never escapes the client. */
 class DeadlineError extends Error {}
 
-/** FIFO counting semaphore; waiting is cancellable. */
 /**
  * A counting semaphore: `acquire` waits (in order) while all slots are taken;
  * waiting ends with the signal's reason when it aborts.
@@ -214,7 +220,7 @@ export class WebClient {
 
   readonly #options: WebClientOptions;
   readonly #fetch: typeof fetch;
-  readonly #hosts = new Map<string, Slots>();
+  readonly #scheduler: RequestScheduler;
   readonly #maxRetryAfterMs: number;
   readonly #maxRedirects: number;
 
@@ -241,6 +247,11 @@ export class WebClient {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
+    this.#scheduler = options.scheduler ??
+      new RequestScheduler({
+        concurrency: options.concurrency,
+        maxConnections: Number.MAX_SAFE_INTEGER,
+      });
   }
 
   /**
@@ -248,13 +259,15 @@ export class WebClient {
    * the body up to the byte cap and the deadline.
    *
    * @param url An absolute http(s) URL.
-   * @param init Headers for this request only (they override the client's).
+   * @param init Headers for this request only (they override the client's);
+   * `ungated`: this is the robots.txt request its host is held for (see
+   * {@linkcode RequestScheduler.holdForRobots}).
    * @returns The body, or why there is none. Never rejects for network or HTTP trouble.
    * @throws The signal's reason, promptly, when `options.signal` aborts.
    */
   async get(
     url: string,
-    init: { readonly headers?: Readonly<Record<string, string>> } = {},
+    init: { readonly headers?: Readonly<Record<string, string>>; readonly ungated?: boolean } = {},
   ): Promise<FetchResult> {
     const signal = this.#options.signal;
     signal?.throwIfAborted();
@@ -275,7 +288,7 @@ export class WebClient {
     }
     const headers = this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
-      const outcome = await this.#attempt(start, headers);
+      const outcome = await this.#attempt(start, headers, init.ungated ?? false);
       if (!outcome.retry || attempt >= this.#options.retries) return outcome.result;
       let waitMs = backoffMs(attempt);
       if (outcome.retryAfterMs !== undefined) {
@@ -305,7 +318,7 @@ export class WebClient {
   }
 
   /** One attempt: the request, each redirect hop, and the body, under one deadline. */
-  async #attempt(start: URL, baseHeaders: Headers): Promise<Attempt> {
+  async #attempt(start: URL, baseHeaders: Headers, ungated: boolean): Promise<Attempt> {
     const outer = this.#options.signal;
     const deadline = new AbortController();
     const signal = outer === undefined
@@ -320,8 +333,7 @@ export class WebClient {
       for (let hop = 0;; hop++) {
         const refusal = await abortable(this.#options.checkUrl?.(url) ?? null, signal);
         if (refusal !== null) return final(url, status, refusal);
-        const slots = this.#slots(url);
-        await slots.acquire(signal);
+        const release = await this.#scheduler.acquire(url, signal, ungated);
         // The clock starts once we hold a slot: waiting behind our own requests is not the server's fault.
         timer ??= setTimeout(() => deadline.abort(new DeadlineError()), this.#options.timeoutMs);
         try {
@@ -398,7 +410,7 @@ export class WebClient {
             retry: false,
           };
         } finally {
-          slots.release();
+          release();
         }
       }
     } catch (error) {
@@ -475,16 +487,6 @@ export class WebClient {
       at += chunk.byteLength;
     }
     return joined;
-  }
-
-  #slots(url: URL): Slots {
-    const key = `${url.protocol}//${url.host}`;
-    let slots = this.#hosts.get(key);
-    if (slots === undefined) {
-      slots = new Slots(this.#options.concurrency);
-      this.#hosts.set(key, slots);
-    }
-    return slots;
   }
 }
 

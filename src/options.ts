@@ -4,6 +4,7 @@
  * @module
  */
 import type { SitemapCache } from "./cache.ts";
+import { resolveScheduling, type SchedulingOptions } from "./schedule.ts";
 import { VERSION } from "./version.ts";
 import { SitemapParserPool } from "./workers/parser_pool.ts";
 
@@ -52,8 +53,12 @@ export type RecurseListCallback = (
   parentUrls: readonly string[],
 ) => readonly string[] | Promise<readonly string[]>;
 
-/** Options of {@linkcode sitemapTreeForHomepage} and {@linkcode streamPages}. */
-export interface SitemapTreeOptions {
+/**
+ * Options of {@linkcode sitemapTreeForHomepage} and {@linkcode streamPages}.
+ * The politeness options (`concurrency`, `maxConnections`, `delayMs`,
+ * `respectCrawlDelay`) are documented on {@linkcode SchedulingOptions}.
+ */
+export interface SitemapTreeOptions extends SchedulingOptions {
   /** Read `<home>/robots.txt` for `Sitemap:` lines. @default {true} */
   readonly useRobots?: boolean;
   /** Probe the 14 well-known sitemap paths (plus `extraKnownPaths`). @default {true} */
@@ -79,8 +84,6 @@ export interface SitemapTreeOptions {
   readonly userAgent?: string;
   /** Extra headers sent on every request, children included. @default {{}} */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Requests in flight per host. @default {4} */
-  readonly concurrency?: number;
   /** Levels of nesting below robots.txt and the well-known paths (USP's limit). @default {11} */
   readonly maxDepth?: number;
   /** Time for one sitemap's whole response, body included, per attempt. @default {30000} */
@@ -176,6 +179,9 @@ export interface ResolvedOptions {
   readonly userAgent: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly concurrency: number;
+  readonly maxConnections: number;
+  readonly delayMs: number;
+  readonly respectCrawlDelay: boolean;
   readonly maxDepth: number;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | null;
@@ -307,7 +313,7 @@ export function resolveOptions(
     fetch: fn("fetch", options.fetch),
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     headers,
-    concurrency: integer("concurrency", options.concurrency, 4, 1),
+    ...resolveScheduling(options),
     maxDepth: integer("maxDepth", options.maxDepth, 11, 0),
     timeoutMs: integer("timeoutMs", options.timeoutMs, 30_000, 1),
     signal,

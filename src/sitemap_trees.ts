@@ -1,0 +1,186 @@
+/**
+ * `sitemapTreesForHomepages()`: many sites on one machine, a bounded number
+ * at a time, sharing one parse pool, one request scheduler (so one global
+ * connection cap and per-host politeness across all sites) and one cache.
+ *
+ * @module
+ */
+import { abortable } from "./_abortable.ts";
+import { Crawler } from "./discover.ts";
+import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
+import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import { RequestScheduler } from "./schedule.ts";
+import { poolForCall } from "./workers/parser_pool.ts";
+import { defaultWorkerCount } from "./workers/pool.ts";
+
+/** Options of {@linkcode sitemapTreesForHomepages}. */
+export interface SitemapTreesOptions extends SitemapTreeOptions {
+  /**
+   * Sites crawled at once. Results a consumer has not taken yet count
+   * against it, so memory is bounded by this, not by the number of sites.
+   * @default {16}
+   */
+  readonly siteConcurrency?: number;
+}
+
+/** One site's outcome from {@linkcode sitemapTreesForHomepages}. */
+export type SiteResult =
+  | {
+    /** The homepage as given. */
+    readonly homepage: string;
+    /** The site's tree; `tree.stats` says whether it was reachable. */
+    readonly tree: IndexWebsiteSitemap;
+    readonly error?: undefined;
+  }
+  | {
+    /** The homepage as given. */
+    readonly homepage: string;
+    readonly tree?: undefined;
+    /** Why this site was not crawled (a homepage that is not an http(s) URL). */
+    readonly error: Error;
+  };
+
+/** Stands in for the homepage while the shared options are checked. */
+const PROBE_HOMEPAGE = "http://127.0.0.1/";
+
+/**
+ * Crawls many websites, up to `siteConcurrency` at a time, and yields each
+ * site's tree as soon as it is finished (so in completion order). All sites
+ * share one parse pool, one connection cap (`maxConnections` spans the whole
+ * run), per-host `concurrency` and delays, and the `cache`. A homepage that
+ * is not an http(s) URL yields `{ homepage, error }` and the run goes on; an
+ * unreachable site yields its tree, whose `stats` say so. The input may be an
+ * async iterable, read only as sites are started, so a list of millions
+ * streams in. Breaking out of the loop stops every crawl in flight.
+ *
+ * @param homepages The sites' homepages, any iterable or async iterable.
+ * @param options As for `sitemapTreeForHomepage`, plus `siteConcurrency`.
+ * @returns An async iterable of one result per homepage.
+ * @throws {TypeError} When an option has the wrong type (on the first `next()`).
+ * @throws {RangeError} When an option is out of range (on the first `next()`).
+ * @throws The signal's reason, when `signal` aborts.
+ *
+ * @example Page counts of a list of sites
+ * ```ts ignore
+ * import { sitemapTreesForHomepages } from "@sitemap/tree";
+ *
+ * const sites = ["https://a.example/", "https://b.example/", "not a url"];
+ * for await (const result of sitemapTreesForHomepages(sites, { siteConcurrency: 8 })) {
+ *   if (result.error) console.error(result.homepage, result.error.message);
+ *   else console.log(result.homepage, [...result.tree.allPages()].length);
+ * }
+ * ```
+ */
+export async function* sitemapTreesForHomepages(
+  homepages: Iterable<string | URL> | AsyncIterable<string | URL>,
+  options: SitemapTreesOptions = {},
+): AsyncGenerator<SiteResult, void, undefined> {
+  const { siteConcurrency: given, ...treeOptions } = options ?? {};
+  const siteConcurrency = given ?? 16;
+  if (
+    typeof siteConcurrency !== "number" || !Number.isInteger(siteConcurrency) || siteConcurrency < 1
+  ) {
+    throw new RangeError(
+      `Option "siteConcurrency" must be an integer >= 1, got ${
+        JSON.stringify(siteConcurrency) ?? String(siteConcurrency)
+      }`,
+    );
+  }
+  const source = iteratorOf(homepages);
+  const workers = defaultWorkerCount();
+  const shared = resolveOptions(PROBE_HOMEPAGE, treeOptions, workers);
+  shared.signal?.throwIfAborted();
+  const stop = new AbortController();
+  const signal = shared.signal === null
+    ? stop.signal
+    : AbortSignal.any([shared.signal, stop.signal]);
+  const siteOptions: SitemapTreeOptions = { ...treeOptions, signal };
+  const scheduler = new RequestScheduler(shared);
+  const { pool, own } = poolForCall(shared);
+  const finished: SiteResult[] = [];
+  let running = 0;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  let pending: Promise<IteratorResult<string | URL>> | null = null;
+  let exhausted = false;
+
+  const start = (input: string | URL): void => {
+    const homepage = String(input);
+    let resolved;
+    try {
+      resolved = resolveOptions(input, siteOptions, workers);
+    } catch (error) {
+      finished.push({ homepage, error: error instanceof Error ? error : new Error(String(error)) });
+      return;
+    }
+    running++;
+    const crawler = new Crawler(resolved, pool, null, null, scheduler);
+    abortable(crawler.crawlWebsite(), signal).then(
+      (tree) => finished.push({ homepage, tree }),
+      (error) => {
+        // An abort ends the run below; anything else is this site's failure.
+        if (!signal.aborted) {
+          finished.push({
+            homepage,
+            error: error instanceof Error ? error : new Error(String(error)),
+          });
+        }
+      },
+    ).finally(() => {
+      running--;
+      notify();
+    });
+  };
+
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      if (finished.length > 0) {
+        yield finished.shift()!;
+        continue;
+      }
+      if (!exhausted && pending === null && running + finished.length < siteConcurrency) {
+        pending = source.next();
+      }
+      if (pending === null && running === 0) {
+        if (exhausted) return;
+        continue;
+      }
+      const woken = new Promise<"wake">((resolve) => wake = () => resolve("wake"));
+      const next = await abortable(
+        pending === null ? woken : Promise.race([pending, woken]),
+        signal,
+      );
+      if (next !== "wake") {
+        pending = null;
+        if (next.done) exhausted = true;
+        else start(next.value);
+      }
+    }
+  } finally {
+    wake = null;
+    stop.abort(new DOMException("The run was stopped", "AbortError"));
+    if (own) pool.close();
+    if (!exhausted) await source.return?.();
+  }
+}
+
+function iteratorOf(
+  items: Iterable<string | URL> | AsyncIterable<string | URL>,
+): AsyncIterator<string | URL> {
+  if (items !== null && typeof items === "object" && Symbol.asyncIterator in items) {
+    return items[Symbol.asyncIterator]();
+  }
+  if (items !== null && typeof items === "object" && Symbol.iterator in items) {
+    const it = items[Symbol.iterator]();
+    return {
+      next: () => Promise.resolve(it.next()),
+      return: () => Promise.resolve(it.return?.() ?? { done: true, value: undefined }),
+    };
+  }
+  throw new TypeError("Homepages must be an iterable or async iterable of URLs");
+}

@@ -1,0 +1,264 @@
+import assert from "node:assert/strict";
+import { crawlDelayOf, RequestScheduler } from "../src/schedule.ts";
+import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
+import { serve, type Served } from "../fixtures/serve.ts";
+import { FixtureSite } from "../fixtures/site.ts";
+import { sitemapIndex, urlset } from "./_tree_helpers.ts";
+
+const signal = new AbortController().signal;
+const url = (s: string): URL => new URL(s);
+
+/** Lets every settled promise's callbacks run. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+Deno.test("RequestScheduler grants at most maxConnections across hosts, in arrival order", async () => {
+  const scheduler = new RequestScheduler({ maxConnections: 2, concurrency: 4 });
+  const granted: string[] = [];
+  const releases: (() => void)[] = [];
+  for (const host of ["a", "b", "c", "d"]) {
+    scheduler.acquire(url(`http://${host}.test/x`), signal).then((release) => {
+      granted.push(host);
+      releases.push(release);
+    });
+  }
+  await settle();
+  assert.deepEqual(granted, ["a", "b"]);
+  releases[0]!();
+  await settle();
+  assert.deepEqual(granted, ["a", "b", "c"]);
+  releases[0]!(); // twice: no effect
+  await settle();
+  assert.deepEqual(granted, ["a", "b", "c"]);
+  for (const release of releases.slice(1)) release();
+  await settle();
+  assert.deepEqual(granted, ["a", "b", "c", "d"]);
+  assert.equal(scheduler.peakActive, 2);
+});
+
+Deno.test("RequestScheduler: a full host does not hold up another host's request behind it", async () => {
+  const scheduler = new RequestScheduler({ concurrency: 1 });
+  const granted: string[] = [];
+  const take = (u: string) =>
+    scheduler.acquire(url(u), signal).then((release) => {
+      granted.push(u);
+      return release;
+    });
+  const first = take("http://a.test/1");
+  take("http://a.test/2");
+  take("http://b.test/1");
+  await settle();
+  assert.deepEqual(granted, ["http://a.test/1", "http://b.test/1"]);
+  (await first)();
+  await settle();
+  assert.deepEqual(granted, ["http://a.test/1", "http://b.test/1", "http://a.test/2"]);
+  assert.equal(scheduler.active, 2);
+});
+
+Deno.test("RequestScheduler: an aborted wait rejects with the reason and frees its place", async () => {
+  const scheduler = new RequestScheduler({ maxConnections: 1 });
+  const hold = await scheduler.acquire(url("http://a.test/"), signal);
+  const controller = new AbortController();
+  const waiting = scheduler.acquire(url("http://b.test/"), controller.signal);
+  let thirdGranted = false;
+  scheduler.acquire(url("http://c.test/"), signal).then(() => thirdGranted = true);
+  controller.abort(new Error("stop"));
+  await assert.rejects(waiting, { message: "stop" });
+  hold();
+  await settle();
+  assert.equal(thirdGranted, true);
+  assert.equal(scheduler.active, 1);
+});
+
+Deno.test("RequestScheduler keeps delayMs between two starts on one host, not across hosts", async () => {
+  const scheduler = new RequestScheduler({ delayMs: 40, concurrency: 4 });
+  const starts: [string, number][] = [];
+  await Promise.all(
+    ["http://a.test/1", "http://b.test/1", "http://a.test/2", "http://a.test/3"].map(async (u) => {
+      const release = await scheduler.acquire(url(u), signal);
+      starts.push([u, performance.now()]);
+      release();
+    }),
+  );
+  assert.deepEqual(starts.map(([u]) => u), [
+    "http://a.test/1",
+    "http://b.test/1",
+    "http://a.test/2",
+    "http://a.test/3",
+  ]);
+  const a = starts.filter(([u]) => u.startsWith("http://a.test")).map(([, t]) => t);
+  // Timers may fire up to a millisecond early in some runtimes.
+  assert.ok(a[1]! - a[0]! >= 39, `gap ${a[1]! - a[0]!}`);
+  assert.ok(a[2]! - a[1]! >= 39, `gap ${a[2]! - a[1]!}`);
+});
+
+Deno.test("RequestScheduler: a held host waits for its robots.txt, other hosts do not", async () => {
+  const scheduler = new RequestScheduler({ respectCrawlDelay: true });
+  const robots = url("http://a.test/robots.txt");
+  scheduler.holdForRobots(robots);
+  const granted: string[] = [];
+  scheduler.acquire(url("http://a.test/sitemap.xml"), signal).then((r) => {
+    granted.push("sitemap");
+    r();
+  });
+  scheduler.acquire(url("http://b.test/sitemap.xml"), signal).then((r) => {
+    granted.push("other host");
+    r();
+  });
+  const release = await scheduler.acquire(robots, signal, true);
+  granted.push("robots");
+  await settle();
+  assert.deepEqual(granted, ["other host", "robots"]);
+  release();
+  await settle();
+  assert.deepEqual(granted, ["other host", "robots"]);
+  scheduler.setCrawlDelay(robots, null);
+  await settle();
+  assert.deepEqual(granted, ["other host", "robots", "sitemap"]);
+});
+
+Deno.test("RequestScheduler caps Crawl-delay at 10 s; only a host's first value counts", () => {
+  const scheduler = new RequestScheduler({ respectCrawlDelay: true, delayMs: 5 });
+  const robots = url("http://a.test/robots.txt");
+  scheduler.setCrawlDelay(robots, 30);
+  assert.equal(scheduler.delayFor(robots), 10_000);
+  assert.equal(scheduler.delayFor(url("http://a.test/other")), 10_000);
+  assert.equal(scheduler.delayFor(url("http://b.test/")), 5);
+  scheduler.setCrawlDelay(robots, 1);
+  assert.equal(scheduler.delayFor(robots), 10_000);
+});
+
+Deno.test("RequestScheduler ignores Crawl-delay when respectCrawlDelay is off", () => {
+  const scheduler = new RequestScheduler({ delayMs: 7 });
+  const robots = url("http://a.test/robots.txt");
+  scheduler.holdForRobots(robots);
+  scheduler.setCrawlDelay(robots, 3);
+  assert.equal(scheduler.delayFor(robots), 7);
+});
+
+Deno.test("RequestScheduler rejects out-of-range options, naming them", () => {
+  assert.throws(() => new RequestScheduler({ maxConnections: 0 }), {
+    name: "RangeError",
+    message: 'Option "maxConnections" must be an integer >= 1, got 0',
+  });
+  assert.throws(() => new RequestScheduler({ delayMs: -1 }), {
+    name: "RangeError",
+    message: 'Option "delayMs" must be an integer >= 0, got -1',
+  });
+  assert.throws(
+    () => new RequestScheduler({ respectCrawlDelay: "yes" as unknown as boolean }),
+    { name: "TypeError", message: 'Option "respectCrawlDelay" must be a boolean, got "yes"' },
+  );
+});
+
+Deno.test("crawlDelayOf() reads the agent's own group first, then *, and skips bad values", () => {
+  const text = [
+    "User-agent: *",
+    "Crawl-delay: 2 # seconds",
+    "",
+    "User-agent: otherbot",
+    "User-agent: My-Bot",
+    "Disallow: /private",
+    "Crawl-delay: 0.5",
+  ].join("\r\n");
+  assert.equal(crawlDelayOf(text, "my-bot/1.0 (+https://x.test)"), 0.5);
+  assert.equal(crawlDelayOf(text, "another/2.0"), 2);
+  assert.equal(crawlDelayOf("User-agent: *\nCrawl-delay: soon\n", "a/1"), null);
+  assert.equal(crawlDelayOf("Crawl-delay: 3\n", "a/1"), null);
+  assert.equal(crawlDelayOf("", "a/1"), null);
+});
+
+/**
+ * One fixture site on `hosts` ports (each a host of its own): the first serves
+ * robots.txt and an index naming `/s.xml` on every port; each answers after
+ * 300 ms, so requests overlap.
+ */
+async function manyHosts(hosts: number): Promise<{
+  site: FixtureSite;
+  home: string;
+  close: () => Promise<void>;
+}> {
+  const site = new FixtureSite();
+  site.latencyMs = 300;
+  const ports: number[] = [];
+  site
+    .file("/robots.txt", (origin) => `Sitemap: ${origin}/index.xml\n`)
+    .file("/index.xml", () => sitemapIndex(ports.map((p) => `http://127.0.0.1:${p}/s.xml`)))
+    .file("/s.xml", urlset(["/page"]));
+  const first = await site.listen();
+  ports.push(first.port);
+  const extra: Served[] = [];
+  for (let i = 1; i < hosts; i++) {
+    const served = await serve((request) => site.app.fetch(request));
+    extra.push(served);
+    ports.push(served.port);
+  }
+  return {
+    site,
+    home: first.url("/"),
+    close: async () => {
+      await Promise.all(extra.map((s) => s.close()));
+      await first.close();
+    },
+  };
+}
+
+const FLAT = { useKnownPaths: false, useFeeds: false, workers: 0, retries: 0 } as const;
+
+Deno.test("sitemapTreeForHomepage() keeps maxConnections across 100 hosts (server-observed)", async () => {
+  const { site, home, close } = await manyHosts(100);
+  try {
+    const tree = await sitemapTreeForHomepage(home, { ...FLAT, maxConnections: 8 });
+    assert.equal([...tree.allSitemaps()].length, 102);
+    assert.equal([...tree.allPages()].length, 100);
+    assert.equal(site.log.length, 102);
+    assert.equal(site.maxInFlight, 8);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("sitemapTreeForHomepage() defaults to 64 connections across hosts", async () => {
+  const { site, home, close } = await manyHosts(100);
+  try {
+    const tree = await sitemapTreeForHomepage(home, FLAT);
+    assert.equal([...tree.allPages()].length, 100);
+    assert.equal(site.maxInFlight, 64);
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, then its Crawl-delay between requests", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", (o) => `User-agent: *\nCrawl-delay: 0.05\nSitemap: ${o}/index.xml\n`)
+    .file("/index.xml", sitemapIndex(["/a.xml", "/b.xml"]))
+    .file("/a.xml", urlset(["/a"]))
+    .file("/b.xml", urlset(["/b"]));
+  const server = await site.listen();
+  try {
+    const tree = await sitemapTreeForHomepage(server.url("/"), {
+      workers: 0,
+      useFeeds: false,
+      retries: 0,
+      extraKnownPaths: [],
+      respectCrawlDelay: true,
+    });
+    assert.equal([...tree.allPages()].length, 2);
+    const log = site.log;
+    assert.equal(log[0]!.path, "/robots.txt");
+    // robots.txt, 14 well-known paths, the index and its two children.
+    assert.equal(log.length, 18);
+    assert.equal(site.maxInFlight, 1);
+    for (let i = 1; i < log.length; i++) {
+      const gap = log[i]!.startedAt - log[i - 1]!.startedAt;
+      assert.ok(
+        gap >= 45,
+        `request ${i} (${log[i]!.path}) came ${gap.toFixed(1)} ms after the last`,
+      );
+    }
+  } finally {
+    await server.close();
+  }
+});
