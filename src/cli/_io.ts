@@ -1,10 +1,11 @@
 /**
  * The command line's standard streams, behind one small interface so `main()`
- * runs the same on Deno, on Bun and in tests with injected writers.
+ * runs the same on Deno, Bun and Node and in tests with injected writers.
  *
  * @module
  */
 import process from "node:process";
+import { permissionMayPrompt } from "../runtime/mod.ts";
 
 /** A byte sink such as stdout; `write` settles once the bytes are taken (backpressure). */
 export interface CliWriter {
@@ -29,6 +30,14 @@ export interface CliIO {
    * progress line is erased, and `main()` returns 130.
    */
   readonly signal?: AbortSignal;
+  /** What `-` reads. @default {process.stdin} */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
+  /**
+   * Whether using one of these permissions may draw a permission prompt
+   * (Deno without `--allow-net`/`--allow-read`): then no progress line is
+   * drawn, so the prompt is not drawn over. Absent: never.
+   */
+  readonly mayPrompt?: (permissions: readonly ("net" | "read")[]) => Promise<boolean>;
 }
 
 /**
@@ -84,6 +93,7 @@ export function processIO(): CliIO {
     stderr: processWriters.stderr,
     stderrIsTerminal: process.stderr.isTTY === true,
     ...(typeof columns === "number" && columns > 0 ? { stderrColumns: columns } : {}),
+    mayPrompt: permissionMayPrompt,
   };
 }
 
