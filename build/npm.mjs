@@ -49,7 +49,8 @@ export function packageJson(deno, dev) {
     exports,
     bin: { "sitemap-tree": "./bin/sitemap-tree.js" },
     files: ["*.js", "*.d.ts", "bin/", "src/"],
-    engines: { node: ">=20" },
+    // src/runtime/node.ts loads node:worker_threads through process.getBuiltinModule (20.16+).
+    engines: { node: ">=20.16" },
     keywords: ["sitemap", "sitemaps", "robots.txt", "crawler", "seo", "usp"],
   };
   // The BullMQ adapter is the one entry point with a dependency: optional, so
