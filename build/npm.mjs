@@ -9,7 +9,7 @@
 // script adds the publishable package.json, generated from deno.json so the
 // version and the entry points have one source, and the README.
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import process from "node:process";
@@ -83,7 +83,14 @@ export function build() {
   });
   const pkg = packageJson(readJson(join(ROOT, "deno.json")), readJson(join(ROOT, "package.json")));
   writeFileSync(join(OUT, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
-  copyFileSync(join(ROOT, "README.md"), join(OUT, "README.md"));
+  // The repository's README, headed by the one difference npm users meet first: the name.
+  writeFileSync(
+    join(OUT, "README.md"),
+    `> The npm build of \`@sitemap/tree\` (JSR): import from \`"${PACKAGE_NAME}"\`, ` +
+      `\`"${PACKAGE_NAME}/parse"\` and \`"${PACKAGE_NAME}/cli"\` where the examples below say ` +
+      `\`"@sitemap/tree"\`; the command is \`npx sitemap-tree\`.\n\n` +
+      readFileSync(join(ROOT, "README.md"), "utf8"),
+  );
   chmodSync(join(OUT, "bin", "sitemap-tree.js"), 0o755);
   return pkg;
 }
