@@ -74,8 +74,8 @@ import {
   BatchWriter,
   type CliIO,
   isBrokenPipe,
-  onFirstInterrupt,
   processIO,
+  runAsCommand,
   SerialWriter,
 } from "./src/cli/_io.ts";
 import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
@@ -502,10 +502,6 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.main) {
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(() => interrupt.abort());
-  const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
-  stopListening();
-  process.exit(status);
-}
+// Deno and Bun run this module as the program; Node (and anything bundled)
+// starts from bin/sitemap-tree.ts, which calls runAsCommand() unconditionally.
+if (import.meta.main) await runAsCommand(main);
