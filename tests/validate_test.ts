@@ -5,7 +5,7 @@ import {
   type SitemapProblem,
   validateSitemapTree,
 } from "../src/validate.ts";
-import { LINT_USAGE, lintCommand } from "../src/cli/_lint.ts";
+import { commandUsage, LINT } from "../src/cli/_args.ts";
 import { main } from "../cli.ts";
 import type { CliIO } from "../src/cli/_io.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
@@ -139,6 +139,9 @@ Deno.test("validateSitemapTree() counts URLs and bytes from the fetch records an
       downloadedBytes: 1_000_000,
       decompressedBytes: 60_000_000,
       entries: 1,
+      etag: null,
+      lastModified: null,
+      fetchedAt: null,
     }],
   });
   assertEquals(brief(validateSitemapTree(tree, { now: NOW }).problems, "https://example.com"), [
@@ -269,7 +272,7 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
     .file("/ok.xml", (o) => locs(o, ["/b"], "2024-05-01"));
   await withSite(site, async (server) => {
     const text = captureIO();
-    const status = await lintCommand([server.url("/"), "-k", "--no-feeds"], text.io);
+    const status = await main(["lint", server.url("/"), "-k", "--no-feeds"], text.io);
     assertEquals([status, text.err()], [1, ""]);
     const origin = server.origin;
     assertEquals(text.out().replaceAll(origin, "A").split("\n"), [
@@ -281,7 +284,7 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
     ]);
     const json = captureIO();
     assertEquals(
-      await lintCommand(["--json", "--no-known", "--no-feeds", server.url("/")], json.io),
+      await main(["lint", "--json", "--no-known", "--no-feeds", server.url("/")], json.io),
       1,
     );
     const report = JSON.parse(json.out());
@@ -290,19 +293,35 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
 
     site.file("/s.xml", (o) => locs(o, ["/a"], "2024-05-02"));
     const clean = captureIO();
-    assertEquals(await lintCommand([server.url("/"), "-k", "--no-feeds"], clean.io), 0);
+    assertEquals(await main(["lint", server.url("/"), "-k", "--no-feeds"], clean.io), 0);
     assertEquals(clean.out(), "No problems in 3 sitemaps (2 pages)\n");
   });
   const usage = captureIO();
-  assertEquals(await lintCommand(["--bogus"], usage.io), 2);
-  assertEquals(usage.err().split("\n")[0], 'sitemap-tree lint: Unknown option "--bogus"');
+  assertEquals(await main(["lint", "--bogus"], usage.io), 2);
+  assertEquals(
+    usage.err(),
+    'sitemap-tree: Unknown option "--bogus"; see sitemap-tree lint --help\n',
+  );
   const missing = captureIO();
-  assertEquals(await lintCommand([], missing.io), 2);
-  assertEquals(missing.err().split("\n")[0], "sitemap-tree lint: The website's URL is missing");
+  assertEquals(await main(["lint"], missing.io), 2);
+  assertEquals(missing.err(), "sitemap-tree: Missing URL; see sitemap-tree lint --help\n");
 });
 
 Deno.test("main() dispatches lint", async () => {
   const help = captureIO();
   assertEquals(await main(["lint", "--help"], help.io), 0);
-  assertEquals(help.out(), LINT_USAGE);
+  assertEquals(help.out(), commandUsage(LINT));
+});
+
+Deno.test("lintSitemapDocument() reports a UTF-32 document as unreadable, not as UTF-16 garbage", () => {
+  const utf32le = new Uint8Array([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0, 0x75, 0, 0, 0]);
+  assertEquals(lintSitemapDocument(utf32le, "https://example.com/sitemap.xml"), [{
+    severity: "error",
+    code: "invalid-sitemap",
+    sitemap: "https://example.com/sitemap.xml",
+    url: null,
+    value: null,
+    message: "Not a sitemap: the document is encoded as UTF-32LE (byte order mark FF FE 00 00), " +
+      "which cannot be decoded (the Encoding Standard has no UTF-32); serve it as UTF-8",
+  }]);
 });

@@ -7,8 +7,9 @@
  */
 import { parseDate } from "./_dates.ts";
 import { decodeRawText } from "./_pack.ts";
+import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import type { IndexEntry, ParseResult } from "./_result.ts";
-import { resolveSitemapUrl } from "./_url.ts";
+import { NotUrlCounter, resolveSitemapUrl } from "./_url.ts";
 import {
   type ByteReader,
   type ElementName,
@@ -28,6 +29,7 @@ class SitemapIndexBytes implements ByteReader {
   readonly #rootNs: string;
   readonly #children: IndexEntry[] = [];
   readonly #seen = new Set<string>();
+  readonly #notUrls = new NotUrlCounter();
   #inSitemap = false;
   #loc: string | null = null;
   #lastModified = NaN;
@@ -82,13 +84,15 @@ class SitemapIndexBytes implements ByteReader {
     this.#inSitemap = false;
     if (this.#loc === null) return;
     const url = resolveSitemapUrl(this.#loc, this.#base);
+    if (url === null) this.#notUrls.note(this.#loc);
     if (url === null || this.#seen.has(url)) return;
     this.#seen.add(url);
     this.#children.push({ url, lastModified: this.#lastModified });
   }
 
   finish(): ParseResult {
-    return { kind: "index", format: "index", children: this.#children, warning: null };
+    const warning = this.#notUrls.warning();
+    return { kind: "index", format: "index", children: this.#children, warning };
   }
 
   discard(): void {}
@@ -99,9 +103,19 @@ class SitemapIndexBytes implements ByteReader {
  *
  * @param b The decompressed document, known to be UTF-8.
  * @param base The index URL, for relative `<loc>`s; null if unknown.
+ * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel.
  * @returns The general path's result, or null when the document is not of
  * the shape read here.
  */
-export function readSitemapIndexBytes(b: Uint8Array, base: URL | null): ParseResult | null {
-  return readXmlBytes(b, "sitemapindex", (rootNs) => new SitemapIndexBytes(rootNs, base));
+export function readSitemapIndexBytes(
+  b: Uint8Array,
+  base: URL | null,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
+): ParseResult | null {
+  return readXmlBytes(
+    b,
+    "sitemapindex",
+    (rootNs) => new SitemapIndexBytes(rootNs, base),
+    checkpoint,
+  );
 }

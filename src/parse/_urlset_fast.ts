@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
@@ -555,8 +556,8 @@ class UrlsetBytes implements ByteReader {
   }
 
   finish(): ParseResult {
-    const { pages, found } = this.#builder.build();
-    return { kind: "pages", format: "urlset", pages, found, warning: null };
+    const { pages, found, warning } = this.#builder.build();
+    return { kind: "pages", format: "urlset", pages, found, warning };
   }
 
   discard(): void {
@@ -570,6 +571,7 @@ class UrlsetBytes implements ByteReader {
  * @param b The decompressed document, known to be UTF-8.
  * @param base The sitemap URL, for relative `<loc>`s; null if unknown.
  * @param since Keep pages whose lastmod is >= this (epoch ms) or missing; NaN keeps all.
+ * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel.
  * @returns The same result the general path gives, or null when the document
  * is not of the shape read here (then nothing has been kept).
  */
@@ -577,6 +579,12 @@ export function readUrlsetBytes(
   b: Uint8Array,
   base: URL | null,
   since: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): ParseResult | null {
-  return readXmlBytes(b, "urlset", (rootNs) => new UrlsetBytes(rootNs, base, since, b));
+  return readXmlBytes(
+    b,
+    "urlset",
+    (rootNs) => new UrlsetBytes(rootNs, base, since, b),
+    checkpoint,
+  );
 }

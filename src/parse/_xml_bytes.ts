@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { type Checkpoint, CHECKPOINT_BYTES } from "../_checkpoint.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
@@ -353,6 +354,8 @@ function readSplitField(
  * @param b The document, known to be UTF-8.
  * @param rootLocal The root element's local name ("urlset", "sitemapindex").
  * @param make Makes the reader, given the root's namespace URI.
+ * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel
+ * (the reader's work is dropped, and the error passes through).
  * @returns The reader's result, or null when the document is not of the
  * subset read here (nothing is kept then).
  */
@@ -360,6 +363,7 @@ export function readXmlBytes(
   b: Uint8Array,
   rootLocal: string,
   make: (rootNs: string) => ByteReader,
+  checkpoint: Checkpoint,
 ): ParseResult | null {
   let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   // Prolog: whitespace, the XML declaration, comments, processing instructions.
@@ -418,8 +422,12 @@ export function readXmlBytes(
   const root = names.resolve(b.slice(nameAt, nameAt + nameLen));
   if (root.local !== rootLocal) return null;
   const reader = make(root.ns);
-  const result = walk(b, j + 1, names, nameAt, nameLen, reader);
-  if (result === null) reader.discard();
+  let result: ParseResult | null = null;
+  try {
+    result = walk(b, j + 1, names, nameAt, nameLen, reader, checkpoint);
+  } finally {
+    if (result === null) reader.discard();
+  }
   return result;
 }
 
@@ -436,6 +444,7 @@ function walk(
   rootAt: number,
   rootLen: number,
   reader: ByteReader,
+  checkpoint: Checkpoint,
 ): ParseResult | null {
   const starts = new Int32Array(MAX_DEPTH + 1);
   const lengths = new Int32Array(MAX_DEPTH + 1);
@@ -443,7 +452,12 @@ function walk(
   lengths[1] = rootLen;
   let depth = 1;
   const scratch: number[] = [];
+  let nextCheckpoint = i + CHECKPOINT_BYTES;
   for (;;) {
+    if (i >= nextCheckpoint) {
+      checkpoint(i);
+      nextCheckpoint = i + CHECKPOINT_BYTES;
+    }
     let c = b[i];
     while (c === 0x0a || c === 0x20 || c === 0x09 || c === 0x0d) c = b[++i];
     if (c !== LT) {

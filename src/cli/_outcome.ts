@@ -1,0 +1,31 @@
+/**
+ * A crawl's outcome (`stats.outcome`) as an exit status (DESIGN §6): 0 at
+ * least one sitemap was read, 1 the site could not be reached, 3 it answered
+ * but publishes no sitemap; with the one line stderr prints for 1 and 3
+ * (`stats.outcomeReason`).
+ *
+ * @module
+ */
+import type { SitemapTreeOutcome, SitemapTreeStats } from "../stats.ts";
+
+/** The exit status of a finished crawl and, unless 0, why. */
+export interface TreeOutcome {
+  readonly status: 0 | 1 | 3;
+  readonly reason: string;
+}
+
+const STATUS: Readonly<Record<SitemapTreeOutcome, 0 | 1 | 3>> = {
+  ok: 0,
+  unreachable: 1,
+  "no-sitemaps": 3,
+};
+
+/**
+ * The exit status and stderr line of a crawl, from its counters.
+ *
+ * @param stats The call's counters.
+ * @returns The status and reason.
+ */
+export function crawlOutcome(stats: SitemapTreeStats): TreeOutcome {
+  return { status: STATUS[stats.outcome], reason: stats.outcomeReason ?? "" };
+}
