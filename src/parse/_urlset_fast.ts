@@ -23,6 +23,7 @@ import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
 import { decodeRawText, isNormalUrlBytes, PackedPagesBuilder, parseDateText } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
+import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
 import {
   type AlternateData,
   CHANGE_FREQUENCIES,
@@ -151,53 +152,6 @@ function plainAscii(b: Uint8Array, a: number, e: number): boolean {
 function isAscii(b: Uint8Array, i: number, word: string): boolean {
   for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
   return true;
-}
-
-/** A `<priority>`'s value from plain ASCII bytes, as {@linkcode parsePriority} reads its text. */
-function priorityOf(b: Uint8Array, a: number, e: number): number {
-  let i = a;
-  while (i < e && isSpace(b[i]!)) i++;
-  let end = e;
-  while (end > i && isSpace(b[end - 1]!)) end--;
-  let value = 0;
-  let digits = 0;
-  let scale = 1;
-  let dot = false;
-  for (let k = i; k < end; k++) {
-    const c = b[k]!;
-    if (c >= 0x30 && c <= 0x39) {
-      value = value * 10 + (c - 0x30);
-      digits++;
-      if (dot) scale *= 10;
-    } else if (c === 0x2e && !dot) {
-      dot = true;
-    } else {
-      return 0.5;
-    }
-  }
-  if (digits === 0) return 0.5;
-  // Both are exact below 2^53, so one division rounds as Number() would.
-  if (digits > 15) return parsePriority(decodeRawText(b, a, e));
-  const n = value / scale;
-  return n <= 1 ? n : 0.5;
-}
-
-const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map((f) => new TextEncoder().encode(f));
-
-/** A `<changefreq>`'s code from plain ASCII bytes: 1 + index in CHANGE_FREQUENCIES, or 0. */
-function frequencyOf(b: Uint8Array, a: number, e: number): number {
-  while (a < e && isSpace(b[a]!)) a++;
-  while (e > a && isSpace(b[e - 1]!)) e--;
-  next: for (let f = 0; f < FREQUENCY_NAMES.length; f++) {
-    const name = FREQUENCY_NAMES[f]!;
-    if (name.length !== e - a) continue;
-    for (let k = 0; k < name.length; k++) {
-      const c = b[a + k]!;
-      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name[k]) continue next;
-    }
-    return f + 1;
-  }
-  return 0;
 }
 
 /** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
