@@ -53,6 +53,8 @@ export interface ElementName {
   readonly kind: NsKind;
   /** Free for the reader: a code it derives from the name once. */
   code: number;
+  /** The name of the start tag that followed this one last time: usually the next one too. */
+  next: ElementName | null;
 }
 
 /** What the byte-level walk reports to; mirrors a {@linkcode DocumentReader}. */
@@ -275,8 +277,15 @@ class NameTable {
         ? XMLNS_NAMESPACE
         : this.#prefixes.get(prefix) ?? "";
     }
-    return { bytes, local, ns, kind: nsKind(ns), code: -1 };
+    return { bytes, local, ns, kind: nsKind(ns), code: -1, next: null };
   }
+}
+
+/** Whether `bytes` are `b[a, e)`. */
+function sameName(bytes: Uint8Array, b: Uint8Array, a: number, e: number): boolean {
+  if (bytes.length !== e - a) return false;
+  for (let k = 0; k < bytes.length; k++) if (bytes[k] !== b[a + k]) return false;
+  return true;
 }
 
 /** Index after the end tag `</name>` (spaces allowed before `>`) at `lt`, or -1. */
@@ -452,6 +461,8 @@ function walk(
   lengths[1] = rootLen;
   let depth = 1;
   const scratch: number[] = [];
+  // The previous start tag's name: its `next` predicts this one's.
+  let previous = null as ElementName | null;
   let nextCheckpoint = i + CHECKPOINT_BYTES;
   for (;;) {
     if (i >= nextCheckpoint) {
@@ -510,7 +521,12 @@ function walk(
       // Prefixes are bound on the root only.
       for (let k = 0; k < scratch.length; k += 4) if (atAscii(b, scratch[k]!, "xmlns")) return null;
     }
-    const name = names.get(b, nameAt, j);
+    let name: ElementName | null = previous?.next ?? null;
+    if (name === null || !sameName(name.bytes, b, nameAt, j)) {
+      name = names.get(b, nameAt, j);
+      if (previous !== null) previous.next = name;
+    }
+    previous = name;
     if (depth === MAX_DEPTH) return null;
     const d = ++depth;
     const field = reader.start(d, name, b, scratch);
@@ -548,10 +564,11 @@ function walk(
  * @returns The index of the `<`, or -1.
  */
 export function textEnd(b: Uint8Array, from: number): number {
-  // Values are short: a loop beats indexOf's call.
-  const limit = Math.min(b.length, from + MAX_FIELD_LENGTH + 1);
-  for (let i = from; i < limit; i++) if (b[i] === LT) return i;
-  return -1;
+  // Short values: a loop beats indexOf's call; past 32 bytes (URLs) indexOf wins.
+  const short = Math.min(b.length, from + 32);
+  for (let i = from; i < short; i++) if (b[i] === LT) return i;
+  const i = b.indexOf(LT, short);
+  return i === -1 || i > from + MAX_FIELD_LENGTH ? -1 : i;
 }
 
 /** Whether a name is in the sitemaps.org namespace as a reader sees it (or in none). */
