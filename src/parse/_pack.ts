@@ -971,3 +971,16 @@ function parseAnyDate(text: string): number {
 export function isNormalUrlBytes(src: Uint8Array, a: number, e: number): boolean {
   return normalUrlEnd(src, a, e, RAW_PATH_OK) === e;
 }
+
+/**
+ * Whether decoded text bytes `src[a, e)` are an absolute http(s) URL the
+ * WHATWG parser returns unchanged ({@linkcode normalUrlEnd}; `&` allowed).
+ *
+ * @param src The bytes.
+ * @param a Start of the URL.
+ * @param e End of the URL.
+ * @returns True when it needs no normalising.
+ */
+export function isNormalUrlText(src: Uint8Array, a: number, e: number): boolean {
+  return normalUrlEnd(src, a, e, PATH_OK) === e;
+}

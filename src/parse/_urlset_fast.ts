@@ -20,7 +20,13 @@ import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
-import { decodeRawText, isNormalUrlBytes, PackedPagesBuilder, parseDateText } from "./_pack.ts";
+import {
+  decodeRawText,
+  isNormalUrlBytes,
+  isNormalUrlText,
+  PackedPagesBuilder,
+  parseDateText,
+} from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
 import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
@@ -120,11 +126,19 @@ function codeOf(name: ElementName, rootNs: string): number {
 const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
 const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
-/** Whether `b[a, e)` is ASCII without references or control bytes (tabs and line breaks included). */
+/**
+ * Whether `b[a, e)` is ASCII without control bytes (tabs and line breaks
+ * included) and without references other than `&amp;`.
+ */
 function plainBytes(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) {
     const c = b[i]!;
-    if (c >= 0x7f || c === 0x26 || c < 0x20) return false;
+    if (c >= 0x7f || c < 0x20) return false;
+    if (c === 0x26) {
+      if (i + 5 > e || b[i + 1] !== 0x61 || b[i + 2] !== 0x6d || b[i + 3] !== 0x70) return false;
+      if (b[i + 4] !== 0x3b) return false;
+      i += 4;
+    }
   }
   return true;
 }
@@ -304,8 +318,16 @@ class UrlsetBytes implements ByteReader {
     while (a < e && isSpace(b[a]!)) a++;
     while (e > a && isSpace(b[e - 1]!)) e--;
     if (a === e) return 0;
-    if (isNormalUrlBytes(b, a, e)) return this.#writer.bytes(b, a, e);
-    return this.#writer.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
+    const w = this.#writer;
+    if (b.subarray(a, e).includes(0x26)) {
+      // `&amp;` in a query (Shopify's `?v=…&amp;width=…`): unescaped as copied.
+      const ref = w.unescapedBytes(b, a, e);
+      if (isNormalUrlText(w.textBytes, w.startOf(ref), w.textUsed)) return ref;
+      w.dropLast();
+    } else if (isNormalUrlBytes(b, a, e)) {
+      return w.bytes(b, a, e);
+    }
+    return w.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
   }
 
   /** The reference of a text field from one run of bytes, as {@linkcode textOrNull} gives it. */
