@@ -686,6 +686,34 @@ export class PackedPagesBuilder {
   }
 
   /**
+   * Adds, as a page, a `<loc>`'s decoded text (resolved like
+   * {@linkcode add}'s) at once rather than in a batch, after the pages
+   * added before it: for a reader that commits its other pages with
+   * {@linkcode commitLoc}, between which a batch of one would be flushed
+   * each time.
+   *
+   * @param text The `<loc>` text, decoded.
+   * @param lastModified Epoch ms, NaN for none.
+   * @param priority Already in [0, 1].
+   * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
+   * @param extras The page's rare data, or null.
+   */
+  commitText(
+    text: string,
+    lastModified: number,
+    priority: number,
+    changeFrequency: number,
+    extras: PageExtrasData | ExtrasSource | null,
+  ): void {
+    if (this.#pN !== 0) this.#flush();
+    const url = this.#resolve(text);
+    if (url === null) return;
+    const end = this.#writeString(url);
+    if (extras !== null) this.#recordExtras(extras);
+    this.#commitValues(end, lastModified, priority, changeFrequency);
+  }
+
+  /**
    * Gives up on the pages added so far (the caller reads the document
    * another way); the working arrays go back for the next builder.
    */

@@ -30,18 +30,9 @@ import {
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
 import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
-import {
-  type AlternateData,
-  CHANGE_FREQUENCIES,
-  type ImageData,
-  type NewsStoryData,
-  type PageExtrasData,
-  type ParseResult,
-  type VideoData,
-} from "./_result.ts";
+import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
 import {
   changeFrequencyCode,
-  extrasOf,
   IMAGE_FIELDS,
   newNews,
   NEWS_FIELDS,
@@ -472,19 +463,18 @@ class UrlsetBytes implements ByteReader {
         extras,
       );
     } else {
-      const extras = any ? this.#extrasData() : null;
-      this.#builder.add(
+      this.#builder.commitText(
         this.#locText,
         this.#lastModified,
         this.#priority,
         this.#changeFrequency,
-        extras,
+        any ? this : null,
       );
       this.#locText = "";
     }
   }
 
-  /** Writes the `<url>`'s extras as records (called inside `commitLoc`). */
+  /** Writes the `<url>`'s extras as records (called inside `commitLoc` or `commitText`). */
   writeTo(w: ExtrasWriter): void {
     const images = this.#imageRefs;
     const alternates = this.#alternateRefs;
@@ -507,28 +497,6 @@ class UrlsetBytes implements ByteReader {
       w.word(alternates.length / 2);
       for (const ref of alternates) w.word(ref);
     }
-  }
-
-  /** The `<url>`'s extras as objects, for a page whose `<loc>` was not one run of bytes. */
-  #extrasData(): PageExtrasData | null {
-    const w = this.#writer;
-    let images: ImageData[] | null = null;
-    const refs = this.#imageRefs;
-    for (let k = 0; k < refs.length; k += 5) {
-      (images ??= []).push({
-        loc: w.stringOf(refs[k]!) ?? "",
-        caption: w.stringOf(refs[k + 1]!),
-        geoLocation: w.stringOf(refs[k + 2]!),
-        title: w.stringOf(refs[k + 3]!),
-        license: w.stringOf(refs[k + 4]!),
-      });
-    }
-    let alternates: AlternateData[] | null = null;
-    const alt = this.#alternateRefs;
-    for (let k = 0; k < alt.length; k += 2) {
-      (alternates ??= []).push({ hreflang: w.stringOf(alt[k]!)!, href: w.stringOf(alt[k + 1]!)! });
-    }
-    return extrasOf(this.#news, images, this.#videos, alternates);
   }
 
   finish(): ParseResult {

@@ -307,6 +307,32 @@ function onlySpaceBytes(b: Uint8Array, a: number, e: number): boolean {
 }
 
 /**
+ * When a field's content from `from` is whitespace, one CDATA section
+ * (starting at `first`), whitespace, and the end tag: the index after the
+ * end tag, else -1. The tokenizer drops the whitespace runs, so the field's
+ * text is the section's content.
+ */
+function cdataOnlyEnd(
+  b: Uint8Array,
+  from: number,
+  first: number,
+  nameAt: number,
+  nameLen: number,
+): number {
+  if (
+    b[first + 1] !== BANG || !atAscii(b, first + 2, "[CDATA[") || !onlySpaceBytes(b, from, first)
+  ) {
+    return -1;
+  }
+  const a = first + 9;
+  const e = find3(b, a, 0x5d, 0x5d, GT);
+  if (e === -1 || e - a > MAX_FIELD_LENGTH) return -1;
+  let lt = e + 3;
+  while (lt < b.length && isSpace(b[lt]!)) lt++;
+  return b[lt] === LT ? endTagEnd(b, lt, nameAt, nameLen) : -1;
+}
+
+/**
  * Reads a captured field's content from `from`, where its first text run
  * ends at `first` (a `<`), as the tokenizer's events would give it: runs of
  * only whitespace dropped, the rest decoded; CDATA as it stands; comments
@@ -547,8 +573,15 @@ function walk(
     const first = reader.scan(field, b, i);
     if (first === -1) return null;
     let e = b[first + 1] === SLASH ? endTagEnd(b, first, nameAt, j - nameAt) : -1;
-    if (e !== -1) reader.raw(field, b, i, first);
-    else e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
+    if (e !== -1) {
+      reader.raw(field, b, i, first);
+    } else if ((e = cdataOnlyEnd(b, i, first, nameAt, j - nameAt)) !== -1) {
+      // One CDATA section between whitespace reads as its content.
+      const a = first + 9;
+      reader.text(field, normalizeNewlines(decodeBytes(b, a, find3(b, a, 0x5d, 0x5d, GT))));
+    } else {
+      e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
+    }
     if (e === -1) return null;
     depth--;
     i = e;
