@@ -46,6 +46,7 @@ import {
 import {
   attributeValue,
   type ByteReader,
+  cdataText,
   type ElementName,
   isCoreName,
   isSpace,
@@ -143,6 +144,7 @@ const C_VIDEO = 3;
 const LOC_NONE = 0;
 const LOC_RAW = 1;
 const LOC_TEXT = 2;
+const LOC_CDATA = 3;
 
 /** Whether `b[a, e)` is short ASCII without references or control bytes other than whitespace. */
 function plainAscii(b: Uint8Array, a: number, e: number): boolean {
@@ -382,6 +384,16 @@ class UrlsetBytes implements ByteReader {
     this.#extensionField(field, runText(b, a, e));
   }
 
+  cdata(field: number, b: Uint8Array, a: number, e: number): void {
+    if (field !== F_LOC) {
+      this.text(field, cdataText(b, a, e));
+    } else if (this.#locKind === LOC_NONE) {
+      this.#locKind = LOC_CDATA;
+      this.#locStart = a;
+      this.#locEnd = e;
+    }
+  }
+
   text(field: number, text: string): void {
     switch (field) {
       case F_LOC:
@@ -461,6 +473,16 @@ class UrlsetBytes implements ByteReader {
         this.#priority,
         this.#changeFrequency,
         extras,
+      );
+    } else if (this.#locKind === LOC_CDATA) {
+      this.#builder.commitBytes(
+        this.#doc,
+        this.#locStart,
+        this.#locEnd,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        any ? this : null,
       );
     } else {
       this.#builder.commitText(

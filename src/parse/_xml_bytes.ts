@@ -77,6 +77,11 @@ export interface ByteReader {
   raw(field: number, b: Uint8Array, a: number, e: number): void;
   /** A captured field's text as the tokenizer hands it over (CDATA, comments or a split run). */
   text(field: number, text: string): void;
+  /**
+   * A captured field that is one CDATA section between whitespace: its
+   * content `b[a, e)`, which reads as it stands (line ends aside).
+   */
+  cdata(field: number, b: Uint8Array, a: number, e: number): void;
   /** An element that was not a captured field ended at depth `d`. */
   end(d: number): void;
   /** The root closed: the result. */
@@ -211,6 +216,18 @@ export function decodeBytes(b: Uint8Array, a: number, e: number): string {
     if (i === e) return String.fromCharCode.apply(null, b.subarray(a, e) as unknown as number[]);
   }
   return rawDecoder.decode(b.subarray(a, e));
+}
+
+/**
+ * A CDATA section's content as the tokenizer hands it over: decoded, CRs normalised.
+ *
+ * @param b The document's bytes.
+ * @param a Start of the content.
+ * @param e End of the content.
+ * @returns The text.
+ */
+export function cdataText(b: Uint8Array, a: number, e: number): string {
+  return normalizeNewlines(decodeBytes(b, a, e));
 }
 
 /**
@@ -578,7 +595,7 @@ function walk(
     } else if ((e = cdataOnlyEnd(b, i, first, nameAt, j - nameAt)) !== -1) {
       // One CDATA section between whitespace reads as its content.
       const a = first + 9;
-      reader.text(field, normalizeNewlines(decodeBytes(b, a, find3(b, a, 0x5d, 0x5d, GT))));
+      reader.cdata(field, b, a, find3(b, a, 0x5d, 0x5d, GT));
     } else {
       e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
     }
