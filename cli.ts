@@ -72,6 +72,7 @@ import {
 } from "./src/cli/_output.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
+import { batchCommand } from "./src/cli/_batch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
@@ -93,6 +94,7 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
  */
 export async function main(args: string[], io: CliIO = processIO()): Promise<number> {
   if (args[0] === "lint") return await lintCommand(args.slice(1), io);
+  if (args[0] === "batch") return await batchCommand(args.slice(1), io);
   const stderr = new SerialWriter(io.stderr);
   let parsed: ParsedArgs;
   try {

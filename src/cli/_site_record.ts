@@ -1,0 +1,121 @@
+/**
+ * One site's result as records: the summary line of `batch --format summary`
+ * (and a queue job's return value), and the page lines of `--format pages`.
+ *
+ * @module
+ */
+import type { IndexWebsiteSitemap } from "../objects/sitemap.ts";
+import { InvalidSitemap } from "../objects/sitemap.ts";
+import type { SiteResult } from "../sitemap_trees.ts";
+import { ndjsonFormat } from "./_output.ts";
+
+/** Whether a site was read, answered without sitemaps, or could not be reached. */
+export type SiteStatus = "ok" | "no-sitemaps" | "unreachable";
+
+/** The summary of one site. */
+export interface SiteSummary {
+  /** The homepage as given. */
+  readonly homepage: string;
+  readonly status: SiteStatus;
+  /** One line naming the cause when the status is not "ok"; null otherwise. */
+  readonly reason: string | null;
+  /** Sitemaps read (invalid ones not counted). */
+  readonly sitemaps: number;
+  /** Sitemaps that could not be fetched or parsed. */
+  readonly invalidSitemaps: number;
+  /** Pages listed, counting a page each time a sitemap lists it. */
+  readonly pages: number;
+  /** Distinct page URLs. */
+  readonly distinctPages: number;
+  /** Response bytes downloaded. */
+  readonly bytes: number;
+  /** HTTP requests sent. */
+  readonly requests: number;
+  /** Milliseconds the site took. */
+  readonly ms: number;
+}
+
+/** The outcome fields `SitemapTreeStats` carries (engineer `net`); derived here when absent. */
+interface OutcomeStats {
+  readonly outcome?: SiteStatus;
+  readonly outcomeReason?: string | null;
+}
+
+/**
+ * The summary of one site's result; a homepage that is not a URL is
+ * "unreachable" with the error's message as its reason.
+ *
+ * @param result One result of `sitemapTreesForHomepages`.
+ * @returns The summary.
+ */
+export function siteSummary(result: SiteResult): SiteSummary {
+  if (result.error !== undefined) {
+    return {
+      homepage: result.homepage,
+      status: "unreachable",
+      reason: result.error.message,
+      sitemaps: 0,
+      invalidSitemaps: 0,
+      pages: 0,
+      distinctPages: 0,
+      bytes: 0,
+      requests: 0,
+      ms: 0,
+    };
+  }
+  const tree = result.tree;
+  let sitemaps = 0;
+  let invalid = 0;
+  for (const node of tree.allSitemaps()) {
+    if (node instanceof InvalidSitemap) invalid++;
+    else sitemaps++;
+  }
+  let pages = 0;
+  const distinct = new Set<string>();
+  for (const page of tree.allPages()) {
+    pages++;
+    distinct.add(page.url);
+  }
+  const { status, reason } = outcomeOf(tree, sitemaps);
+  return {
+    homepage: result.homepage,
+    status,
+    reason,
+    sitemaps,
+    invalidSitemaps: invalid,
+    pages,
+    distinctPages: distinct.size,
+    bytes: tree.stats.bytesDownloaded,
+    requests: tree.stats.requests,
+    ms: Math.round(tree.stats.elapsedMs),
+  };
+}
+
+function outcomeOf(
+  tree: IndexWebsiteSitemap,
+  sitemaps: number,
+): { status: SiteStatus; reason: string | null } {
+  const stats = tree.stats as typeof tree.stats & OutcomeStats;
+  if (stats.outcome !== undefined) {
+    return { status: stats.outcome, reason: stats.outcomeReason ?? null };
+  }
+  if (sitemaps > 0) return { status: "ok", reason: null };
+  const fetches = stats.fetches;
+  if (fetches.length > 0 && fetches.every((f) => f.status === null)) {
+    return { status: "unreachable", reason: stats.invalid[0]?.reason ?? "no request answered" };
+  }
+  return { status: "no-sitemaps", reason: "no sitemap found" };
+}
+
+/**
+ * The `--format pages` lines of one site: the `ndjson` page object with a
+ * leading `site` key, one per page, in tree order.
+ *
+ * @param result One result of `sitemapTreesForHomepages`.
+ * @returns Lines with their `\n`.
+ */
+export function* sitePageLines(result: SiteResult): Generator<string, void, undefined> {
+  if (result.error !== undefined) return;
+  const site = `{"site":${JSON.stringify(result.homepage)},`;
+  for (const line of ndjsonFormat(result.tree)) yield site + line.slice(1);
+}
