@@ -11,7 +11,10 @@
  * is timed from its request to its invalid event), `stream` (count
  * streamPages(), when mod.ts exports it), `fetch` (no library: plain
  * `fetch()` of robots.txt, its index and the index's children, `concurrency`
- * at a time, bodies read and dropped; `urls` counts the children).
+ * at a time, bodies read and dropped; `urls` counts the children), `gunzip`
+ * (the single-thread floor: the same fetches, each body through
+ * `DecompressionStream` and `TextDecoderStream` and counted with
+ * `indexOf("<loc>")`, no objects; `urls` counts the `<loc>`s).
  *
  * Peak RSS is Linux's VmHWM at the end (workers are threads of this process,
  * so it covers them); the baseline is VmRSS just before the call, after the
@@ -29,7 +32,7 @@ import type { SitemapProgressEvent, SitemapTreeOptions } from "../mod.ts";
 
 /** What the orchestrator asks for. */
 export interface RunSpec {
-  readonly case: "tree" | "bomb" | "stream" | "fetch";
+  readonly case: "tree" | "bomb" | "stream" | "fetch" | "gunzip";
   readonly origin: string;
   readonly workers?: number;
   readonly since?: string;
@@ -192,15 +195,37 @@ function phasesOf(events: readonly SitemapProgressEvent[]): Phases {
  * names, then the index's children `concurrency` at a time, with plain
  * `fetch()` and nothing parsed beyond finding the URLs.
  */
-async function fetchOnly(origin: string, concurrency: number): Promise<number> {
+async function fetchOnly(
+  origin: string,
+  concurrency: number,
+  read: (response: Response) => Promise<number> = async (r) => (await r.arrayBuffer(), 1),
+): Promise<number> {
   const robots = await (await fetch(new URL("/robots.txt", origin))).text();
   const index = await (await fetch(/Sitemap:\s*(\S+)/i.exec(robots)![1]!)).text();
   const children = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
   let next = 0;
+  let counted = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < children.length) await (await fetch(children[next++]!)).arrayBuffer();
+    while (next < children.length) {
+      const n = await read(await fetch(children[next++]!));
+      counted += n;
+    }
   }));
-  return children.length;
+  return counted;
+}
+
+/** The floor's reading of one body: gunzip, decode, count `<loc>`, keep nothing. */
+async function countLocs(response: Response): Promise<number> {
+  const text = response.body!.pipeThrough(new DecompressionStream("gzip"))
+    .pipeThrough(new TextDecoderStream());
+  let count = 0;
+  let carry = "";
+  for await (const chunk of text) {
+    const s = carry + chunk;
+    for (let i = s.indexOf("<loc>"); i >= 0; i = s.indexOf("<loc>", i + 5)) count++;
+    carry = s.slice(-4);
+  }
+  return count;
 }
 
 function round(x: number): number {
@@ -232,10 +257,14 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   const cpuStart = process.cpuUsage();
   const threadsStart = threadCpu();
 
-  if (spec.case === "fetch") {
+  if (spec.case === "fetch" || spec.case === "gunzip") {
     const stopMeter = lagMeter();
     const start = performance.now();
-    urls = await fetchOnly(spec.origin, options.concurrency!);
+    urls = await fetchOnly(
+      spec.origin,
+      options.concurrency!,
+      spec.case === "gunzip" ? countLocs : undefined,
+    );
     treeMs = performance.now() - start;
     lag = stopMeter();
   } else if (spec.case === "stream") {

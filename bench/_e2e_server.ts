@@ -34,6 +34,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { FixtureSite } from "../fixtures/site.ts";
 import { generateIndex, gzip } from "../fixtures/generate.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
+import { sitemapFromString } from "../mod.ts";
 
 /** The line this process prints once every site listens. */
 export interface E2eSites {
@@ -47,6 +48,20 @@ export interface E2eSites {
     readonly gzipBytesPerFile: number;
     readonly latencyMs: number;
   };
+  /** `main`'s structure and latency with realistic documents (fixtures/realistic.ts). */
+  readonly realistic: {
+    readonly origin: string;
+    /** Distinct pages, as our own parser counts them. */
+    readonly urls: number;
+    /** `<loc>` elements, as the floor counts them. */
+    readonly locs: number;
+    readonly since: string;
+    readonly sinceUrls: number;
+    readonly files: number;
+    readonly xmlBytesPerFile: number;
+    readonly latencyMs: number;
+    readonly mix: string;
+  } | null;
   /** `main`'s shape and latency with one URL per urlset: its round trips alone. */
   readonly floor: {
     readonly origin: string;
@@ -174,6 +189,86 @@ async function mainSite(): Promise<{ site: FixtureSite; info: E2eSites["main"] }
   };
 }
 
+/** The realistic generator, when this checkout has it. */
+type Realistic = typeof import("../fixtures/realistic.ts");
+
+/**
+ * `main`'s structure (robots.txt -> index -> 20 gzipped urlsets x 50,000,
+ * 50 ms latency) with the documents of `fixtures/realistic.ts`. Cached by a
+ * hash of the generator's source, so a changed mix is regenerated.
+ */
+async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["realistic"] }> {
+  let gen: Realistic;
+  try {
+    gen = await import("../fixtures/realistic.ts");
+  } catch {
+    return { site: new FixtureSite(), info: null };
+  }
+  const source = readFileSync(new URL("../fixtures/realistic.ts", import.meta.url));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", source));
+  const tag = [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const range = gen.REALISTIC_LASTMOD_RANGE;
+  const sinceMs = range.to.getTime() - (range.to.getTime() - range.from.getTime()) * 0.05;
+  const since = new Date(Math.floor(sinceMs / 86_400_000) * 86_400_000).toISOString().slice(0, 10);
+  const site = new FixtureSite();
+  site.latencyMs = 50;
+  const listening = await site.listen();
+  const origin = listening.origin;
+  const locs: string[] = [];
+  let urls = 0;
+  let locCount = 0;
+  let sinceUrls = 0;
+  let xmlBytes = 0;
+  for (let k = 0; k < MAIN_FILES; k++) {
+    const name = `realistic-${tag}-${k}`;
+    const gzPath = new URL(`${name}.xml.gz`, CACHE_DIR);
+    const metaPath = new URL(`${name}.json`, CACHE_DIR);
+    let file: { gzip: Uint8Array; urls: number; locs: number; since: number; xmlBytes: number };
+    try {
+      const meta = JSON.parse(readFileSync(metaPath, "utf8"));
+      file = { ...meta, gzip: new Uint8Array(readFileSync(gzPath)) };
+    } catch {
+      const xml = gen.realisticUrlset(MAIN_PER_FILE, k + 1, { offset: k * MAIN_PER_FILE });
+      const plain = new TextEncoder().encode(xml);
+      const url = `${origin}/sitemaps/realistic-${k + 1}.xml`;
+      file = {
+        gzip: gzip(plain),
+        urls: sitemapFromString(plain, { url }).pages.length,
+        locs: xml.split("<loc>").length - 1,
+        since: sitemapFromString(plain, { url, since }).pages.length,
+        xmlBytes: plain.byteLength,
+      };
+      mkdirSync(CACHE_DIR, { recursive: true });
+      writeFileSync(gzPath, file.gzip);
+      const { gzip: _, ...meta } = file;
+      writeFileSync(metaPath, JSON.stringify(meta));
+    }
+    urls += file.urls;
+    locCount += file.locs;
+    sinceUrls += file.since;
+    xmlBytes += file.xmlBytes;
+    const path = `/sitemaps/realistic-${k + 1}.xml.gz`;
+    site.file(path, file.gzip, GZIP);
+    locs.push(origin + path);
+  }
+  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
+  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+  return {
+    site,
+    info: {
+      origin,
+      urls,
+      locs: locCount,
+      since,
+      sinceUrls,
+      files: MAIN_FILES,
+      xmlBytesPerFile: Math.round(xmlBytes / MAIN_FILES),
+      latencyMs: site.latencyMs,
+      mix: gen.describeRealisticMix().replaceAll("\n", "; "),
+    },
+  };
+}
+
 async function floorSite(): Promise<{ site: FixtureSite; info: E2eSites["floor"] }> {
   const site = new FixtureSite();
   site.latencyMs = 50;
@@ -267,11 +362,13 @@ async function scaleSite(): Promise<{ site: FixtureSite; info: NonNullable<E2eSi
 if (import.meta.main) {
   const started = performance.now();
   const main = await mainSite();
+  const realistic = await realisticSite();
   const floor = await floorSite();
   const bomb = await bombSite();
   const scale = Deno.args.includes("--no-scale") ? null : await scaleSite();
   const sites: E2eSites = {
     main: main.info,
+    realistic: realistic.info,
     floor: floor.info,
     bomb: bomb.info,
     scale: scale?.info ?? null,
