@@ -95,6 +95,11 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 export async function main(args: string[], io: CliIO = processIO()): Promise<number> {
   if (args[0] === "lint") return await lintCommand(args.slice(1), io);
   if (args[0] === "batch") return await batchCommand(args.slice(1), io);
+  if (args[0] === "enqueue" || args[0] === "worker") {
+    // Loaded only here: the other commands never load bullmq.
+    const { queueCommand } = await import("./src/cli/_queue.ts");
+    return await queueCommand(args[0], args.slice(1), io);
+  }
   const stderr = new SerialWriter(io.stderr);
   let parsed: ParsedArgs;
   try {

@@ -63,7 +63,54 @@ export interface BatchConfig {
   readonly options: SitemapTreesOptions;
 }
 
-class BatchUsageError extends Error {}
+/** A command line `batch`, `enqueue` or `worker` cannot run; the message names the flag. */
+export class BatchUsageError extends Error {}
+
+/** The crawl flags of `batch` and `worker`, for `node:util` `parseArgs`. */
+export const CRAWL_PARSE_OPTIONS = {
+  "respect-crawl-delay": { type: "boolean" },
+  "no-robots": { type: "boolean" },
+  "no-known": { type: "boolean" },
+  "no-feeds": { type: "boolean" },
+  "user-agent": { type: "string" },
+  "site-concurrency": { type: "string" },
+  "max-connections": { type: "string" },
+  concurrency: { type: "string" },
+  "delay-ms": { type: "string" },
+  timeout: { type: "string" },
+  retries: { type: "string" },
+  workers: { type: "string" },
+} as const;
+
+/**
+ * The library options the crawl flags ask for.
+ *
+ * @param v The parsed values.
+ * @returns The options.
+ * @throws {BatchUsageError} For a bad number, naming the flag.
+ */
+export function crawlOptionsFrom(
+  v: Record<string, string | boolean | undefined>,
+): SitemapTreesOptions {
+  const options: Record<string, unknown> = {};
+  for (const [flag, key, min] of INTEGER_FLAGS) {
+    const text = v[flag];
+    if (typeof text !== "string") continue;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min) {
+      throw new BatchUsageError(
+        `--${flag} must be an integer >= ${min}, got ${JSON.stringify(text)}`,
+      );
+    }
+    options[key] = n;
+  }
+  if (v["respect-crawl-delay"]) options.respectCrawlDelay = true;
+  if (v["no-robots"]) options.useRobots = false;
+  if (v["no-known"]) options.useKnownPaths = false;
+  if (v["no-feeds"]) options.useFeeds = false;
+  if (typeof v["user-agent"] === "string") options.userAgent = v["user-agent"];
+  return options as SitemapTreesOptions;
+}
 
 const INTEGER_FLAGS = [
   ["site-concurrency", "siteConcurrency", 1],
@@ -94,13 +141,8 @@ export function parseBatchArgs(args: readonly string[]): BatchConfig | "help" {
         out: { type: "string", short: "o" },
         resume: { type: "boolean" },
         "no-progress": { type: "boolean" },
-        "respect-crawl-delay": { type: "boolean" },
-        "no-robots": { type: "boolean" },
-        "no-known": { type: "boolean" },
-        "no-feeds": { type: "boolean" },
-        "user-agent": { type: "string" },
         help: { type: "boolean", short: "h" },
-        ...Object.fromEntries(INTEGER_FLAGS.map(([flag]) => [flag, { type: "string" as const }])),
+        ...CRAWL_PARSE_OPTIONS,
       },
     });
   } catch (error) {
@@ -121,30 +163,14 @@ export function parseBatchArgs(args: readonly string[]): BatchConfig | "help" {
   }
   const out = (v.out as string | undefined) ?? null;
   if (v.resume && out === null) throw new BatchUsageError("--resume needs --out FILE");
-  const options: Record<string, unknown> = {};
-  for (const [flag, key, min] of INTEGER_FLAGS) {
-    const text = v[flag];
-    if (typeof text !== "string") continue;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || n < min) {
-      throw new BatchUsageError(
-        `--${flag} must be an integer >= ${min}, got ${JSON.stringify(text)}`,
-      );
-    }
-    options[key] = n;
-  }
-  if (v["respect-crawl-delay"]) options.respectCrawlDelay = true;
-  if (v["no-robots"]) options.useRobots = false;
-  if (v["no-known"]) options.useKnownPaths = false;
-  if (v["no-feeds"]) options.useFeeds = false;
-  if (typeof v["user-agent"] === "string") options.userAgent = v["user-agent"];
+  const options = crawlOptionsFrom(v);
   return {
     input: parsed.positionals[0]!,
     format,
     out,
     resume: v.resume === true,
     progress: v["no-progress"] !== true,
-    options: options as SitemapTreesOptions,
+    options,
   };
 }
 
@@ -176,8 +202,13 @@ export function batchProgressText(counts: BatchCounts, elapsedMs: number): strin
     `failures ${formatCount(counts.failures)} · ${rate.toFixed(1)} sites/s${eta}`;
 }
 
-/** The homepages of a text: trimmed lines, without blank lines and `#` comments. */
-async function* homepagesOf(lines: AsyncIterable<string>): AsyncGenerator<string> {
+/**
+ * The homepages of a text: trimmed lines, without blank lines and `#` comments.
+ *
+ * @param lines The lines.
+ * @returns The homepages.
+ */
+export async function* homepagesOf(lines: AsyncIterable<string>): AsyncGenerator<string> {
   for await (const raw of lines) {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) continue;
@@ -185,7 +216,13 @@ async function* homepagesOf(lines: AsyncIterable<string>): AsyncGenerator<string
   }
 }
 
-function linesOf(input: string): AsyncIterable<string> {
+/**
+ * The lines of a file, or of stdin for `-`, read as they are needed.
+ *
+ * @param input The path or `-`.
+ * @returns The lines.
+ */
+export function linesOf(input: string): AsyncIterable<string> {
   const stream = input === "-" ? process.stdin : createReadStream(input);
   return createInterface({ input: stream, crlfDelay: Infinity });
 }
