@@ -9,8 +9,7 @@
  *
  * @example Enqueue sites, then work through them
  * ```ts ignore
- * import { Queue } from "bullmq";
- * import { DEFAULT_QUEUE, enqueueSites, startSiteWorker } from "@sitemap/tree/bullmq";
+ * import { DEFAULT_QUEUE, enqueueSites, Queue, startSiteWorker } from "@sitemap/tree/bullmq";
  *
  * const connection = { host: "127.0.0.1", port: 6379 };
  * const queue = new Queue(DEFAULT_QUEUE, { connection });

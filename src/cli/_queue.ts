@@ -43,6 +43,7 @@ leaves its jobs to BullMQ's stalled-job recovery.
   --queue NAME           the queue (default ${DEFAULT_QUEUE})
   --stalled-interval MS  how often stalled jobs are looked for (default 30000)
   --lock-duration MS     how long a job's lock lasts unrenewed (default 30000)
+  --name NAME            this worker's name in BullMQ (a job's processedBy)
   crawl options as for batch: --max-connections, --concurrency, --delay-ms,
   --respect-crawl-delay, --timeout, --retries, --workers, --user-agent,
   --no-robots, --no-known, --no-feeds
@@ -77,6 +78,7 @@ export async function queueCommand(
           queue: { type: "string" },
           out: { type: "string", short: "o" },
           drain: { type: "boolean" },
+          name: { type: "string" },
           "stalled-interval": { type: "string" },
           "lock-duration": { type: "string" },
           help: { type: "boolean", short: "h" },
@@ -143,7 +145,9 @@ export async function queueCommand(
       connection,
       queue: queueName,
       outDir: v.out,
-      workerOptions,
+      workerOptions: typeof v.name === "string"
+        ? { ...workerOptions, name: v.name }
+        : workerOptions,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     };
     return await runWorker(options, v.drain === true, io, stderr);

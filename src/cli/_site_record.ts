@@ -16,6 +16,7 @@ export type SiteStatus = "ok" | "no-sitemaps" | "unreachable";
 export interface SiteSummary {
   /** The homepage as given. */
   readonly homepage: string;
+  /** ok: at least one sitemap read; no-sitemaps: the site answered without any; unreachable: it did not answer. */
   readonly status: SiteStatus;
   /** One line naming the cause when the status is not "ok"; null otherwise. */
   readonly reason: string | null;

@@ -13,7 +13,45 @@ import { join } from "node:path";
 import { SiteCrawler, type SitemapTreesOptions } from "../sitemap_trees.ts";
 import { sitePageLines, type SiteSummary, siteSummary } from "../cli/_site_record.ts";
 
-export type { SiteSummary } from "../cli/_site_record.ts";
+export type { SiteStatus, SiteSummary } from "../cli/_site_record.ts";
+
+/** What {@linkcode enqueueSites} needs of a BullMQ `Queue` (any `Queue` has it). */
+export interface SiteQueue {
+  /** Adds jobs; a job whose id exists already is left as it is. */
+  addBulk(
+    jobs: { name: string; data: SiteJobData; opts: { jobId: string; attempts: number } }[],
+  ): Promise<unknown>;
+  /** The job of an id, or undefined. */
+  getJob(id: string): Promise<unknown>;
+}
+
+/**
+ * Where Redis is, as BullMQ takes it: `{ host, port }`, `{ url }` and the
+ * other ioredis options, or a client instance.
+ */
+export type RedisConnection = Readonly<Record<string, unknown>> | object;
+
+/** BullMQ worker options a site worker passes on. */
+export interface SiteWorkerQueueOptions {
+  /** The worker's name, seen as a job's `processedBy`. */
+  readonly name?: string;
+  /** How long a job's lock lasts without renewal, ms. @default {30000} */
+  readonly lockDuration?: number;
+  /** How often stalled jobs (their worker died) are looked for, ms. @default {30000} */
+  readonly stalledInterval?: number;
+  /** Stalls a job may survive before it fails. @default {1} */
+  readonly maxStalledCount?: number;
+}
+
+/** The events a running site worker reports (a subset of BullMQ's `Worker`). */
+export interface SiteWorkerEvents {
+  /** A site finished; `job.returnvalue` is its summary. */
+  on(event: "completed", listener: (job: { readonly returnvalue: SiteSummary }) => void): unknown;
+  /** A job attempt failed (its sink threw); BullMQ retries it. */
+  on(event: "failed", listener: (job: unknown, error: Error) => void): unknown;
+  /** The worker lost Redis or hit another error of its own. */
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
 
 /** The queue name used when none is given. */
 export const DEFAULT_QUEUE = "sitemap-sites";
@@ -81,7 +119,7 @@ export interface EnqueueSitesOptions {
  * @returns How many homepages were offered, and how many were new jobs.
  */
 export async function enqueueSites(
-  queue: Queue,
+  queue: SiteQueue,
   homepages: Iterable<string> | AsyncIterable<string>,
   options: EnqueueSitesOptions = {},
 ): Promise<{ readonly offered: number; readonly added: number }> {
@@ -156,7 +194,7 @@ export function directorySink(dir: string): SiteSink {
 /** Options of {@linkcode startSiteWorker}. */
 export interface SiteWorkerOptions extends SitemapTreesOptions {
   /** Where Redis is: BullMQ's connection options (e.g. `{ host, port }` or `{ url }`). */
-  readonly connection: ConnectionOptions;
+  readonly connection: RedisConnection;
   /** The queue's name. @default {"sitemap-sites"} */
   readonly queue?: string;
   /** Where pages go; required unless `outDir` is given. */
@@ -167,13 +205,13 @@ export interface SiteWorkerOptions extends SitemapTreesOptions {
    * More BullMQ worker options (`lockDuration`, `stalledInterval`,
    * `maxStalledCount` …); `concurrency` is `siteConcurrency`.
    */
-  readonly workerOptions?: Partial<Omit<WorkerOptions, "connection" | "concurrency">>;
+  readonly workerOptions?: SiteWorkerQueueOptions;
 }
 
 /** A running worker. */
 export interface SiteWorker {
-  /** The BullMQ worker, for its events (`completed`, `failed`, …). */
-  readonly worker: Worker<SiteJobData, SiteSummary>;
+  /** The BullMQ worker, for its events (`completed`, `failed`, `error`). */
+  readonly worker: SiteWorkerEvents;
   /** Finishes the jobs in hand, then stops; the parse pool is closed. */
   close(): Promise<void>;
 }
@@ -206,7 +244,11 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
       await sink.write(summary, sitePageLines(result));
       return summary;
     },
-    { ...workerOptions, connection, concurrency: siteConcurrency ?? 16 },
+    {
+      ...workerOptions,
+      connection: connection as ConnectionOptions,
+      concurrency: siteConcurrency ?? 16,
+    },
   );
   return {
     worker,
