@@ -40,18 +40,30 @@
  * @module
  */
 import process from "node:process";
+import { readFile } from "node:fs/promises";
 import { FileSitemapCache } from "./src/cache.ts";
+import { decompressIfGzip } from "./src/decompress.ts";
 import { formatTabTree } from "./src/format.ts";
-import type { IndexWebsiteSitemap } from "./src/objects/sitemap.ts";
+import { type AbstractSitemap, InvalidSitemap } from "./src/objects/sitemap.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "./src/options.ts";
-import { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+import { sitemapFromString } from "./src/sitemap_from_string.ts";
+import { crawlOneSitemap, sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+import { EMPTY_STATS, type SitemapTreeStats } from "./src/stats.ts";
+import { pageStream } from "./src/stream_pages.ts";
 import { VERSION } from "./src/version.ts";
 import {
-  type LsCommand,
+  commandUsage,
+  crawlOptions,
+  type Input,
+  type LsOutput,
+  lsOutput,
+  type OutputFormat,
   parseArgs,
   type ParsedArgs,
+  type ParsedFlags,
   PROGRAM,
-  USAGE,
+  programUsage,
+  readInput,
   UsageError,
 } from "./src/cli/_args.ts";
 import {
@@ -64,26 +76,57 @@ import {
 } from "./src/cli/_io.ts";
 import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
 import {
+  csvField,
   csvFormat,
+  csvHeader,
+  csvRow,
   formatStats,
+  histogramFormat,
   jsonFormat,
   ndjsonFormat,
+  ndjsonLine,
   pagesFormat,
+  summaryFormat,
 } from "./src/cli/_output.ts";
+import { streamOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
+import { stripOrigin } from "./src/format.ts";
 import { batchCommand } from "./src/cli/_batch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
+/** A command's handler: the parsed line in, the exit status out. */
+export type CommandHandler = (
+  parsed: Extract<ParsedArgs, { kind: "run" }>,
+  io: CliIO,
+  stderr: SerialWriter,
+) => Promise<number>;
+
+const HANDLERS: Map<string, CommandHandler> = new Map([
+  ["ls", ls],
+  ["lint", (parsed, io) => lintCommand(parsed, io)],
+  ["batch", (parsed, io, stderr) => batchCommand(parsed.operands, parsed.flags, io, stderr)],
+  ["enqueue", queue("enqueue")],
+  ["worker", queue("worker")],
+]);
+
+/** The queue commands, loaded only when run: the other commands never load bullmq. */
+function queue(command: "enqueue" | "worker"): CommandHandler {
+  return async (parsed, io, stderr) => {
+    const { queueCommand } = await import("./src/cli/_queue.ts");
+    return await queueCommand(command, parsed.operands, parsed.flags, io, stderr);
+  };
+}
+
 /**
  * Runs the command line.
  *
  * @param args The arguments after the script name, e.g. `["ls", "https://example.com/"]`.
  * @param io The standard streams; the process's own when omitted.
- * @returns The exit status: 0 done, 1 runtime failure, 2 usage error, 130 interrupted.
+ * @returns The exit status: 0 done, 1 unreachable or runtime failure, 2 usage error, 3 no sitemap, 130 interrupted.
  *
  * @example List a site's pages
  * ```ts ignore
@@ -93,33 +136,37 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
  * ```
  */
 export async function main(args: string[], io: CliIO = processIO()): Promise<number> {
-  if (args[0] === "lint") return await lintCommand(args.slice(1), io);
-  if (args[0] === "batch") return await batchCommand(args.slice(1), io);
-  if (args[0] === "enqueue" || args[0] === "worker") {
-    // Loaded only here: the other commands never load bullmq.
-    const { queueCommand } = await import("./src/cli/_queue.ts");
-    return await queueCommand(args[0], args.slice(1), io);
-  }
   const stderr = new SerialWriter(io.stderr);
-  let parsed: ParsedArgs;
-  try {
-    parsed = parseArgs(args);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    stderr.write(`${PROGRAM}: ${error.message}\n\n${USAGE}`);
+  if (args.length === 0) {
+    stderr.write(`${PROGRAM}: Missing command\n\n${programUsage()}`);
     await stderr.flush();
     return 2;
   }
-  switch (parsed.command) {
-    case "help":
-      await writeAll(io, USAGE);
-      return 0;
-    case "version":
-      await writeAll(io, `${VERSION}\n`);
-      return 0;
-    case "ls":
-      return await ls(parsed, io, stderr);
+  try {
+    const parsed = parseArgs(args);
+    switch (parsed.kind) {
+      case "help":
+        await writeAll(io, parsed.command === null ? programUsage() : commandUsage(parsed.command));
+        return 0;
+      case "version":
+        await writeAll(io, `${VERSION}\n`);
+        return 0;
+      case "run":
+        return await HANDLERS.get(parsed.command.name)!(parsed, io, stderr);
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    stderr.write(usageLine(error));
+    return 2;
+  } finally {
+    await stderr.flush();
   }
+}
+
+/** A usage error's one line, pointing at the help that explains it. */
+export function usageLine(error: UsageError): string {
+  const help = error.command === null ? `${PROGRAM} --help` : `${PROGRAM} ${error.command} --help`;
+  return `${PROGRAM}: ${error.message}; see ${help}\n`;
 }
 
 /** Writes a short text to stdout; a closed pipe is not an error. */
@@ -131,20 +178,48 @@ async function writeAll(io: CliIO, text: string): Promise<void> {
   }
 }
 
-async function ls(cmd: LsCommand, io: CliIO, stderr: SerialWriter): Promise<number> {
+const FLAT = new Set<OutputFormat>(["pages", "ndjson", "csv"]);
+
+async function ls(
+  parsed: Extract<ParsedArgs, { kind: "run" }>,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  const flags = parsed.flags;
+  const output = lsOutput(flags);
+  const options = crawlOptions(flags);
+  const input = readInput(parsed.operands[0]!, flags);
+  const logFile = flags.nonEmpty("log-file", "a file name");
+  const verbosity = Math.min(2, flags.count("verbose"));
+  const report = (stats: SitemapTreeStats | null): void => {
+    if (!flags.has("stats") || stats === null) return;
+    stderr.write(
+      flags.has("json")
+        ? JSON.stringify(stats) + "\n"
+        : formatStats(stats).map((line) => line + "\n").join(""),
+    );
+  };
+  if (input.kind === "file" || input.kind === "stdin") {
+    return await lsLocal(input, output, options, io, stderr);
+  }
+  if (input.kind === "sitemap") {
+    stderr.write(
+      `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
+    );
+  }
+
   let log: LogSink | null = null;
-  if (cmd.logFile !== null) {
+  if (logFile !== null) {
     try {
-      log = openLogFile(cmd.logFile);
+      log = openLogFile(logFile);
     } catch (error) {
       stderr.write(
-        `${PROGRAM}: Cannot open log file ${JSON.stringify(cmd.logFile)}: ${message(error)}\n`,
+        `${PROGRAM}: Cannot open log file ${JSON.stringify(logFile)}: ${message(error)}\n`,
       );
-      await stderr.flush();
       return 1;
     }
   }
-  const progress = io.stderrIsTerminal
+  const progress = await drawsProgress(io, flags)
     ? new ProgressLine(stderr, io.stderrColumns === undefined ? {} : { columns: io.stderrColumns })
     : null;
   const logTo = (line: string): void => {
@@ -154,32 +229,48 @@ async function ls(cmd: LsCommand, io: CliIO, stderr: SerialWriter): Promise<numb
   };
   const onProgress = (event: SitemapProgressEvent): void => {
     progress?.update(event);
-    const line = logLine(event, cmd.verbosity);
+    const line = logLine(event, verbosity);
     if (line !== null) logTo(line);
+  };
+  const crawl: SitemapTreeOptions = {
+    ...options,
+    ...(flags.has("cache")
+      ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
+      : {}),
+    onProgress,
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
 
   try {
     progress?.start();
-    const crawl = await sitemapTreeForHomepage(cmd.url, treeOptions(cmd, io, onProgress)).then(
-      (tree) => ({ tree, error: null }),
-      (error: unknown) => ({ tree: null, error }),
+    if (FLAT.has(output.format)) {
+      return await lsStream(input, output, crawl, io, stderr, progress, report);
+    }
+    const done = await crawlTree(input, crawl).then(
+      (result) => ({ result, error: null }),
+      (error: unknown) => ({ result: null, error }),
     );
     progress?.stop();
     // stdout may be the same terminal: the erased line must be gone before anything follows.
     await stderr.flush();
-    const tree = crawl.tree;
-    if (tree === null) {
+    if (done.result === null) {
       if (io.signal?.aborted) {
         stderr.write(INTERRUPTED);
         return 130;
       }
-      stderr.write(`${PROGRAM}: ${message(crawl.error)}\n`);
+      stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
       return 1;
     }
-
+    const { root, stats, outcome } = done.result;
+    if (outcome.status !== 0) {
+      report(stats);
+      stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
+      return outcome.status;
+    }
     let status = 0;
     try {
-      if (!await writeOutput(io, cmd, tree)) {
+      if (!await writePieces(io, treePieces(output, root, stats))) {
         stderr.write(INTERRUPTED);
         status = 130;
       }
@@ -189,52 +280,216 @@ async function ls(cmd: LsCommand, io: CliIO, stderr: SerialWriter): Promise<numb
         status = 1;
       }
     }
-    if (cmd.stats) stderr.write(formatStats(tree.stats).map((line) => line + "\n").join(""));
+    report(stats);
     return status;
   } finally {
+    progress?.stop();
     await stderr.flush();
     log?.close();
   }
 }
 
-function treeOptions(
-  cmd: LsCommand,
-  io: CliIO,
-  onProgress: (event: SitemapProgressEvent) => void,
-): SitemapTreeOptions {
-  return {
-    useRobots: cmd.useRobots,
-    useKnownPaths: cmd.useKnownPaths,
-    extraKnownPaths: cmd.extraPaths,
-    useFeeds: cmd.useFeeds,
-    skipUnchangedSitemaps: cmd.skipUnchanged,
-    ...(cmd.cacheDir === null ? {} : { cache: new FileSitemapCache(cmd.cacheDir) }),
-    headers: cmd.headers,
-    onProgress,
-    ...(cmd.since === null ? {} : { since: cmd.since }),
-    ...(cmd.concurrency === null ? {} : { concurrency: cmd.concurrency }),
-    ...(cmd.timeoutMs === null ? {} : { timeoutMs: cmd.timeoutMs }),
-    ...(cmd.maxDepth === null ? {} : { maxDepth: cmd.maxDepth }),
-    ...(cmd.workers === null ? {} : { workers: cmd.workers }),
-    ...(cmd.userAgent === null ? {} : { userAgent: cmd.userAgent }),
-    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-  };
+/** Whether to draw the live line: a terminal, not `TERM=dumb`, not `--no-progress`, and no permission prompt to come. */
+async function drawsProgress(io: CliIO, flags: ParsedFlags): Promise<boolean> {
+  if (!io.stderrIsTerminal || flags.has("no-progress")) return false;
+  if (process.env.TERM === "dumb") return false;
+  // A prompt drawn over the line would be garbled by its redraws.
+  return !(await io.mayPrompt?.(["net", "read"]) ?? false);
 }
 
-function outputPieces(cmd: LsCommand, tree: IndexWebsiteSitemap): Iterable<string> {
-  switch (cmd.format) {
-    case "tabtree":
-      return withNewlines(formatTabTree(tree, { stripUrl: cmd.stripUrl }));
-    case "pages":
-      return pagesFormat(tree, cmd.stripUrl);
-    case "json":
-      return jsonFormat(tree);
-    case "ndjson":
-      return ndjsonFormat(tree);
-    case "csv":
-      return csvFormat(tree);
+async function crawlTree(
+  input: Extract<Input, { kind: "homepage" | "sitemap" }>,
+  options: SitemapTreeOptions,
+): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
+  if (input.kind === "homepage") {
+    const root = await sitemapTreeForHomepage(input.url, options);
+    return { root, stats: root.stats, outcome: streamOutcome(root.stats, "homepage") };
   }
+  const { root, stats } = await crawlOneSitemap(input.url, options);
+  return { root, stats, outcome: streamOutcome(stats, "sitemap") };
+}
+
+function treePieces(
+  output: LsOutput,
+  root: AbstractSitemap,
+  stats: SitemapTreeStats,
+): Iterable<string> {
+  switch (output.format) {
+    case "tabtree":
+      return withNewlines(formatTabTree(root, { stripUrl: output.stripUrl, pages: output.pages }));
+    case "pages":
+      return pagesFormat(root, output.stripUrl, output.unique);
+    case "json":
+      return jsonFormat(root);
+    case "ndjson":
+      return ndjsonFormat(root, output.unique);
+    case "csv":
+      return csvFormat(root, output.unique);
+    case "summary":
+      return summaryFormat(root, stats);
+    case "histogram":
+      return histogramFormat(root);
+  }
+}
+
+/**
+ * The flat formats, written as each sitemap completes (through the stream
+ * behind `streamPages()`), so the first lines come long before the crawl
+ * ends. The progress line is erased when the output begins: from then on
+ * the output shows the progress.
+ */
+async function lsStream(
+  input: Extract<Input, { kind: "homepage" | "sitemap" }>,
+  output: LsOutput,
+  options: SitemapTreeOptions,
+  io: CliIO,
+  stderr: SerialWriter,
+  progress: ProgressLine | null,
+  report: (stats: SitemapTreeStats | null) => void,
+): Promise<number> {
+  const stream = pageStream(input.url, options, input.kind);
+  const out = new BatchWriter(io.stdout);
+  const seen = output.unique ? new Set<string>() : null;
+  let origin = "";
+  try {
+    origin = output.stripUrl ? new URL(input.url).origin : "";
+  } catch {
+    // Checked already.
+  }
+  let started = false;
+  const begin = async (): Promise<void> => {
+    started = true;
+    progress?.stop();
+    await stderr.flush();
+  };
+  let sitemap: string | null = null;
+  let sitemapField = "";
+  try {
+    if (output.format === "csv") {
+      await begin();
+      out.write(csvHeader());
+    }
+    for (;;) {
+      const next = await stream.next();
+      if (next.done === true) break;
+      const page = next.value;
+      if (seen !== null) {
+        if (seen.has(page.url)) continue;
+        seen.add(page.url);
+      }
+      if (!started) await begin();
+      if (stream.sitemapUrl !== sitemap) {
+        sitemap = stream.sitemapUrl;
+        sitemapField = output.format === "csv" ? csvField(sitemap) : JSON.stringify(sitemap);
+      }
+      const line = output.format === "pages"
+        ? stripOrigin(page.url, origin) + "\n"
+        : output.format === "ndjson"
+        ? ndjsonLine(page, sitemap, sitemapField)
+        : csvRow(page, sitemapField);
+      const written = out.write(line);
+      if (written !== undefined) await written.catch(writeFailed);
+      // A sitemap's last page: write it now, not when the next sitemap is parsed.
+      if (stream.sitemapPagesLeft === 0) await out.flush().catch(writeFailed);
+      if (io.signal?.aborted) break;
+    }
+    await out.flush().catch(writeFailed);
+  } catch (error) {
+    await stream.return();
+    progress?.stop();
+    await stderr.flush();
+    if (io.signal?.aborted) {
+      stderr.write(INTERRUPTED);
+      return 130;
+    }
+    if (error instanceof WriteFailure) {
+      if (isBrokenPipe(error.cause)) return 0;
+      stderr.write(`${PROGRAM}: Cannot write the output: ${message(error.cause)}\n`);
+      return 1;
+    }
+    stderr.write(`${PROGRAM}: ${message(error)}\n`);
+    return 1;
+  }
+  progress?.stop();
+  await stderr.flush();
+  if (io.signal?.aborted) {
+    stderr.write(INTERRUPTED);
+    return 130;
+  }
+  const stats = stream.stats;
+  report(stats);
+  if (stats === null) return 0;
+  const outcome = streamOutcome(stats, input.kind);
+  if (outcome.status !== 0) stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
+  return outcome.status;
+}
+
+/** A write to stdout failed (rather than the crawl). */
+class WriteFailure extends Error {}
+
+function writeFailed(error: unknown): never {
+  throw new WriteFailure("stdout", { cause: error });
+}
+
+/** `ls FILE` and `ls -`: one document parsed here, without network. */
+async function lsLocal(
+  input: Extract<Input, { kind: "file" | "stdin" }>,
+  output: LsOutput,
+  options: SitemapTreeOptions,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  let bytes: Uint8Array;
+  const name = input.kind === "file" ? input.path : "stdin";
+  try {
+    bytes = input.kind === "file"
+      ? await readFile(input.path)
+      : await readAll(io.stdin ?? process.stdin);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" && input.kind === "file") {
+      throw new UsageError(
+        `No such file ${JSON.stringify(input.path)} (a URL starts with http:// or https://)`,
+        "ls",
+      );
+    }
+    stderr.write(`${PROGRAM}: Cannot read ${name}: ${message(error)}\n`);
+    return 1;
+  }
+  const inflated = await decompressIfGzip(bytes, 50 * 1024 * 1024);
+  if (!inflated.ok) {
+    stderr.write(`${PROGRAM}: ${name}: ${inflated.reason}\n`);
+    return 3;
+  }
+  const url = input.kind === "file" ? new URL(input.path, `file://${process.cwd()}/`).href : "";
+  const root = sitemapFromString(inflated.bytes, {
+    url,
+    ...(options.since === undefined ? {} : { since: options.since }),
+  });
+  if (root instanceof InvalidSitemap) {
+    stderr.write(`${PROGRAM}: no sitemap in ${name}: ${root.reason}\n`);
+    return 3;
+  }
+  try {
+    if (!await writePieces(io, treePieces(output, root, EMPTY_STATS))) return 130;
+  } catch (error) {
+    if (!isBrokenPipe(error)) throw error;
+  }
+  return 0;
+}
+
+async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) {
+    chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
+  }
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
@@ -242,9 +497,9 @@ function* withNewlines(lines: Iterable<string>): Generator<string, void, undefin
 }
 
 /** Writes the output; false when interrupted part way. */
-async function writeOutput(io: CliIO, cmd: LsCommand, tree: IndexWebsiteSitemap): Promise<boolean> {
+async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
   const out = new BatchWriter(io.stdout);
-  for (const piece of outputPieces(cmd, tree)) {
+  for (const piece of pieces) {
     // Await only when a batch was written: one await per page would cost more than the page.
     const written = out.write(piece);
     if (written !== undefined) {

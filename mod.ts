@@ -31,7 +31,7 @@
  *
  * @module
  */
-export { sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
+export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
 export {
   sitemapTreesForHomepages,
   type SitemapTreesOptions,
@@ -53,6 +53,7 @@ export type {
   CacheErrorStat,
   InvalidSitemapStat,
   SitemapFetchStat,
+  SitemapTreeOutcome,
   SitemapTreeStats,
   SitemapWarningStat,
 } from "./src/stats.ts";

@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "./_checkpoint.ts";
 
 /** The outcome of {@linkcode decompressIfGzip}. */
 export type DecompressResult =
@@ -71,13 +72,18 @@ const ZLIB_SIZED_CHUNK_MAX = 8 * 1024 * 1024;
 const STREAM_PIECE_BYTES = 4 * 1024;
 
 const TRUNCATED_WARNING = "Gzip data ends early (truncated download?)";
+const NOTHING_INFLATED = "Gzip data ends before any of it inflates (truncated download?)";
 
 /** One layer's outcome, before nesting is looked at. */
 type Inflated =
   | { readonly ok: true; readonly bytes: Uint8Array; readonly warning?: string }
   | { readonly ok: false; readonly reason: string };
 
-type Inflater = (bytes: Uint8Array, maxBytes: number) => Inflated | Promise<Inflated>;
+type Inflater = (
+  bytes: Uint8Array,
+  maxBytes: number,
+  checkpoint: Checkpoint,
+) => Inflated | Promise<Inflated>;
 
 /**
  * Inflates `bytes` when they start with the gzip magic `1f 8b` (whatever the URL
@@ -86,11 +92,15 @@ type Inflater = (bytes: Uint8Array, maxBytes: number) => Inflated | Promise<Infl
  *
  * Concatenated gzip members are all inflated, bounded in total. Gzip inside
  * gzip is inflated once more within the same bound; a third layer is refused.
- * Truncated gzip yields the prefix that was inflated, with a `warning`. Never
- * rejects: problems come back as `{ ok: false, reason }`.
+ * Truncated gzip yields the prefix that was inflated, with a `warning`, or a
+ * reason when nothing inflated. Never rejects: problems come back as
+ * `{ ok: false, reason }`.
  *
  * @param bytes A downloaded body, gzipped or not.
  * @param maxBytes Most bytes the inflated output may have (e.g. 52428800).
+ * @param checkpoint Called between layers and, on the stream path, every
+ *   output chunk with the bytes inflated so far; a {@linkcode ParseCancelled}
+ *   it throws rejects the call.
  * @returns The bytes to parse, or why there are none.
  * @throws {RangeError} When `maxBytes` is negative or NaN (a caller bug, hence not a result).
  *
@@ -110,10 +120,11 @@ type Inflater = (bytes: Uint8Array, maxBytes: number) => Inflated | Promise<Infl
 export async function decompressIfGzip(
   bytes: Uint8Array,
   maxBytes: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): Promise<DecompressResult> {
   checkMaxBytes(maxBytes);
   if (!isGzip(bytes)) return { ok: true, bytes, gzipped: false };
-  return inflateLayers(bytes, maxBytes, (await zlibInflater) ?? inflateWithStreams);
+  return inflateLayers(bytes, maxBytes, (await zlibInflater) ?? inflateWithStreams, checkpoint);
 }
 
 /**
@@ -127,16 +138,18 @@ export async function decompressIfGzip(
  *
  * @param bytes A downloaded body, gzipped or not.
  * @param maxBytes Most bytes the inflated output may have.
+ * @param checkpoint As for {@linkcode decompressIfGzip}.
  * @returns The bytes to parse, or why there are none.
  * @throws {RangeError} When `maxBytes` is negative or NaN.
  */
 export function decompressIfGzipWithStreams(
   bytes: Uint8Array,
   maxBytes: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): Promise<DecompressResult> {
   checkMaxBytes(maxBytes);
   if (!isGzip(bytes)) return Promise.resolve({ ok: true, bytes, gzipped: false });
-  return inflateLayers(bytes, maxBytes, inflateWithStreams);
+  return inflateLayers(bytes, maxBytes, inflateWithStreams, checkpoint);
 }
 
 function checkMaxBytes(maxBytes: number): void {
@@ -153,11 +166,13 @@ async function inflateLayers(
   bytes: Uint8Array,
   maxBytes: number,
   inflate: Inflater,
+  checkpoint: Checkpoint,
 ): Promise<DecompressResult> {
   let current = bytes;
   let warning: string | undefined;
   for (let layer = 1; layer <= MAX_GZIP_LAYERS; layer++) {
-    const result = await inflate(current, maxBytes);
+    checkpoint(0);
+    const result = await inflate(current, maxBytes, checkpoint);
     if (!result.ok) return result;
     warning ??= result.warning;
     current = result.bytes;
@@ -212,6 +227,8 @@ async function loadZlibInflater(): Promise<Inflater | null> {
           if (output.byteLength > maxBytes) return tooBig(maxBytes);
           // A plain view: Buffer's own slice() and toString() semantics must not leak out.
           const plain = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
+          // Nothing to keep: an empty document here would read as an empty text sitemap.
+          if (truncated && plain.byteLength === 0) return { ok: false, reason: NOTHING_INFLATED };
           return truncated
             ? { ok: true, bytes: plain, warning: TRUNCATED_WARNING }
             : { ok: true, bytes: plain };
@@ -244,7 +261,11 @@ function outputChunkSize(bytes: Uint8Array): number {
 
 // --- DecompressionStream ---------------------------------------------------
 
-async function inflateWithStreams(bytes: Uint8Array, maxBytes: number): Promise<Inflated> {
+async function inflateWithStreams(
+  bytes: Uint8Array,
+  maxBytes: number,
+  checkpoint: Checkpoint,
+): Promise<Inflated> {
   const stream = new DecompressionStream("gzip");
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
@@ -268,6 +289,12 @@ async function inflateWithStreams(bytes: Uint8Array, maxBytes: number): Promise<
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      try {
+        checkpoint(total);
+      } catch (cancelled) {
+        await Promise.allSettled([reader.cancel(), writer.abort()]);
+        throw cancelled;
+      }
       total += value.byteLength;
       if (total > maxBytes) {
         await Promise.allSettled([reader.cancel(), writer.abort()]);
@@ -276,6 +303,7 @@ async function inflateWithStreams(bytes: Uint8Array, maxBytes: number): Promise<
       chunks.push(value);
     }
   } catch (error) {
+    if (error instanceof ParseCancelled) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (total === 0) return { ok: false, reason: `Invalid gzip data: ${message}` };
     return {

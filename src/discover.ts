@@ -14,13 +14,16 @@ import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
+import { proxyFor } from "./_proxy.ts";
+import { createProxyFetch } from "./runtime/mod.ts";
+import { isRobotsUrl } from "./parse/_detect.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
 import type { ParsePool } from "./workers/pool.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
-import { StatsCollector } from "./stats.ts";
+import { type SitemapTreeStats, StatsCollector } from "./stats.ts";
 import { TimeSlicer } from "./_slice.ts";
 
 /** Plain bodies up to this size are parsed on this thread (see #load). */
@@ -43,6 +46,8 @@ type Doc =
     readonly url: string;
     readonly reason: string;
     readonly status: number | null;
+    /** A robots.txt that answered with an HTML page (a soft 404). */
+    readonly html?: true;
   };
 
 /** Receives each pages sitemap's pages as soon as they are parsed (for streaming). */
@@ -77,14 +82,6 @@ export function urlKey(url: string): string {
     return u.href;
   } catch {
     return url;
-  }
-}
-
-function isRobotsUrl(url: string): boolean {
-  try {
-    return new URL(url).pathname.endsWith("/robots.txt");
-  } catch {
-    return false;
   }
 }
 
@@ -128,6 +125,10 @@ export class Crawler {
   readonly #writes: Promise<void>[] = [];
   readonly stats: StatsCollector;
   #nodes = 0;
+  /** URLs finished (parsed or invalid): what `sitemapsDone` counts. */
+  readonly #finished = new Set<string>();
+  /** Progress events already sent, by kind, URL and reason. */
+  readonly #reported = new Set<string>();
 
   constructor(
     options: ResolvedOptions,
@@ -146,9 +147,12 @@ export class Crawler {
       // An injected fetch decides itself where it connects, so resolving names
       // here would only send DNS queries that say nothing about its target.
       resolve: options.fetch === null ? defaultResolver : null,
+      // Behind a proxy only the proxy resolves names (they may not exist here).
+      proxied: (url) => proxyFor(url, options.proxy) !== null,
     });
+    const fetch = options.proxy === null ? options.fetch : createProxyFetch(options.proxy);
     this.#client = new WebClient({
-      ...(options.fetch === null ? {} : { fetch: options.fetch }),
+      ...(fetch === null ? {} : { fetch }),
       userAgent: options.userAgent,
       headers: options.headers,
       timeoutMs: options.timeoutMs,
@@ -224,13 +228,94 @@ export class Crawler {
       children.push(node);
       remember(node);
     }
+    await this.#decideOutcome(children, knownUrls);
+    // The counts are those of the tree as shown. A failed robots.txt is left
+    // out of the tree (as USP does); one that failed for a reason other than
+    // being absent (404, 410, an HTML page) is still listed as invalid.
+    const counted: AbstractSitemap[] = [];
+    for (const child of children) counted.push(child, ...child.allSitemaps());
+    const failed: { url: string; reason: string }[] = [];
+    if (robotsNode instanceof InvalidSitemap) {
+      const doc = await this.#docs.get(urlKey(new URL("/robots.txt", home).href));
+      const absent = doc !== undefined && !doc.ok &&
+        (doc.html === true || doc.status === 404 || doc.status === 410);
+      if (!absent) failed.push({ url: robotsNode.url, reason: robotsNode.reason });
+    }
+    return new IndexWebsiteSitemap(home.href, children, await this.#finish(counted, failed));
+  }
+
+  /**
+   * Reads one sitemap (index, urlset, feed, text or robots.txt) and
+   * everything below it, without discovery: the root of the result is that
+   * sitemap's own node. Its counters are the crawler's {@linkcode stats}; the
+   * outcome is "unreachable" when no request got an answer, "no-sitemaps"
+   * (with the node's reason) when the sitemap answered but could not be read.
+   */
+  async crawlSitemap(url: string): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats }> {
+    const root = await this.#node(url, 0, [], isRobotsUrl(url));
+    if (root instanceof InvalidSitemap) {
+      const failure = this.#client.firstFailure;
+      if (this.#client.responses === 0 && failure !== null) {
+        this.stats.outcome = "unreachable";
+        this.stats.outcomeReason = failure.cause;
+      } else {
+        this.stats.outcome = "no-sitemaps";
+        this.stats.outcomeReason = root.reason;
+      }
+    }
+    return { root, stats: await this.#finish([root, ...root.allSitemaps()], []) };
+  }
+
+  /** Waits for cache writes and takes the call's counters for the finished tree. */
+  async #finish(
+    counted: readonly AbstractSitemap[],
+    failed: readonly { url: string; reason: string }[],
+  ): Promise<SitemapTreeStats> {
     await Promise.all(this.#writes);
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
-    // A failed robots.txt is left out of the tree but not out of the diagnostics.
-    const counted: AbstractSitemap[] = robotsNode instanceof InvalidSitemap ? [robotsNode] : [];
-    for (const child of children) counted.push(child, ...child.allSitemaps());
-    return new IndexWebsiteSitemap(home.href, children, this.stats.snapshot(counted));
+    // Reported once per call: every sitemap was parsed on this thread instead.
+    const failure = this.#pool.startFailure;
+    if (failure !== null) this.stats.recordWarning(this.#o.homepage.href, failure);
+    return this.stats.snapshot(counted, failed);
+  }
+
+  /** Sets the stats' `outcome` and `outcomeReason` (see {@linkcode SitemapTreeOutcome}). */
+  async #decideOutcome(
+    children: readonly AbstractSitemap[],
+    knownUrls: readonly string[],
+  ): Promise<void> {
+    const stats = this.stats;
+    const found = children.some((c) => c.type !== "robots" || c.subSitemaps.length > 0);
+    if (found) return;
+    const failure = this.#client.firstFailure;
+    if (this.#client.responses === 0 && failure !== null) {
+      stats.outcome = "unreachable";
+      stats.outcomeReason = failure.cause;
+      return;
+    }
+    stats.outcome = "no-sitemaps";
+    const o = this.#o;
+    let robots = "robots.txt not read";
+    if (o.useRobots) {
+      const doc = await this.#docs.get(urlKey(new URL("/robots.txt", o.homepage).href));
+      if (doc === undefined) robots = "robots.txt not read";
+      else if (!doc.ok && doc.html === true) robots = "robots.txt is an HTML page";
+      else if (!doc.ok) {
+        robots = doc.status === null || (doc.status >= 200 && doc.status < 300)
+          ? `robots.txt: ${doc.reason}`
+          : `robots.txt ${doc.status}`;
+      } else if (doc.result.kind === "invalid") robots = `robots.txt: ${doc.result.reason}`;
+      else robots = "robots.txt lists no sitemap";
+    }
+    let known = "well-known paths not probed";
+    if (o.useKnownPaths) {
+      const docs = await Promise.all(knownUrls.map((url) => this.#docs.get(urlKey(url))));
+      known = docs.some((doc) => doc?.ok === true)
+        ? "no well-known path holds a sitemap"
+        : "no well-known path answered";
+    }
+    stats.outcomeReason = `no sitemap found (${robots}; ${known})`;
   }
 
   /**
@@ -309,6 +394,27 @@ export class Crawler {
     });
     // A copy: the pool takes the body's buffer.
     const asRobots = robots || isRobotsUrl(fetched.url);
+    if (asRobots && looksLikeMarkup(fetched.bytes)) {
+      // A site without robots.txt that answers every path with its HTML page:
+      // no robots.txt at all, as a 404 would have said.
+      this.stats.recordFetch({
+        url: key,
+        finalUrl: fetched.url,
+        status: fetched.status,
+        redirected: fetched.redirected,
+        outcome: "failed",
+        downloadedBytes,
+        decompressedBytes: 0,
+        entries: 0,
+      });
+      return {
+        ok: false,
+        url: fetched.url,
+        reason: `Not a robots.txt: ${fetched.url} is an HTML page (a soft 404)`,
+        status: fetched.status,
+        html: true,
+      };
+    }
     this.#inspect?.(fetched.url, fetched.bytes.slice(), asRobots);
     const since = this.#o.since;
     const job: ParseJob = {
@@ -338,7 +444,7 @@ export class Crawler {
     // gzipped goes to a worker, however small, since it may be a bomb.
     const small = fetched.bytes.byteLength <= IN_THREAD_BYTES &&
       !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b);
-    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job);
+    const outcome = small ? await runParseJob(job) : await this.#pool.parse(job, this.#o.signal);
     const result = outcome.result;
     if (outcome.cacheEntry !== undefined) this.#writeCache(key, outcome.cacheEntry);
     this.stats.recordParse(outcome.decompressedBytes, outcome.parseMs, result, fetched.url);
@@ -517,8 +623,13 @@ export class Crawler {
       this.stats.queued--;
     }
     if (!doc.ok) {
-      if (quiet) return new InvalidSitemap(doc.url, doc.reason);
-      return this.#invalid(doc.url, doc.reason, started);
+      // Named as the parent listed it: a redirect loop or a failed hop ends on
+      // another URL, and the tree would otherwise lose the listed one.
+      const reason = doc.url === url || doc.reason.includes(doc.url)
+        ? doc.reason
+        : `${doc.reason} (redirected to ${doc.url})`;
+      if (quiet) return new InvalidSitemap(url, reason);
+      return this.#invalid(url, reason, started);
     }
     const finalKey = urlKey(doc.url);
     if (finalKey !== key && ancestors.includes(finalKey)) {
@@ -616,6 +727,18 @@ export class Crawler {
       readonly unchanged?: boolean;
     },
   ): void {
+    if (kind !== "fetched") {
+      // A sitemap two parents name (or a well-known path robots.txt also
+      // lists) is walked twice, but finishes once: one count, one event.
+      const key = urlKey(url);
+      if (!this.#finished.has(key)) {
+        this.#finished.add(key);
+        this.stats.sitemapsDone++;
+      }
+      const event = `${kind} ${key} ${extra.reason ?? ""}`;
+      if (this.#reported.has(event)) return;
+      this.#reported.add(event);
+    }
     const listener = this.#o.onProgress;
     if (!listener) return;
     const s = this.stats;
@@ -631,6 +754,13 @@ export class Crawler {
       elapsedMs: s.elapsedMs(),
     });
   }
+}
+
+/** Whether a body starts (after a BOM and white space) with `<`: markup, which no robots.txt is. */
+function looksLikeMarkup(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || (bytes[i]! >= 0x09 && bytes[i]! <= 0x0d))) i++;
+  return bytes[i] === 0x3c;
 }
 
 function conditional(entry: CacheEntry): { headers: Record<string, string> } {

@@ -32,8 +32,29 @@
  * returns the 253 KB untouched; the bounded `decompressIfGzip` then refuses it
  * at 50 MiB in ~100 ms, +50–53 MiB.
  *
+ * Failures below HTTP. A request that gets no response at all ends with a
+ * {@linkcode FetchFailure}: its kind (`refused`, `host-not-found`, `tls`,
+ * `timeout`, `permission`, `network`, `refused-by-guard`) and a one-line cause
+ * such as `connection refused (127.0.0.1:59999)`, read from whatever shape the
+ * runtime threw (see `_fetch_failure.ts`). Network errors, resets and refused
+ * connections are retried; a permission error, a TLS failure and an unknown
+ * host are not (the next attempt would meet the same answer).
+ *
+ * Fail-fast rule. A host (scheme, name and port) is given up for the rest of
+ * the client's life once {@linkcode REFUSALS_TO_GIVE_UP} attempts in a row to
+ * it were refused (`ECONNREFUSED`) or timed out before any response header,
+ * with no HTTP response in between; or at the first permission error, TLS
+ * failure or unknown-name answer for it (the same for every URL). From then on
+ * every request to it, new ones and retries already waiting alike, fails at
+ * once with that cause and sends nothing. Any HTTP response from the host
+ * (whatever its status) resets its count of refusals, so a server that
+ * refuses once and then answers still gets every retry.
+ *
  * @module
  */
+import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
+
+export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
 import { RequestScheduler } from "./schedule.ts";
 
 /** Options of {@linkcode WebClient}. */
@@ -85,6 +106,12 @@ export interface WebClientOptions {
   readonly checkUrl?: (url: URL) => string | null | Promise<string | null>;
 }
 
+/**
+ * Refused (or header-less timed-out) attempts in a row, with no response in
+ * between, after which a host is given up (see the module doc).
+ */
+export const REFUSALS_TO_GIVE_UP = 3;
+
 /** The outcome of {@linkcode WebClient.get}. */
 export type FetchResult =
   | {
@@ -105,6 +132,11 @@ export type FetchResult =
     readonly status: number | null;
     /** Why, in words a person can act on. */
     readonly reason: string;
+    /**
+     * Present when the request failed below HTTP (no response, a timeout, a
+     * connection lost mid-body, a refusal by `checkUrl`): its kind and one-line cause.
+     */
+    readonly failure?: FetchFailure;
   };
 
 /** Counters of a {@linkcode WebClient}, updated as it works. */
@@ -154,13 +186,25 @@ interface Attempt {
 /** Raised inside an attempt when its deadline passes; never escapes the client. */
 class DeadlineError extends Error {}
 
+interface Waiter {
+  readonly grant: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly signal: AbortSignal;
+}
+
 /**
  * A counting semaphore: `acquire` waits (in order) while all slots are taken;
  * waiting ends with the signal's reason when it aborts.
+ *
+ * One abort listener per signal, however many wait on it: a stream's
+ * sitemaps all wait on the stream's one signal, and a listener each made
+ * Node warn of a leak (MaxListenersExceededWarning) from the 11th.
  */
 export class Slots {
   #free: number;
-  readonly #waiting: (() => void)[] = [];
+  readonly #waiting: Waiter[] = [];
+  /** Each signal waited on, with its listener and how many wait on it. */
+  readonly #watched = new Map<AbortSignal, { waiters: number; readonly onAbort: () => void }>();
 
   constructor(size: number) {
     this.#free = size;
@@ -172,25 +216,45 @@ export class Slots {
       this.#free--;
       return Promise.resolve();
     }
-    return new Promise((resolve, reject) => {
-      const grant = (): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = (): void => {
-        const i = this.#waiting.indexOf(grant);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.push(grant);
+    return new Promise((grant, reject) => {
+      this.#waiting.push({ grant, reject, signal });
+      this.#watch(signal);
     });
   }
 
   release(): void {
     const next = this.#waiting.shift();
-    if (next === undefined) this.#free++;
-    else next();
+    if (next === undefined) {
+      this.#free++;
+      return;
+    }
+    this.#unwatch(next.signal);
+    next.grant();
+  }
+
+  #watch(signal: AbortSignal): void {
+    const watched = this.#watched.get(signal);
+    if (watched !== undefined) {
+      watched.waiters++;
+      return;
+    }
+    const onAbort = (): void => {
+      this.#watched.delete(signal);
+      const waiting = this.#waiting.splice(0);
+      for (const waiter of waiting) {
+        if (waiter.signal === signal) waiter.reject(signal.reason);
+        else this.#waiting.push(waiter);
+      }
+    };
+    this.#watched.set(signal, { waiters: 1, onAbort });
+    signal.addEventListener("abort", onAbort, { once: true });
+  }
+
+  #unwatch(signal: AbortSignal): void {
+    const watched = this.#watched.get(signal);
+    if (watched === undefined || --watched.waiters > 0) return;
+    this.#watched.delete(signal);
+    signal.removeEventListener("abort", watched.onAbort);
   }
 }
 
@@ -223,6 +287,12 @@ export class WebClient {
   readonly #scheduler: RequestScheduler;
   readonly #maxRetryAfterMs: number;
   readonly #maxRedirects: number;
+  /** Consecutive refused attempts per host key (reset by any response). */
+  readonly #refusals = new Map<string, number>();
+  /** Hosts given up, with the failure every later request to them ends with. */
+  readonly #down = new Map<string, FetchFailure>();
+  #responses = 0;
+  #firstFailure: FetchFailure | null = null;
 
   /**
    * @param options Limits, identity and guards.
@@ -252,6 +322,16 @@ export class WebClient {
         concurrency: options.concurrency,
         maxConnections: Number.MAX_SAFE_INTEGER,
       });
+  }
+
+  /** HTTP responses received, any status, redirect hops included. */
+  get responses(): number {
+    return this.#responses;
+  }
+
+  /** The first failure below HTTP (or refusal by `checkUrl`) of any request, or null. */
+  get firstFailure(): FetchFailure | null {
+    return this.#firstFailure;
   }
 
   /**
@@ -289,7 +369,11 @@ export class WebClient {
     const headers = this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
       const outcome = await this.#attempt(start, headers, init.ungated ?? false);
-      if (!outcome.retry || attempt >= this.#options.retries) return outcome.result;
+      const result = outcome.result;
+      if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
+      if (!outcome.retry || attempt >= this.#options.retries) return result;
+      // Given up meanwhile (this attempt or another's): waiting would change nothing.
+      if (this.#down.has(hostKey(new URL(result.url)))) return result;
       let waitMs = backoffMs(attempt);
       if (outcome.retryAfterMs !== undefined) {
         if (outcome.retryAfterMs > this.#maxRetryAfterMs) {
@@ -332,8 +416,22 @@ export class WebClient {
     try {
       for (let hop = 0;; hop++) {
         const refusal = await abortable(this.#options.checkUrl?.(url) ?? null, signal);
-        if (refusal !== null) return final(url, status, refusal);
+        if (refusal !== null) {
+          return final(url, status, refusal, { kind: "refused-by-guard", cause: refusal });
+        }
         const release = await this.#scheduler.acquire(url, signal, ungated);
+        // Checked once the slot is ours: requests queued behind the ones that
+        // found the host refusing must not try it again.
+        const down = this.#down.get(hostKey(url));
+        if (down !== undefined) {
+          release();
+          return final(
+            url,
+            status,
+            `Unable to fetch sitemap from ${url.href}: ${down.cause}`,
+            down,
+          );
+        }
         // The clock starts once we hold a slot: waiting behind our own requests is not the server's fault.
         timer ??= setTimeout(() => deadline.abort(new DeadlineError()), this.#options.timeoutMs);
         try {
@@ -346,6 +444,8 @@ export class WebClient {
             decompress: false,
           } as RequestInit);
           status = response.status;
+          this.#responses++;
+          this.#refusals.delete(hostKey(url));
           if (REDIRECT_STATUSES.has(status) && response.headers.has("location")) {
             await discard(response);
             const location = response.headers.get("location")!;
@@ -416,17 +516,32 @@ export class WebClient {
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
       if (error instanceof DeadlineError) {
-        return final(url, status, `Timed out after ${this.#options.timeoutMs} ms`);
+        const ms = this.#options.timeoutMs;
+        const failure: FetchFailure = {
+          kind: "timeout",
+          cause: `timeout after ${ms} ms (${hostAndPort(url)})`,
+        };
+        // Only a host that never sent headers counts towards giving it up.
+        if (status === null) this.#noteFailure(url, failure);
+        return final(url, status, `Timed out after ${ms} ms`, failure);
       }
+      const failure = describeFetchError(error, url);
+      this.#noteFailure(url, failure);
+      // A transport error keeps the runtime's own words (a reset mid-body
+      // says so); the others read as their one-line cause.
       const message = error instanceof Error ? error.message : String(error);
+      const said = failure.kind === "network" && message !== "fetch failed"
+        ? message
+        : failure.cause;
       return {
         result: {
           ok: false,
           url: url.href,
           status,
-          reason: `Unable to fetch sitemap from ${url.href}: ${message}`,
+          reason: `Unable to fetch sitemap from ${url.href}: ${said}`,
+          failure,
         },
-        retry: true,
+        retry: failure.kind === "network" || failure.kind === "refused",
       };
     } finally {
       clearTimeout(timer);
@@ -488,10 +603,37 @@ export class WebClient {
     }
     return joined;
   }
+
+  /** Applies the fail-fast rule (module doc) to one failed attempt. */
+  #noteFailure(url: URL, failure: FetchFailure): void {
+    const key = hostKey(url);
+    if (
+      failure.kind === "permission" || failure.kind === "host-not-found" || failure.kind === "tls"
+    ) {
+      this.#down.set(key, failure);
+    } else if (failure.kind === "refused" || failure.kind === "timeout") {
+      const refusals = (this.#refusals.get(key) ?? 0) + 1;
+      this.#refusals.set(key, refusals);
+      if (refusals >= REFUSALS_TO_GIVE_UP) this.#down.set(key, failure);
+    }
+  }
 }
 
-function final(url: URL, status: number | null, reason: string): Attempt {
-  return { result: { ok: false, url: url.href, status, reason }, retry: false };
+function final(
+  url: URL,
+  status: number | null,
+  reason: string,
+  failure?: FetchFailure,
+): Attempt {
+  const result: FetchResult = failure === undefined
+    ? { ok: false, url: url.href, status, reason }
+    : { ok: false, url: url.href, status, reason, failure };
+  return { result, retry: false };
+}
+
+/** Scheme, name and port: what the per-host limits and the fail-fast rule count by. */
+function hostKey(url: URL): string {
+  return `${url.protocol}//${url.host}`;
 }
 
 async function discard(response: Response): Promise<void> {

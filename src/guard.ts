@@ -53,6 +53,15 @@ export interface UrlGuardOptions {
    * @default {null}
    */
   readonly resolve?: ((hostname: string) => Promise<readonly string[]>) | null;
+  /**
+   * Whether a URL goes through a proxy. Such a URL's name is judged by its
+   * spelling only: the proxy alone resolves it (the name may not even exist
+   * in local DNS), while IP literals and reserved names (`localhost`,
+   * `*.internal` …) are still refused under the policy.
+   *
+   * @default {() => false}
+   */
+  readonly proxied?: ((url: URL) => boolean) | null;
 }
 
 /** Why a host is private, for the refusal message; `null` when it is public. */
@@ -97,7 +106,11 @@ export function isPrivateHost(hostname: string): boolean {
  * addresses; the homepage is resolved only once a private URL turns up).
  *
  * With a resolver, each name is resolved once per guard and refused if any
- * address is private, or if it cannot be resolved. This does not stop DNS
+ * address is private; a name that cannot be resolved makes the guard reject
+ * with the resolver's error (the web client reports it as `host not found`),
+ * since a lookup that fails here may still succeed for the fetch, and to a
+ * private address. URLs that go through a proxy (`options.proxied`) are not
+ * resolved locally. This does not stop DNS
  * rebinding: the connection made afterwards resolves the name again and a
  * hostile DNS server may then answer differently (a short TTL). Closing that
  * gap needs the check inside the connection itself (pinning the checked
@@ -106,7 +119,8 @@ export function isPrivateHost(hostname: string): boolean {
  * @param homepage The homepage the crawl started from.
  * @param policy The `allowPrivateNetworks` option.
  * @param options The resolver, if names should be resolved.
- * @returns A function giving a refusal reason for a URL, or `null` to allow it.
+ * @returns A function giving a refusal reason for a URL, or `null` to allow it;
+ *   it rejects with the resolver's error when a name does not resolve.
  *
  * @example Refuse the cloud metadata service
  * ```ts
@@ -125,6 +139,7 @@ export function createUrlGuard(
   options: UrlGuardOptions = {},
 ): (url: URL) => Promise<string | null> {
   const resolve = options.resolve ?? null;
+  const proxied = options.proxied ?? null;
   const resolved = new Map<string, Promise<readonly string[]>>();
   const lookup = (host: string): Promise<readonly string[]> => {
     let addresses = resolved.get(host);
@@ -145,7 +160,7 @@ export function createUrlGuard(
   const allowedAnyway = (): Promise<boolean> => {
     if (policy !== "if-homepage-is" || homeClass !== null) return Promise.resolve(openByHomepage);
     homepagePrivate ??= (async () => {
-      if (resolve === null) return false;
+      if (resolve === null || proxied?.(homepage) === true) return false;
       try {
         return (await lookup(bareName(homepage.hostname))).some((address) =>
           isPrivateHost(address)
@@ -182,17 +197,9 @@ export function createUrlGuard(
       if (await allowedAnyway()) return null;
       return `Refused private-network ${found.kind} ${host} (${found.label}; ${why})`;
     }
-    if (resolve === null) return null;
+    if (resolve === null || proxied?.(url) === true) return null;
 
-    let addresses: readonly string[];
-    try {
-      addresses = await lookup(bareName(host));
-    } catch (error) {
-      // Refused rather than passed on: a lookup that times out here may still
-      // succeed for the fetch, and to a private address.
-      const message = error instanceof Error ? error.message : String(error);
-      return `Refused ${host}: unable to resolve it to check for private networks (${message})`;
-    }
+    const addresses = await lookup(bareName(host));
     for (const address of addresses) {
       const addressClass = classifyHost(address);
       if (addressClass === null || addressClass.kind === "public-address") continue;
@@ -212,7 +219,8 @@ const RESOLVE_TIMEOUT_MS = 5000;
  *
  * @param hostname A DNS name, without brackets.
  * @returns Every IPv4 and IPv6 address the name has.
- * @throws {Error} When the name does not resolve or the lookup times out.
+ * @throws {Error} When the name does not resolve (`code` `ENOTFOUND` …) or the
+ *   lookup times out (`code` `ETIMEOUT`).
  */
 export const defaultResolver: (hostname: string) => Promise<readonly string[]> = async (
   hostname: string,
@@ -222,7 +230,13 @@ export const defaultResolver: (hostname: string) => Promise<readonly string[]> =
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`DNS lookup of ${hostname} timed out after ${RESOLVE_TIMEOUT_MS} ms`)),
+      () =>
+        reject(
+          Object.assign(
+            new Error(`DNS lookup of ${hostname} timed out after ${RESOLVE_TIMEOUT_MS} ms`),
+            { code: "ETIMEOUT" },
+          ),
+        ),
       RESOLVE_TIMEOUT_MS,
     );
   });

@@ -7,6 +7,7 @@ import type { SitemapCache } from "./cache.ts";
 import { resolveScheduling, type SchedulingOptions } from "./schedule.ts";
 import { VERSION } from "./version.ts";
 import { SitemapParserPool } from "./workers/parser_pool.ts";
+import { checkProxyUrl } from "./_proxy.ts";
 
 /** What a {@linkcode SitemapTreeOptions.onProgress} listener receives, one event per sitemap. */
 export interface SitemapProgressEvent {
@@ -27,7 +28,10 @@ export interface SitemapProgressEvent {
   readonly unchanged?: boolean;
   /** Milliseconds this step took for this sitemap. */
   readonly ms: number;
-  /** Sitemaps finished (parsed or invalid) so far in this call. */
+  /**
+   * Sitemaps finished (parsed or invalid) so far in this call, each URL once
+   * however many parents name it.
+   */
   readonly sitemapsDone: number;
   /** Sitemaps started but not finished yet. */
   readonly sitemapsQueued: number;
@@ -80,6 +84,16 @@ export interface SitemapTreeOptions extends SchedulingOptions {
   readonly recurseListCallback?: RecurseListCallback;
   /** The web client. @default {globalThis.fetch} */
   readonly fetch?: typeof fetch;
+  /**
+   * An HTTP proxy every request goes through (`http://host:port`, with
+   * `user:password@` for basic auth), on Deno and Bun. Without it, the
+   * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` variables apply, as the
+   * runtime's `fetch` reads them (Deno needs `--allow-env` for the crawler to
+   * see them too). Names a proxy resolves are not resolved locally by the
+   * private-network guard; IP literals and reserved names are still refused.
+   * Not with `fetch` (which decides itself how it connects).
+   */
+  readonly proxy?: string;
   /** `User-Agent` of every request. @default {"@sitemap/tree/<version> (+https://jsr.io/@sitemap/tree)"} */
   readonly userAgent?: string;
   /** Extra headers sent on every request, children included. @default {{}} */
@@ -176,6 +190,7 @@ export interface ResolvedOptions {
   readonly recurseCallback: RecurseCallback | null;
   readonly recurseListCallback: RecurseListCallback | null;
   readonly fetch: typeof fetch | null;
+  readonly proxy: string | null;
   readonly userAgent: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly concurrency: number;
@@ -259,6 +274,21 @@ export function parseHomepage(homepageUrl: string | URL, normalize: boolean): UR
   return url;
 }
 
+/** The sitemap URL without its fragment; a TypeError naming it when it is not http(s). */
+export function checkSitemapUrl(sitemapUrl: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(sitemapUrl));
+  } catch {
+    throw new TypeError(`Sitemap URL is not a valid URL: ${JSON.stringify(String(sitemapUrl))}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new TypeError(`Sitemap URL must be http(s), got ${JSON.stringify(url.href)}`);
+  }
+  url.hash = "";
+  return url;
+}
+
 /** Applies defaults and checks every option; throws TypeError/RangeError naming the bad value. */
 export function resolveOptions(
   homepageUrl: string | URL,
@@ -299,6 +329,12 @@ export function resolveOptions(
   ) {
     throw new TypeError(`Option "cache" must be an object with get() and set() methods`);
   }
+  const proxy = options.proxy === undefined ? null : checkProxyUrl(options.proxy);
+  if (proxy !== null && options.fetch !== undefined) {
+    throw new TypeError(
+      `Options "proxy" and "fetch" exclude each other: route the injected fetch through the proxy`,
+    );
+  }
   const pool = options.pool ?? null;
   if (pool !== null && !(pool instanceof SitemapParserPool)) {
     throw new TypeError(`Option "pool" must be a SitemapParserPool`);
@@ -311,6 +347,7 @@ export function resolveOptions(
     recurseCallback: fn("recurseCallback", options.recurseCallback),
     recurseListCallback: fn("recurseListCallback", options.recurseListCallback),
     fetch: fn("fetch", options.fetch),
+    proxy,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     headers,
     ...resolveScheduling(options),

@@ -5,6 +5,7 @@
  * @module
  */
 import { sinceToEpoch } from "./options.ts";
+import { isRobotsUrl } from "./parse/_detect.ts";
 import { parseSitemap } from "./parse/parse_sitemap.ts";
 import type { ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, InvalidSitemap } from "./objects/sitemap.ts";
@@ -69,19 +70,11 @@ export function sitemapFromString(
   const result = parseSitemap(bytes, {
     url,
     since,
-    robots: isRobotsTxt(url),
+    robots: isRobotsUrl(url),
     // A JavaScript string is already decoded: its XML declaration's encoding no longer applies.
     ...(isString ? { encoding: "utf-8" } : {}),
   });
   return nodeOf(url, result);
-}
-
-function isRobotsTxt(url: string): boolean {
-  try {
-    return new URL(url).pathname.endsWith("/robots.txt");
-  } catch {
-    return url.endsWith("/robots.txt");
-  }
 }
 
 function nodeOf(url: string, result: ParseResult): AbstractSitemap {

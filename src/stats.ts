@@ -59,11 +59,46 @@ export interface SitemapFetchStat {
   readonly entries: number;
 }
 
+/**
+ * How a crawl ended, in one word:
+ *
+ * - `"ok"`: at least one sitemap was read. The tree holds a sitemap other than
+ *   an empty robots.txt; invalid sitemaps a robots.txt or index names are part
+ *   of the answer.
+ * - `"no-sitemaps"`: the site answered (at least one HTTP response, of any
+ *   status) but no sitemap was read: robots.txt missing (404), an HTML page
+ *   or without `Sitemap:` lines, no well-known path answered, or they answered
+ *   with HTML soft-404s.
+ * - `"unreachable"`: no request got an HTTP response: every one failed at the
+ *   network, DNS, TLS or permission level, or was refused by the
+ *   private-network guard.
+ */
+export type SitemapTreeOutcome = "ok" | "no-sitemaps" | "unreachable";
+
 /** Counters of one `sitemapTreeForHomepage()` or `streamPages()` call. */
 export interface SitemapTreeStats {
-  /** Sitemap nodes in the tree by `type` (`robots`, `index`, `urlset`, `text`, `rss`, `atom`, `invalid`). */
+  /**
+   * How the crawl ended: `"ok"`, `"no-sitemaps"` (the site answered, but
+   * publishes no sitemap) or `"unreachable"` (no request got a response); see
+   * {@linkcode SitemapTreeOutcome}. Trees built by hand or from JSON say `"ok"`.
+   */
+  readonly outcome: SitemapTreeOutcome;
+  /**
+   * One line naming the cause when `outcome` is not `"ok"`, else null:
+   * `connection refused (127.0.0.1:59999)`, `host not found (nonexistent.invalid)`,
+   * `TLS failure (host:443: …)`, `timeout after 30000 ms (host:443)`,
+   * `permission denied: run Deno with --allow-net`, or
+   * `no sitemap found (robots.txt 404; no well-known path answered)`.
+   */
+  readonly outcomeReason: string | null;
+  /** Sitemap nodes the tree shows, by `type` (`robots`, `index`, `urlset`, `text`, `rss`, `atom`, `invalid`). */
   readonly sitemapsByType: Readonly<Record<string, number>>;
-  /** Every invalid sitemap in the tree with its reason, in the order they failed. */
+  /**
+   * Every invalid sitemap in the tree with its reason, in tree order, after a
+   * robots.txt that failed other than by being absent (a 5xx, a timeout, too
+   * big: the tree leaves a failed robots.txt out; a 404, 410 or HTML page is
+   * no robots.txt and not listed).
+   */
   readonly invalid: readonly InvalidSitemapStat[];
   /** Sitemaps kept whose documents were truncated or cut, with the reason. */
   readonly warnings: readonly SitemapWarningStat[];
@@ -97,6 +132,8 @@ export interface SitemapTreeStats {
 
 /** The stats of a tree that no call built (by hand, or from JSON). */
 export const EMPTY_STATS: SitemapTreeStats = Object.freeze({
+  outcome: "ok",
+  outcomeReason: null,
   sitemapsByType: Object.freeze({}),
   invalid: Object.freeze([]),
   warnings: Object.freeze([]),
@@ -126,6 +163,7 @@ export class StatsCollector {
   requests = 0;
   bytesDownloaded = 0;
   queued = 0;
+  /** Distinct sitemap URLs finished, parsed or invalid (counted by the crawler). */
   sitemapsDone = 0;
   bytesDecompressed = 0;
   pagesFound = 0;
@@ -134,6 +172,9 @@ export class StatsCollector {
   parsed = 0;
   notModified = 0;
   skipped = 0;
+  /** Set by the crawl once the tree is complete (see {@linkcode SitemapTreeOutcome}). */
+  outcome: SitemapTreeOutcome = "ok";
+  outcomeReason: string | null = null;
 
   /** Milliseconds since the collector was made. */
   elapsedMs(): number {
@@ -149,6 +190,11 @@ export class StatsCollector {
     if (result.kind !== "invalid" && result.warning !== null) {
       this.#warnings.push({ url, warning: result.warning });
     }
+  }
+
+  /** Notes a warning that is not a document's own (workers that could not start). */
+  recordWarning(url: string, warning: string): void {
+    this.#warnings.push({ url, warning });
   }
 
   /** Counts the pages of a result, parsed or reused from the cache. */
@@ -172,7 +218,6 @@ export class StatsCollector {
   /** Counts one node placed in the tree. */
   recordNode(type: string): void {
     this.#byType[type] = (this.#byType[type] ?? 0) + 1;
-    this.sitemapsDone++;
   }
 
   /** Counts one invalid node placed in the tree. */
@@ -184,14 +229,18 @@ export class StatsCollector {
   /**
    * A frozen snapshot. With `tree`, the sitemap counts and the invalid list
    * are those of the finished tree, in tree order (the running counts also
-   * saw well-known-path probes that were dropped as duplicates).
+   * saw well-known-path probes that were dropped as duplicates); `failed`
+   * are listed as invalid before them without being counted as sitemaps.
    */
-  snapshot(tree?: Iterable<{ readonly type: string; readonly url: string }>): SitemapTreeStats {
+  snapshot(
+    tree?: Iterable<{ readonly type: string; readonly url: string }>,
+    failed: readonly InvalidSitemapStat[] = [],
+  ): SitemapTreeStats {
     let byType: Record<string, number> = this.#byType;
     let invalid: InvalidSitemapStat[] = this.#invalid;
     if (tree !== undefined) {
       byType = {};
-      invalid = [];
+      invalid = [...failed];
       for (const node of tree) {
         byType[node.type] = (byType[node.type] ?? 0) + 1;
         const reason = (node as { readonly reason?: unknown }).reason;
@@ -201,6 +250,8 @@ export class StatsCollector {
       }
     }
     return Object.freeze({
+      outcome: this.outcome,
+      outcomeReason: this.outcomeReason,
       sitemapsByType: Object.freeze({ ...byType }),
       invalid: Object.freeze([...invalid]),
       warnings: Object.freeze([...this.#warnings]),

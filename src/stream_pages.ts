@@ -9,9 +9,10 @@ import { Slots } from "./fetch.ts";
 import { freePackedPages } from "./_free.ts";
 import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
-import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import type { PackedPages } from "./parse/_result.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
+import type { SitemapTreeStats } from "./stats.ts";
 import { defaultWorkerCount } from "./workers/pool.ts";
 
 /** Parsed sitemaps that may wait for the consumer, beyond the downloads in flight. */
@@ -46,11 +47,26 @@ export function streamPages(
   homepageUrl: string | URL,
   options: SitemapTreeOptions = {},
 ): AsyncGenerator<SitemapPage, void, undefined> {
-  return new PageStream(homepageUrl, options);
+  return new PageStream(homepageUrl, options, "homepage");
+}
+
+/**
+ * The stream behind {@linkcode streamPages}, for the command line: it also
+ * streams one sitemap and what is below it (`from: "sitemap"`, no
+ * discovery), tells which sitemap listed the page last returned, and keeps
+ * the call's counters once the crawl is over.
+ */
+export function pageStream(
+  url: string | URL,
+  options: SitemapTreeOptions,
+  from: "homepage" | "sitemap",
+): PageStream {
+  return new PageStream(url, options, from);
 }
 
 /** A parsed sitemap waiting for the consumer, and whether its columns are its own. */
 interface Entry {
+  readonly url: string;
   readonly pages: PackedPages;
   readonly owned: boolean;
 }
@@ -67,9 +83,12 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
  * checked there, and `return()` (a `break` out of `for await`) or `throw()`
  * stops the crawl and its workers.
  */
-class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
+export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
   readonly #homepage: string | URL;
   readonly #options: SitemapTreeOptions;
+  readonly #from: "homepage" | "sitemap";
+  #stats: SitemapTreeStats | null = null;
+  #left = 0;
   #started = false;
   #closed = false;
   readonly #queue: Entry[] = [];
@@ -87,19 +106,38 @@ class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
   #closePool: (() => void) | null = null;
   #crawl: Promise<void> = Promise.resolve();
 
-  constructor(homepage: string | URL, options: SitemapTreeOptions) {
+  constructor(homepage: string | URL, options: SitemapTreeOptions, from: "homepage" | "sitemap") {
     this.#homepage = homepage;
     this.#options = options;
+    this.#from = from;
+  }
+
+  /** The URL of the sitemap that listed the page `next()` returned last ("" before the first). */
+  get sitemapUrl(): string {
+    return this.#currentEntry?.url ?? "";
+  }
+
+  /** The call's counters once the stream has ended (null before, or when it was closed early). */
+  get stats(): SitemapTreeStats | null {
+    return this.#stats;
   }
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
+  /** Pages of the current sitemap not yet returned: 0 after its last one. */
+  get sitemapPagesLeft(): number {
+    return this.#left;
+  }
+
   next(): Promise<IteratorResult<SitemapPage, void>> {
     if (this.#waiting === null && this.#current !== null) {
       const result = this.#current.next();
-      if (result.done !== true) return Promise.resolve(result);
+      if (result.done !== true) {
+        this.#left--;
+        return Promise.resolve(result);
+      }
     }
     const previous = this.#waiting;
     const run = previous === null ? this.#read() : previous.then(() => this.#read());
@@ -132,13 +170,17 @@ class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
     for (;;) {
       if (this.#current !== null) {
         const result = this.#current.next();
-        if (result.done !== true) return result;
+        if (result.done !== true) {
+          this.#left--;
+          return result;
+        }
         this.#endCurrent();
       }
       const entry = this.#queue.shift();
       if (entry !== undefined) {
         this.#slots!.release();
         this.#current = iteratePages([entry.pages]);
+        this.#left = entry.pages.count;
         this.#currentEntry = entry;
         continue;
       }
@@ -157,7 +199,11 @@ class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
     this.#started = true;
     let resolved: ReturnType<typeof resolveOptions>;
     try {
-      resolved = resolveOptions(this.#homepage, this.#options, defaultWorkerCount());
+      const start = this.#from === "sitemap" ? checkSitemapUrl(this.#homepage) : this.#homepage;
+      const options = this.#from === "sitemap"
+        ? { ...this.#options, normalizeHomepageUrl: true }
+        : this.#options;
+      resolved = resolveOptions(start, options, defaultWorkerCount());
       resolved.signal?.throwIfAborted();
     } catch (error) {
       this.#closed = true;
@@ -175,14 +221,18 @@ class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
     const sink: PagesSink = {
       acquire: (signal) => slots.acquire(signal),
       release: () => slots.release(),
-      push: (_url: string, _format: string, pages: PackedPages, owned: boolean): void => {
-        this.#queue.push({ pages, owned });
+      push: (url: string, _format: string, pages: PackedPages, owned: boolean): void => {
+        this.#queue.push({ url, pages, owned });
         this.#notify();
       },
     };
     const crawler = new Crawler({ ...resolved, signal }, pool, sink);
-    this.#crawl = crawler.crawlWebsite().then(
-      () => {
+    const crawl = this.#from === "sitemap"
+      ? crawler.crawlSitemap(checkSitemapUrl(this.#homepage).href).then((done) => done.stats)
+      : crawler.crawlWebsite().then((tree) => tree.stats);
+    this.#crawl = crawl.then(
+      (stats) => {
+        this.#stats = stats;
         this.#finished = true;
         this.#notify();
       },

@@ -21,7 +21,7 @@
  */
 import { CHANGE_FREQUENCIES as CHANGE_FREQUENCY_LIST } from "./parse/_result.ts";
 import { chooseEncoding, decodeChunks } from "./parse/_decode.ts";
-import { sniffFormat } from "./parse/_detect.ts";
+import { isRobotsUrl, sniffFormat } from "./parse/_detect.ts";
 import { SITEMAP_NS } from "./parse/_ns.ts";
 import { XmlTokenizer } from "./parse/_tokenizer.ts";
 import {
@@ -329,7 +329,8 @@ export function validateSitemapTree(
   for (const f of fetches) {
     if (!seen.has(f.finalUrl) || f.outcome === "failed") continue;
     const sitemap = f.finalUrl;
-    if (f.redirected) {
+    // Nobody lists robots.txt: its redirect is the site's business, not a sitemap to fix.
+    if (f.redirected && !isRobotsUrl(f.url)) {
       problems.add({
         severity: "warning",
         code: "redirect",
@@ -576,11 +577,13 @@ class RawEntryReader {
 }
 
 /**
- * Merges reports (e.g. the tree's and the raw documents'), keeping sitemaps
- * in the first report's order.
+ * Merges reports (e.g. the tree's and the raw documents'), sitemaps in
+ * `order` (the tree's order; sitemaps not in it follow in the order first
+ * seen), each sitemap's document problems after its tree problems.
  *
  * @param report The tree's report.
  * @param extra More problems, e.g. from {@linkcode lintSitemapDocument}.
+ * @param order Sitemap URLs in tree order.
  * @returns One report.
  *
  * @example
@@ -594,8 +597,9 @@ class RawEntryReader {
 export function mergeProblems(
   report: SitemapValidationReport,
   extra: readonly SitemapProblem[],
+  order: readonly string[] = [],
 ): SitemapValidationReport {
-  const bySitemap = new Map<string, SitemapProblem[]>();
+  const bySitemap = new Map<string, SitemapProblem[]>(order.map((url) => [url, []]));
   for (const p of [...report.problems, ...extra]) {
     const list = bySitemap.get(p.sitemap) ?? [];
     list.push(p);
@@ -633,6 +637,11 @@ export function formatValidationReport(report: SitemapValidationReport): string[
     if (p.sitemap !== current) {
       current = p.sitemap;
       lines.push(current);
+    }
+    if (p.code === "more") {
+      // A count of the problems not listed, not one more problem: no severity column.
+      lines.push(`  ${" ".repeat(7)} … ${p.message}`);
+      continue;
     }
     const where = [p.url, p.value === null ? null : JSON.stringify(p.value)]
       .filter((x) => x !== null).join(" ");

@@ -51,6 +51,23 @@ export function outline(root: AbstractSitemap, origin: string): string[] {
   return lines;
 }
 
+/**
+ * A fetch that fails as Deno's does without `--allow-net` (a `NotCapable`
+ * error), counting its calls.
+ */
+export function deniedFetch(): { fetch: typeof fetch; calls: () => number } {
+  let calls = 0;
+  const fetch: typeof globalThis.fetch = () => {
+    calls++;
+    const error = new Error(
+      'Requires net access to "site.test:443", run again with the --allow-net flag',
+    );
+    error.name = "NotCapable";
+    return Promise.reject(error);
+  };
+  return { fetch, calls: () => calls };
+}
+
 /** Serves `site` for the duration of `body`, then closes it whatever happens. */
 export async function withSite<T>(
   site: FixtureSite,

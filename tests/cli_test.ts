@@ -4,80 +4,21 @@ import { CLEAR_LINE } from "../src/cli/_progress.ts";
 import { screen } from "./cli/_terminal.ts";
 import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
 import { VERSION } from "../src/version.ts";
-import { generatedPage, generateIndex, generateUrlset } from "../fixtures/generate.ts";
+import { generatedPage, generateUrlset } from "../fixtures/generate.ts";
 import { FixtureSite } from "../fixtures/site.ts";
 import { withSite } from "./_tree_helpers.ts";
-
-const ROOT = new URL("../", import.meta.url);
-const CLI = new URL("cli.ts", ROOT).pathname;
-
-const ROBOTS_TXT = (o: string): string => `User-agent: *\nDisallow:\n\nSitemap: ${o}/index.xml\n`;
-const INDEX_XML = (o: string): string => generateIndex([`${o}/pages.xml`, `${o}/missing.xml`]);
-const PAGES_XML = (o: string): string =>
-  `<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>${o}/</loc><lastmod>2024-05-01</lastmod><changefreq>daily</changefreq><priority>1.0</priority></url>
-  <url><loc>${o}/about?a=1,2</loc></url>
-  <url><loc>https://other.example/x</loc></url>
-</urlset>
-`;
-
-/** robots.txt -> index.xml -> [pages.xml (3 pages, one on another host), missing.xml (404)]. */
-function smallSite(): FixtureSite {
-  return new FixtureSite()
-    .file("/robots.txt", ROBOTS_TXT)
-    .file("/index.xml", INDEX_XML)
-    .file("/pages.xml", PAGES_XML);
-}
-
-interface Run {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `main()` in this process with captured streams. */
-async function run(
-  args: string[],
-  options: {
-    terminal?: boolean;
-    stdoutWrite?: (chunk: Uint8Array) => Promise<void>;
-    signal?: AbortSignal;
-  } = {},
-): Promise<Run> {
-  const decoder = new TextDecoder();
-  let stdout = "";
-  let stderr = "";
-  // Under `deno test`, every worker is type-checked when it starts (seconds per
-  // crawl), so in-process runs parse on the main thread; the subprocess tests
-  // below run the default worker pool.
-  const argv = args.includes("--workers") || args.some((a) => a.startsWith("--workers="))
-    ? args
-    : [...args, "--workers", "0"];
-  const status = await main(argv, {
-    stdout: {
-      write: options.stdoutWrite ?? ((chunk) => {
-        stdout += decoder.decode(chunk);
-        return Promise.resolve();
-      }),
-    },
-    stderr: {
-      write(chunk) {
-        stderr += decoder.decode(chunk);
-        return Promise.resolve();
-      },
-    },
-    stderrIsTerminal: options.terminal ?? false,
-    stderrColumns: 200,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  return { status, stdout, stderr };
-}
-
-function lines(text: string): string[] {
-  assert.ok(text === "" || text.endsWith("\n"), `ends with a line break: ${JSON.stringify(text)}`);
-  return text === "" ? [] : text.slice(0, -1).split("\n");
-}
+import {
+  bash,
+  CLI,
+  INDEX_XML,
+  lines,
+  PAGES_XML,
+  quote,
+  ROBOTS_TXT,
+  ROOT,
+  run,
+  smallSite,
+} from "./cli/_run.ts";
 
 const missing = (o: string): string =>
   `Unable to fetch sitemap from ${o}/missing.xml: 404 Not Found`;
@@ -463,58 +404,79 @@ Deno.test("ls exits 1 when the log file cannot be opened, before any request", a
   });
 });
 
-Deno.test("main() answers --help and --version on stdout, usage errors with 2 on stderr", async () => {
+Deno.test("main() answers --help and --version on stdout, usage errors with 2 and one line on stderr", async () => {
   const help = await run(["--help"]);
   assert.equal(help.status, 0);
-  assert.ok(help.stdout.startsWith("usage: sitemap-tree ls [options] URL\n"));
+  assert.ok(
+    help.stdout.startsWith("usage: sitemap-tree COMMAND [options] ...\n\nCommands:\n  ls "),
+  );
+  assert.ok(help.stdout.includes("\n  lint  "));
   assert.equal(help.stderr, "");
+  const lsHelp = await run(["ls", "--help"]);
+  assert.ok(lsHelp.stdout.startsWith("usage: sitemap-tree ls [options] URL|FILE|-\n"));
+  const lintHelp = await run(["lint", "-h"]);
+  assert.ok(lintHelp.stdout.startsWith("usage: sitemap-tree lint [options] URL\n"));
   assert.deepEqual(await run(["ls", "--version"]), {
     status: 0,
     stdout: `${VERSION}\n`,
     stderr: "",
   });
+  let noneErr = "";
+  const none = await main([], {
+    stdout: { write: () => Promise.resolve() },
+    stderr: {
+      write(chunk) {
+        noneErr += new TextDecoder().decode(chunk);
+        return Promise.resolve();
+      },
+    },
+    stderrIsTerminal: false,
+  });
+  assert.equal(none, 2);
+  assert.equal(noneErr, `sitemap-tree: Missing command\n\n${help.stdout}`);
   for (
-    const [args, message] of [
-      [["ls"], "Missing URL"],
-      [["ls", "ftp://example.com/"], 'URL must be http or https, got "ftp://example.com/"'],
-      [["ls", "http://127.0.0.1:9/", "--bogus"], 'Unknown option "--bogus"'],
+    const [args, message, command] of [
+      [["ls"], "Missing URL|FILE|-", "ls"],
+      [["ls", "ftp://example.com/"], 'URL must be http or https, got "ftp://example.com/"', "ls"],
+      [["ls", "http://127.0.0.1:9/", "--bogus"], 'Unknown option "--bogus"', "ls"],
       [
         ["ls", "http://127.0.0.1:9/", "--concurrency", "x"],
         'Option --concurrency must be an integer >= 1, got "x"',
+        "ls",
+      ],
+      [
+        ["lint", "http://127.0.0.1:9/", "--header", "X-A: 日本"],
+        'Option --header value must be Latin-1 (HTTP header values are bytes; percent-encode others), got "X-A: 日本"',
+        "lint",
+      ],
+      [
+        ["lint", "http://127.0.0.1:9/", "--examples", "0"],
+        'Option --examples must be an integer >= 1, got "0"',
+        "lint",
+      ],
+      [["lint", "urls.txt"], 'lint reads a URL (http:// or https://), got "urls.txt"', "lint"],
+      [
+        ["ls", "no-such-file.xml"],
+        'No such file "no-such-file.xml" (a URL starts with http:// or https://)',
+        "ls",
+      ],
+      [
+        ["frobnicate"],
+        'Unknown command "frobnicate" (one of ls, lint, batch, enqueue, worker)',
+        null,
       ],
     ] as const
   ) {
     const result = await run([...args]);
-    assert.equal(result.status, 2, args.join(" "));
-    assert.equal(result.stdout, "");
-    assert.deepEqual(lines(result.stderr).slice(0, 3), [
-      `sitemap-tree: ${message}`,
-      "",
-      "usage: sitemap-tree ls [options] URL",
-    ]);
-    assert.equal(result.stderr, `sitemap-tree: ${message}\n\n${help.stdout}`);
+    assert.deepEqual(result, {
+      status: 2,
+      stdout: "",
+      stderr: `sitemap-tree: ${message}; see sitemap-tree${
+        command === null ? "" : ` ${command}`
+      } --help\n`,
+    }, args.join(" "));
   }
 });
-
-/** Runs `cmd` through bash, so pipes and `set -o pipefail` work as in a shell. */
-async function bash(cmd: string): Promise<Run> {
-  const output = await new Deno.Command("bash", {
-    args: ["-c", `set -o pipefail; ${cmd}`],
-    cwd: ROOT.pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    status: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-function quote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
-}
 
 Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; usage errors exit 2", async () => {
   // Far more output than a pipe buffers, so the writer really meets the closed pipe.
@@ -546,7 +508,7 @@ Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; us
     assert.equal(usage.stdout, "");
     assert.equal(
       lines(usage.stderr)[0],
-      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, got "xml"',
+      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, summary, histogram, got "xml"; see sitemap-tree ls --help',
     );
   });
 });

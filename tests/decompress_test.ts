@@ -146,13 +146,22 @@ Deno.test("decompressIfGzip() warns when only the gzip trailer is missing", asyn
   });
 });
 
-Deno.test("decompressIfGzip() returns an empty prefix when gzip stops inside its header", async () => {
-  const result = await decompressIfGzip(new Uint8Array([0x1f, 0x8b, 8]), MiB);
-  assert.deepEqual({ ...result, bytes: text(result) }, {
+Deno.test("decompressIfGzip() refuses gzip cut before anything inflates, with a reason", async () => {
+  // Inside the header, and right after it: nothing inflated is nothing to keep
+  // (an empty document would read as an empty text sitemap).
+  const data = gzip(URLSET);
+  for (const cut of [new Uint8Array([0x1f, 0x8b, 8]), data.subarray(0, 10)]) {
+    assert.deepEqual(await decompressIfGzip(cut, MiB), {
+      ok: false,
+      reason: "Gzip data ends before any of it inflates (truncated download?)",
+    });
+  }
+  // A complete gzip of nothing is an empty document, not a truncation.
+  const empty = await decompressIfGzip(gzip(""), MiB);
+  assert.deepEqual({ ...empty, bytes: text(empty) }, {
     ok: true,
     bytes: "",
     gzipped: true,
-    warning: "Gzip data ends early (truncated download?)",
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseRetryAfter, WebClient, type WebClientOptions } from "../src/fetch.ts";
+import { parseRetryAfter, Slots, WebClient, type WebClientOptions } from "../src/fetch.ts";
 import { FixtureSite } from "../fixtures/site.ts";
 import { withSite } from "./_tree_helpers.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
@@ -132,6 +132,10 @@ Deno.test("WebClient.get() cuts an endless body at timeoutMs and does not retry 
       url: server.url("/endless.xml"),
       status: 200,
       reason: "Timed out after 150 ms",
+      failure: {
+        kind: "timeout",
+        cause: `timeout after 150 ms (${new URL(server.origin).host})`,
+      },
     });
     assert.equal(site.count("/endless.xml"), 1);
     assert.ok(web.stats.bytesDownloaded > 0);
@@ -147,6 +151,10 @@ Deno.test("WebClient.get() cuts a server that never sends headers at timeoutMs",
       url: server.url("/hang.xml"),
       status: null,
       reason: "Timed out after 100 ms",
+      failure: {
+        kind: "timeout",
+        cause: `timeout after 100 ms (${new URL(server.origin).host})`,
+      },
     });
   });
 });
@@ -293,6 +301,7 @@ Deno.test("WebClient.get() asks checkUrl before the first request and every hop"
       url: server.url("/private.xml"),
       status: 301,
       reason: "Refused: private",
+      failure: { kind: "refused-by-guard", cause: "Refused: private" },
     });
     assert.deepEqual(checked, ["/old.xml", "/private.xml"]);
     assert.deepEqual(site.log.map((e) => e.path), ["/old.xml"]);
@@ -404,4 +413,69 @@ Deno.test("WebClient.get() answers an invalid URL without a request", async () =
     status: null,
     reason: "Invalid URL: not a url",
   });
+});
+
+/** A signal whose abort listeners are counted as they are added and removed. */
+function countedSignal(): { controller: AbortController; listeners: () => number } {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  let count = 0;
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  const listeners = new Set<unknown>();
+  signal.addEventListener = ((type: string, listener: EventListener, options?: unknown) => {
+    if (type === "abort" && !listeners.has(listener)) {
+      listeners.add(listener);
+      count++;
+    }
+    add(type, listener, options as AddEventListenerOptions);
+  }) as typeof signal.addEventListener;
+  signal.removeEventListener = ((type: string, listener: EventListener) => {
+    if (type === "abort" && listeners.delete(listener)) count--;
+    remove(type, listener);
+  }) as typeof signal.removeEventListener;
+  // Once listeners are gone after the abort ran them.
+  add("abort", () => {
+    listeners.clear();
+    count = 0;
+  });
+  return { controller, listeners: () => count };
+}
+
+Deno.test("Slots.acquire() adds one abort listener per signal, however many wait on it", async () => {
+  const { controller, listeners } = countedSignal();
+  const slots = new Slots(1);
+  await slots.acquire(controller.signal);
+  const order: number[] = [];
+  const waiting = Array.from(
+    { length: 20 },
+    (_, i) => slots.acquire(controller.signal).then(() => order.push(i)),
+  );
+  assert.equal(listeners(), 1);
+  for (let i = 0; i < 20; i++) slots.release();
+  await Promise.all(waiting);
+  assert.deepEqual(order, Array.from({ length: 20 }, (_, i) => i));
+  assert.equal(listeners(), 0, "removed once nobody waits");
+});
+
+Deno.test("Slots.acquire() rejects every waiter of an aborted signal and keeps the others waiting", async () => {
+  const first = countedSignal();
+  const other = new AbortController();
+  const slots = new Slots(1);
+  await slots.acquire(first.controller.signal);
+  const outcomes: string[] = [];
+  const track = (name: string, promise: Promise<void>) =>
+    promise.then(() => outcomes.push(`${name} granted`), (e) => outcomes.push(`${name} ${e}`));
+  const waits = [
+    track("a", slots.acquire(first.controller.signal)),
+    track("b", slots.acquire(other.signal)),
+    track("c", slots.acquire(first.controller.signal)),
+  ];
+  assert.equal(first.listeners(), 1);
+  first.controller.abort("stop");
+  await Promise.all(waits.filter((_, i) => i !== 1));
+  slots.release();
+  await waits[1];
+  assert.deepEqual(outcomes, ["a stop", "c stop", "b granted"]);
+  await assert.rejects(slots.acquire(first.controller.signal), (e) => e === "stop");
 });

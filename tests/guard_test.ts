@@ -16,7 +16,9 @@ function fakeResolver(table: Readonly<Record<string, readonly string[]>>): {
     calls.push(hostname);
     const addresses = table[hostname];
     return addresses === undefined
-      ? Promise.reject(new Error(`getaddrinfo ENOTFOUND ${hostname}`))
+      ? Promise.reject(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }),
+      )
       : Promise.resolve(addresses);
   };
   return { resolve, calls };
@@ -359,14 +361,28 @@ Deno.test("createUrlGuard() does not resolve IP literals, private names or anyth
   assert.deepEqual(calls, []);
 });
 
-Deno.test("createUrlGuard() refuses a name it cannot resolve", async () => {
+Deno.test("createUrlGuard() rejects with the resolver's error for a name it cannot resolve", async () => {
   const { resolve } = fakeResolver({});
   const guard = createUrlGuard(PUBLIC_HOME, "if-homepage-is", { resolve });
+  await assert.rejects(guard(new URL("https://gone.example.org/sitemap.xml")), {
+    code: "ENOTFOUND",
+    message: "getaddrinfo ENOTFOUND gone.example.org",
+  });
+});
+
+Deno.test("createUrlGuard() leaves proxied names to the proxy but still refuses reserved names and IP literals", async () => {
+  const { resolve, calls } = fakeResolver({});
+  const guard = createUrlGuard(PUBLIC_HOME, "if-homepage-is", { resolve, proxied: () => true });
+  assert.equal(await guard(new URL("http://site.test/sitemap.xml")), null);
   assert.equal(
-    await guard(new URL("https://gone.example.org/sitemap.xml")),
-    "Refused gone.example.org: unable to resolve it to check for private networks " +
-      "(getaddrinfo ENOTFOUND gone.example.org)",
+    await guard(new URL("http://localhost/sitemap.xml")),
+    'Refused private-network name localhost (loopback name, RFC 6761; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
   );
+  assert.equal(
+    await guard(new URL("http://10.0.0.1/sitemap.xml")),
+    'Refused private-network address 10.0.0.1 (private, RFC 1918; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+  );
+  assert.deepEqual(calls, []);
 });
 
 Deno.test("createUrlGuard() resolves the homepage to tell whether it is private", async () => {

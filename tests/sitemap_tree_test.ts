@@ -550,7 +550,8 @@ Deno.test("sitemapTreeForHomepage() refuses private-network children of a public
 });
 
 const INVALID_REDIRECTS = [
-  'http://169.254.169.254/latest/ Refused private-network address 169.254.169.254 (link-local, cloud metadata service; allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+  // Named as robots.txt listed it, the refused hop in the reason.
+  'https://www.example.com/a.xml Refused private-network address 169.254.169.254 (link-local, cloud metadata service; allowPrivateNetworks is "if-homepage-is" and the homepage is public) (redirected to http://169.254.169.254/latest/)',
   "https://www.example.com/b.xml Redirect to a non-http(s) URL refused: file:///etc/passwd",
 ];
 
@@ -583,4 +584,46 @@ Deno.test("sitemapTreeForHomepage() refuses a redirect to a private address or a
     "https://www.example.com/a.xml",
     "https://www.example.com/b.xml",
   ]);
+});
+
+Deno.test("sitemapTreeForHomepage() names a redirect loop's invalid node as robots.txt listed it", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", "User-agent: *\nSitemap: /a.xml\nSitemap: /ok.xml\n")
+    .redirect("/a.xml", "/b.xml", 302)
+    .redirect("/b.xml", "/a.xml", 302)
+    .file("/ok.xml", urlset(["/p"]));
+  await withSite(site, async (server) => {
+    const tree = await sitemapTreeForHomepage(server.url("/"), base);
+    assertEquals(outline(tree, server.origin), [
+      "website /",
+      "  robots /robots.txt",
+      "    invalid /a.xml: Redirect loop: /b.xml redirects back to /a.xml",
+      "    urlset /ok.xml",
+      "      - https://site.test/p",
+    ]);
+  });
+});
+
+Deno.test("sitemapTreeForHomepage() with normalizeHomepageUrl false reads robots.txt at the root and the known paths under the kept path", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", "User-agent: *\nSitemap: /root.xml\n")
+    .file("/root.xml", urlset(["/r"]))
+    .file("/blog/robots.txt", "User-agent: *\nSitemap: /blog/never.xml\n")
+    .file("/blog/sitemap.xml", urlset(["/blog/p"]));
+  await withSite(site, async (server, s) => {
+    const tree = await sitemapTreeForHomepage(server.url("/blog/"), {
+      ...base,
+      useKnownPaths: true,
+      normalizeHomepageUrl: false,
+    });
+    assertEquals(outline(tree, server.origin), [
+      "website /blog/",
+      "  robots /robots.txt",
+      "    urlset /root.xml",
+      "      - https://site.test/r",
+      "  urlset /blog/sitemap.xml",
+      "    - https://site.test/blog/p",
+    ]);
+    assertEquals([s.count("/blog/robots.txt"), s.count("/sitemap.xml")], [0, 0]);
+  });
 });

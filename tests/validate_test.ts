@@ -5,7 +5,7 @@ import {
   type SitemapProblem,
   validateSitemapTree,
 } from "../src/validate.ts";
-import { LINT_USAGE, lintCommand } from "../src/cli/_lint.ts";
+import { commandUsage, LINT } from "../src/cli/_args.ts";
 import { main } from "../cli.ts";
 import type { CliIO } from "../src/cli/_io.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
@@ -269,7 +269,7 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
     .file("/ok.xml", (o) => locs(o, ["/b"], "2024-05-01"));
   await withSite(site, async (server) => {
     const text = captureIO();
-    const status = await lintCommand([server.url("/"), "-k", "--no-feeds"], text.io);
+    const status = await main(["lint", server.url("/"), "-k", "--no-feeds"], text.io);
     assertEquals([status, text.err()], [1, ""]);
     const origin = server.origin;
     assertEquals(text.out().replaceAll(origin, "A").split("\n"), [
@@ -281,7 +281,7 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
     ]);
     const json = captureIO();
     assertEquals(
-      await lintCommand(["--json", "--no-known", "--no-feeds", server.url("/")], json.io),
+      await main(["lint", "--json", "--no-known", "--no-feeds", server.url("/")], json.io),
       1,
     );
     const report = JSON.parse(json.out());
@@ -290,19 +290,22 @@ Deno.test("lint exits 1 on errors with a text or JSON report, 0 on a clean site,
 
     site.file("/s.xml", (o) => locs(o, ["/a"], "2024-05-02"));
     const clean = captureIO();
-    assertEquals(await lintCommand([server.url("/"), "-k", "--no-feeds"], clean.io), 0);
+    assertEquals(await main(["lint", server.url("/"), "-k", "--no-feeds"], clean.io), 0);
     assertEquals(clean.out(), "No problems in 3 sitemaps (2 pages)\n");
   });
   const usage = captureIO();
-  assertEquals(await lintCommand(["--bogus"], usage.io), 2);
-  assertEquals(usage.err().split("\n")[0], 'sitemap-tree lint: Unknown option "--bogus"');
+  assertEquals(await main(["lint", "--bogus"], usage.io), 2);
+  assertEquals(
+    usage.err(),
+    'sitemap-tree: Unknown option "--bogus"; see sitemap-tree lint --help\n',
+  );
   const missing = captureIO();
-  assertEquals(await lintCommand([], missing.io), 2);
-  assertEquals(missing.err().split("\n")[0], "sitemap-tree lint: The website's URL is missing");
+  assertEquals(await main(["lint"], missing.io), 2);
+  assertEquals(missing.err(), "sitemap-tree: Missing URL; see sitemap-tree lint --help\n");
 });
 
 Deno.test("main() dispatches lint", async () => {
   const help = captureIO();
   assertEquals(await main(["lint", "--help"], help.io), 0);
-  assertEquals(help.out(), LINT_USAGE);
+  assertEquals(help.out(), commandUsage(LINT));
 });

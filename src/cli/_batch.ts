@@ -14,44 +14,12 @@ import { createReadStream, openSync, readFileSync, writeSync } from "node:fs";
 import { closeSync, ftruncateSync, statSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
 import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
-import { type CliIO, isBrokenPipe, SerialWriter } from "./_io.ts";
+import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
+import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { CLEAR_LINE } from "./_progress.ts";
 import { sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
 import { formatCount } from "./_units.ts";
-
-const PROGRAM = "sitemap-tree";
-
-/** Usage of `batch`. */
-export const BATCH_USAGE = `Usage: ${PROGRAM} batch FILE|- [options]
-
-Reads one homepage per line of FILE (or stdin for -; blank lines and # comments
-are skipped), finds each site's sitemaps, SITES at a time, and writes NDJSON.
-
-  -f, --format FORMAT        summary (default): one line per site with homepage,
-                             status (ok, no-sitemaps, unreachable), reason,
-                             sitemaps, invalidSitemaps, pages, distinctPages,
-                             bytes, requests, ms; pages: one line per page with
-                             its site and sitemap, then {"site":…,"summary":{…}}
-  -o, --out FILE             append to FILE instead of stdout
-      --resume               skip the sites already finished in --out FILE
-      --site-concurrency N   sites crawled at once (default 16)
-      --max-connections N    requests in flight across all sites (default 64)
-      --concurrency N        requests in flight per host (default 4)
-      --delay-ms MS          least time between two requests to one host (default 0)
-      --respect-crawl-delay  honour robots.txt Crawl-delay (capped at 10 s)
-      --timeout MS           one sitemap's whole response, per attempt (default 30000)
-      --retries N            retries for network errors, 408, 429, 5xx (default 2)
-      --workers N            parse workers; 0 parses on the main thread
-      --user-agent UA        the User-Agent header
-      --no-robots, --no-known, --no-feeds   skip a discovery source
-      --no-progress          no progress line (none is drawn unless stderr is a terminal)
-  -h, --help                 print this help
-
-Exit status: 0 the run completed (a site's failure is data in the output),
-1 the run could not run (input or output unusable), 2 usage error, 130 interrupted.
-`;
 
 /** What `batch` was asked to do. */
 export interface BatchConfig {
@@ -63,114 +31,42 @@ export interface BatchConfig {
   readonly options: SitemapTreesOptions;
 }
 
-/** A command line `batch`, `enqueue` or `worker` cannot run; the message names the flag. */
-export class BatchUsageError extends Error {}
-
-/** The crawl flags of `batch` and `worker`, for `node:util` `parseArgs`. */
-export const CRAWL_PARSE_OPTIONS = {
-  "respect-crawl-delay": { type: "boolean" },
-  "no-robots": { type: "boolean" },
-  "no-known": { type: "boolean" },
-  "no-feeds": { type: "boolean" },
-  "user-agent": { type: "string" },
-  "site-concurrency": { type: "string" },
-  "max-connections": { type: "string" },
-  concurrency: { type: "string" },
-  "delay-ms": { type: "string" },
-  timeout: { type: "string" },
-  retries: { type: "string" },
-  workers: { type: "string" },
-} as const;
-
 /**
- * The library options the crawl flags ask for.
+ * The crawl options of a many-sites command: the crawl flags plus `--site-concurrency`.
  *
- * @param v The parsed values.
+ * @param flags The command line's flags.
  * @returns The options.
- * @throws {BatchUsageError} For a bad number, naming the flag.
+ * @throws {UsageError} For a bad value, naming the flag.
  */
-export function crawlOptionsFrom(
-  v: Record<string, string | boolean | undefined>,
-): SitemapTreesOptions {
-  const options: Record<string, unknown> = {};
-  for (const [flag, key, min] of INTEGER_FLAGS) {
-    const text = v[flag];
-    if (typeof text !== "string") continue;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || n < min) {
-      throw new BatchUsageError(
-        `--${flag} must be an integer >= ${min}, got ${JSON.stringify(text)}`,
-      );
-    }
-    options[key] = n;
-  }
-  if (v["respect-crawl-delay"]) options.respectCrawlDelay = true;
-  if (v["no-robots"]) options.useRobots = false;
-  if (v["no-known"]) options.useKnownPaths = false;
-  if (v["no-feeds"]) options.useFeeds = false;
-  if (typeof v["user-agent"] === "string") options.userAgent = v["user-agent"];
-  return options as SitemapTreesOptions;
+export function sitesOptions(flags: ParsedFlags): SitemapTreesOptions {
+  const siteConcurrency = flags.integer("site-concurrency", 1);
+  return {
+    ...crawlOptions(flags),
+    ...(siteConcurrency === null ? {} : { siteConcurrency }),
+  };
 }
 
-const INTEGER_FLAGS = [
-  ["site-concurrency", "siteConcurrency", 1],
-  ["max-connections", "maxConnections", 1],
-  ["concurrency", "concurrency", 1],
-  ["delay-ms", "delayMs", 0],
-  ["timeout", "timeoutMs", 1],
-  ["retries", "retries", 0],
-  ["workers", "workers", 0],
-] as const;
-
 /**
- * Parses `batch`'s arguments (after the command name).
+ * What a parsed `batch` command line asks for.
  *
- * @param args The arguments.
- * @returns The configuration, or "help".
- * @throws {Error} A usage error naming the flag or value.
+ * @param operands Its operands (FILE or -).
+ * @param flags Its flags.
+ * @returns The configuration.
+ * @throws {UsageError} For a bad flag or value, naming it.
  */
-export function parseBatchArgs(args: readonly string[]): BatchConfig | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: "string", short: "f" },
-        out: { type: "string", short: "o" },
-        resume: { type: "boolean" },
-        "no-progress": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        ...CRAWL_PARSE_OPTIONS,
-      },
-    });
-  } catch (error) {
-    throw new BatchUsageError(error instanceof Error ? error.message : String(error));
+export function batchConfig(operands: readonly string[], flags: ParsedFlags): BatchConfig {
+  const format = flags.choice("format", ["summary", "pages"] as const) ?? "summary";
+  const out = flags.nonEmpty("out", "a file name");
+  if (flags.has("resume") && out === null) {
+    throw flags.error("Option --resume needs --out FILE");
   }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
-  if (v.help) return "help";
-  if (parsed.positionals.length !== 1) {
-    throw new BatchUsageError(
-      `batch takes one FILE or -, got ${parsed.positionals.length}: ${
-        JSON.stringify(parsed.positionals)
-      }`,
-    );
-  }
-  const format = (v.format as string | undefined) ?? "summary";
-  if (format !== "summary" && format !== "pages") {
-    throw new BatchUsageError(`--format must be summary or pages, got ${JSON.stringify(format)}`);
-  }
-  const out = (v.out as string | undefined) ?? null;
-  if (v.resume && out === null) throw new BatchUsageError("--resume needs --out FILE");
-  const options = crawlOptionsFrom(v);
   return {
-    input: parsed.positionals[0]!,
+    input: operands[0]!,
     format,
     out,
-    resume: v.resume === true,
-    progress: v["no-progress"] !== true,
-    options,
+    resume: flags.has("resume"),
+    progress: !flags.has("no-progress"),
+    options: sitesOptions(flags),
   };
 }
 
@@ -288,32 +184,22 @@ export function finishedSites(path: string): Set<string> {
 }
 
 /**
- * Runs `batch` with its arguments.
+ * Runs `batch`.
  *
- * @param args The arguments after `batch`.
+ * @param operands FILE or -.
+ * @param flags Its flags.
  * @param io The standard streams.
+ * @param stderr Where messages and the progress line go.
  * @returns The exit status.
+ * @throws {UsageError} For a bad flag or value (before anything runs).
  */
-export async function batchCommand(args: readonly string[], io: CliIO): Promise<number> {
-  const stderr = new SerialWriter(io.stderr);
-  let config: BatchConfig | "help";
-  try {
-    config = parseBatchArgs(args);
-  } catch (error) {
-    if (!(error instanceof BatchUsageError)) throw error;
-    stderr.write(`${PROGRAM} batch: ${error.message} (see batch --help)\n`);
-    await stderr.flush();
-    return 2;
-  }
-  if (config === "help") {
-    await io.stdout.write(new TextEncoder().encode(BATCH_USAGE));
-    return 0;
-  }
-  try {
-    return await runBatch(config, io, stderr);
-  } finally {
-    await stderr.flush();
-  }
+export async function batchCommand(
+  operands: readonly string[],
+  flags: ParsedFlags,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  return await runBatch(batchConfig(operands, flags), io, stderr);
 }
 
 /**

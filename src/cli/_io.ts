@@ -29,6 +29,14 @@ export interface CliIO {
    * progress line is erased, and `main()` returns 130.
    */
   readonly signal?: AbortSignal;
+  /** What `-` reads. @default {process.stdin} */
+  readonly stdin?: AsyncIterable<Uint8Array | string>;
+  /**
+   * Whether using one of these permissions may draw a permission prompt
+   * (Deno without `--allow-net`/`--allow-read`): then no progress line is
+   * drawn, so the prompt is not drawn over. Absent: never.
+   */
+  readonly mayPrompt?: (permissions: readonly ("net" | "read")[]) => Promise<boolean>;
 }
 
 /**
@@ -92,6 +100,12 @@ function freshProcessIO(
       stderr: writers?.stderr ?? denoWriter(deno.stderr.writable),
       stderrIsTerminal: deno.stderr.isTerminal(),
       ...(columns === undefined ? {} : { stderrColumns: columns }),
+      mayPrompt: async (names) => {
+        for (const name of names) {
+          if ((await deno.permissions.query({ name })).state === "prompt") return true;
+        }
+        return false;
+      },
     };
   }
   const columns = process.stderr.columns;

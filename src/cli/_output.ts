@@ -44,10 +44,26 @@ function* pagesNodes(root: AbstractSitemap): Generator<AbstractPagesSitemap, voi
 export function* pagesFormat(
   root: AbstractSitemap,
   stripUrl: boolean,
+  unique = false,
 ): Generator<string, void, undefined> {
   const origin = stripUrl ? originOf(root) : "";
+  for (const { page } of treePages(root, unique)) yield stripOrigin(page.url, origin) + "\n";
+}
+
+/** Each page with the sitemap that listed it, in tree order; with `unique`, each URL once (first wins). */
+function* treePages(
+  root: AbstractSitemap,
+  unique: boolean,
+): Generator<{ page: SitemapPage; node: AbstractPagesSitemap }, void, undefined> {
+  const seen = unique ? new Set<string>() : null;
   for (const node of pagesNodes(root)) {
-    for (const page of node.allPages()) yield stripOrigin(page.url, origin) + "\n";
+    for (const page of node.allPages()) {
+      if (seen !== null) {
+        if (seen.has(page.url)) continue;
+        seen.add(page.url);
+      }
+      yield { page, node };
+    }
   }
 }
 
@@ -84,23 +100,38 @@ export function ndjsonRecord(page: SitemapPage, sitemap: string): Record<string,
  * @param root The tree.
  * @returns Lines with their `\n`.
  */
-export function* ndjsonFormat(root: AbstractSitemap): Generator<string, void, undefined> {
-  for (const node of pagesNodes(root)) {
-    const sitemap = JSON.stringify(node.url);
-    for (const page of node.allPages()) {
-      if (hasExtensions(page)) {
-        yield JSON.stringify(ndjsonRecord(page, node.url)) + "\n";
-        continue;
-      }
-      // The common page written by hand: building and stringifying an object
-      // per page costs several times more, over a million pages.
-      yield `{"url":${JSON.stringify(page.url)},"sitemap":${sitemap},"lastModified":${
-        jsonDate(page.lastModified)
-      },"priority":${page.priority},"changeFrequency":${
-        page.changeFrequency === null ? "null" : `"${page.changeFrequency}"`
-      }}\n`;
+export function* ndjsonFormat(
+  root: AbstractSitemap,
+  unique = false,
+): Generator<string, void, undefined> {
+  let sitemap: string | null = null;
+  let field = "";
+  for (const { page, node } of treePages(root, unique)) {
+    if (node.url !== sitemap) {
+      sitemap = node.url;
+      field = JSON.stringify(sitemap);
     }
+    yield ndjsonLine(page, sitemap, field);
   }
+}
+
+/**
+ * One NDJSON line (see {@linkcode ndjsonRecord}).
+ *
+ * @param page The page.
+ * @param sitemap The URL of the sitemap that listed it.
+ * @param sitemapJSON `JSON.stringify(sitemap)`, computed once per sitemap.
+ * @returns The line with its `\n`.
+ */
+export function ndjsonLine(page: SitemapPage, sitemap: string, sitemapJSON: string): string {
+  if (hasExtensions(page)) return JSON.stringify(ndjsonRecord(page, sitemap)) + "\n";
+  // The common page written by hand: building and stringifying an object
+  // per page costs several times more, over a million pages.
+  return `{"url":${JSON.stringify(page.url)},"sitemap":${sitemapJSON},"lastModified":${
+    jsonDate(page.lastModified)
+  },"priority":${page.priority},"changeFrequency":${
+    page.changeFrequency === null ? "null" : `"${page.changeFrequency}"`
+  }}\n`;
 }
 
 function hasExtensions(page: SitemapPage): boolean {
@@ -139,17 +170,39 @@ export function csvField(value: string): string {
  * @param root The tree.
  * @returns Rows with their `\r\n`.
  */
-export function* csvFormat(root: AbstractSitemap): Generator<string, void, undefined> {
-  yield CSV_HEADER.join(",") + "\r\n";
-  for (const node of pagesNodes(root)) {
-    const sitemap = csvField(node.url);
-    for (const page of node.allPages()) {
-      const lastmod = page.lastModified === null ? "" : isoString(page.lastModified.getTime());
-      yield `${csvField(page.url)},${lastmod},${page.changeFrequency ?? ""},${
-        String(page.priority)
-      },${sitemap}\r\n`;
+export function* csvFormat(
+  root: AbstractSitemap,
+  unique = false,
+): Generator<string, void, undefined> {
+  yield csvHeader();
+  let sitemap: string | null = null;
+  let field = "";
+  for (const { page, node } of treePages(root, unique)) {
+    if (node.url !== sitemap) {
+      sitemap = node.url;
+      field = csvField(sitemap);
     }
+    yield csvRow(page, field);
   }
+}
+
+/** @returns The CSV header row with its CRLF. */
+export function csvHeader(): string {
+  return CSV_HEADER.join(",") + "\r\n";
+}
+
+/**
+ * One CSV row.
+ *
+ * @param page The page.
+ * @param sitemapField The listing sitemap's URL as a CSV field (`csvField()`).
+ * @returns The row with its CRLF.
+ */
+export function csvRow(page: SitemapPage, sitemapField: string): string {
+  const lastmod = page.lastModified === null ? "" : isoString(page.lastModified.getTime());
+  return `${csvField(page.url)},${lastmod},${page.changeFrequency ?? ""},${
+    String(page.priority)
+  },${sitemapField}\r\n`;
 }
 
 /**
@@ -258,4 +311,145 @@ export function formatStats(stats: SitemapTreeStats): string[] {
     `elapsed       ${formatDuration(stats.elapsedMs)}`,
   );
   return lines;
+}
+
+/**
+ * `summary`: one row per sitemap in tree order — type, pages, bytes
+ * downloaded, the `<lastmod>` its index gave it, the HTTP status (or `-`),
+ * and its URL indented by depth, an invalid one followed by its reason —
+ * then the totals, with distinct and duplicate page counts.
+ *
+ * @param root The tree.
+ * @param stats The call's counters (for statuses and sizes).
+ * @returns Lines with their `\n`.
+ */
+export function* summaryFormat(
+  root: AbstractSitemap,
+  stats: SitemapTreeStats,
+): Generator<string, void, undefined> {
+  const fetches = new Map<string, SitemapTreeStats["fetches"][number]>();
+  for (const f of stats.fetches) {
+    if (!fetches.has(f.finalUrl)) fetches.set(f.finalUrl, f);
+    if (!fetches.has(f.url)) fetches.set(f.url, f);
+  }
+  const rows: string[][] = [["TYPE", "PAGES", "BYTES", "LASTMOD", "STATUS", "SITEMAP"]];
+  let sitemaps = 0;
+  let invalid = 0;
+  let pages = 0;
+  let bytes = 0;
+  const distinct = new Set<string>();
+  const counted = new Set<SitemapTreeStats["fetches"][number]>();
+  const visit = (node: AbstractSitemap, depth: number, lastmod: Date | null): void => {
+    if (!(node instanceof IndexWebsiteSitemap)) {
+      sitemaps++;
+      const fetch = fetches.get(node.url);
+      const count = node instanceof AbstractPagesSitemap ? node.pages.length : 0;
+      pages += count;
+      // A sitemap listed twice was downloaded once.
+      if (fetch !== undefined && !counted.has(fetch)) {
+        counted.add(fetch);
+        bytes += fetch.downloadedBytes;
+      }
+      if (node instanceof AbstractPagesSitemap) {
+        for (const page of node.allPages()) distinct.add(page.url);
+      }
+      const reason = (node as { readonly reason?: string }).reason;
+      if (node.type === "invalid") invalid++;
+      rows.push([
+        node.type,
+        formatCount(count),
+        fetch === undefined ? "-" : formatBytes(fetch.downloadedBytes),
+        lastmod === null ? "-" : isoString(lastmod.getTime()).slice(0, 10),
+        fetch?.status === null || fetch === undefined ? "-" : String(fetch.status),
+        "  ".repeat(depth) + node.url + (reason === undefined ? "" : `  (${reason})`),
+      ]);
+    }
+    const next = node instanceof IndexWebsiteSitemap ? depth : depth + 1;
+    const lastmods = node instanceof AbstractIndexSitemap && !(node instanceof IndexWebsiteSitemap)
+      ? node.subSitemapLastModified
+      : [];
+    node.subSitemaps.forEach((child, i) => visit(child, next, lastmods[i] ?? null));
+  };
+  visit(root, 0, null);
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const right = new Set([1, 2]);
+  for (const row of rows) {
+    yield row.map((cell, c) =>
+      c === row.length - 1
+        ? cell
+        : right.has(c)
+        ? cell.padStart(widths[c]!)
+        : cell.padEnd(widths[c]!)
+    ).join("  ") + "\n";
+  }
+  yield `\n${formatCount(sitemaps)} sitemaps (${formatCount(invalid)} invalid), ${
+    formatCount(pages)
+  } pages: ${formatCount(distinct.size)} distinct, ${
+    formatCount(pages - distinct.size)
+  } duplicates; ${formatBytes(bytes)} downloaded\n`;
+}
+
+/** Months a histogram shows one by one; a longer span is shown by year. */
+const HISTOGRAM_MAX_MONTHS = 36;
+
+/** Bar width of the largest month in {@linkcode histogramFormat}. */
+const HISTOGRAM_WIDTH = 50;
+
+/**
+ * `histogram`: a bar chart of pages by lastmod month (UTC), every month from
+ * the first to the last (by year when they span more than three years),
+ * then a bar for pages without a lastmod.
+ *
+ * @param root The tree.
+ * @returns Lines with their `\n`.
+ */
+export function* histogramFormat(root: AbstractSitemap): Generator<string, void, undefined> {
+  const byMonth = new Map<number, number>();
+  let undated = 0;
+  for (const node of pagesNodes(root)) {
+    for (const page of node.allPages()) {
+      const date = page.lastModified;
+      if (date === null) {
+        undated++;
+        continue;
+      }
+      const month = date.getUTCFullYear() * 12 + date.getUTCMonth();
+      byMonth.set(month, (byMonth.get(month) ?? 0) + 1);
+    }
+  }
+  const rows: [string, number][] = [];
+  if (byMonth.size > 0) {
+    const months = [...byMonth.keys()];
+    const first = Math.min(...months);
+    const last = Math.max(...months);
+    if (last - first < HISTOGRAM_MAX_MONTHS) {
+      for (let m = first; m <= last; m++) {
+        const label = `${Math.floor(m / 12)}-${String(m % 12 + 1).padStart(2, "0")}`;
+        rows.push([label, byMonth.get(m) ?? 0]);
+      }
+    } else {
+      // Decades of lastmods by month would scroll away: by year instead.
+      const byYear = new Map<number, number>();
+      for (const [m, n] of byMonth) {
+        byYear.set(Math.floor(m / 12), (byYear.get(Math.floor(m / 12)) ?? 0) + n);
+      }
+      for (let y = Math.floor(first / 12); y <= Math.floor(last / 12); y++) {
+        rows.push([String(y), byYear.get(y) ?? 0]);
+      }
+    }
+  }
+  if (undated > 0) rows.push(["no date", undated]);
+  if (rows.length === 0) {
+    yield "no pages\n";
+    return;
+  }
+  const max = Math.max(...rows.map(([, n]) => n));
+  const countWidth = Math.max(...rows.map(([, n]) => formatCount(n).length));
+  for (const [label, n] of rows) {
+    // A month with pages always shows at least one block.
+    const bar = n === 0 ? 0 : Math.max(1, Math.round((n / max) * HISTOGRAM_WIDTH));
+    yield `${label.padEnd(7)}  ${formatCount(n).padStart(countWidth)}${
+      bar === 0 ? "" : "  " + "█".repeat(bar)
+    }\n`;
+  }
 }

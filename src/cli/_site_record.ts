@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { IndexWebsiteSitemap } from "../objects/sitemap.ts";
 import { InvalidSitemap } from "../objects/sitemap.ts";
 import type { SiteResult } from "../sitemap_trees.ts";
 import { ndjsonFormat } from "./_output.ts";
@@ -34,12 +33,6 @@ export interface SiteSummary {
   readonly requests: number;
   /** Milliseconds the site took. */
   readonly ms: number;
-}
-
-/** The outcome fields `SitemapTreeStats` carries (engineer `net`); derived here when absent. */
-interface OutcomeStats {
-  readonly outcome?: SiteStatus;
-  readonly outcomeReason?: string | null;
 }
 
 /**
@@ -77,7 +70,7 @@ export function siteSummary(result: SiteResult): SiteSummary {
     pages++;
     distinct.add(page.url);
   }
-  const { status, reason } = outcomeOf(tree, sitemaps);
+  const { outcome: status, outcomeReason: reason } = tree.stats;
   return {
     homepage: result.homepage,
     status,
@@ -90,22 +83,6 @@ export function siteSummary(result: SiteResult): SiteSummary {
     requests: tree.stats.requests,
     ms: Math.round(tree.stats.elapsedMs),
   };
-}
-
-function outcomeOf(
-  tree: IndexWebsiteSitemap,
-  sitemaps: number,
-): { status: SiteStatus; reason: string | null } {
-  const stats = tree.stats as typeof tree.stats & OutcomeStats;
-  if (stats.outcome !== undefined) {
-    return { status: stats.outcome, reason: stats.outcomeReason ?? null };
-  }
-  if (sitemaps > 0) return { status: "ok", reason: null };
-  const fetches = stats.fetches;
-  if (fetches.length > 0 && fetches.every((f) => f.status === null)) {
-    return { status: "unreachable", reason: stats.invalid[0]?.reason ?? "no request answered" };
-  }
-  return { status: "no-sitemaps", reason: "no sitemap found" };
 }
 
 /**

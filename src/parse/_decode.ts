@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 
 /** Decoded text per chunk after the first, in bytes of input. */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
@@ -55,6 +56,31 @@ export interface EncodingChoice {
 }
 
 /**
+ * Why `bytes` cannot be decoded at all, or null when they can: UTF-32, by
+ * its byte order mark or by `<` in a 4-byte unit, which the Encoding
+ * Standard (and so `TextDecoder`) does not support. Checked before
+ * {@linkcode chooseEncoding}, which would take `FF FE 00 00` for UTF-16LE
+ * and decode NULs between the characters.
+ *
+ * @param bytes The whole document (only its first 4 bytes are looked at).
+ * @returns The reason, or null.
+ */
+export function undecodableReason(bytes: Uint8Array): string | null {
+  if (bytes.length < 4) return null;
+  const [b0, b1, b2, b3] = bytes;
+  let name: string | null = null;
+  if (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) {
+    name = "UTF-32LE (byte order mark FF FE 00 00)";
+  } else if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) {
+    name = "UTF-32BE (byte order mark 00 00 FE FF)";
+  } else if (b0 === 0x3c && b1 === 0 && b2 === 0 && b3 === 0) name = "UTF-32LE (3C 00 00 00)";
+  else if (b0 === 0 && b1 === 0 && b2 === 0 && b3 === 0x3c) name = "UTF-32BE (00 00 00 3C)";
+  if (name === null) return null;
+  return `Not a sitemap: the document is encoded as ${name}, which cannot be decoded ` +
+    "(the Encoding Standard has no UTF-32); serve it as UTF-8";
+}
+
+/**
  * Decides how to decode `bytes`: a byte order mark wins, then UTF-16 sniffed
  * from `<` followed or preceded by a NUL byte, then the XML declaration's
  * `encoding`, then the Content-Type `charset` (a hint: servers often send a
@@ -101,6 +127,8 @@ export function chooseEncoding(
  * @param encoding A label `TextDecoder` accepts.
  * @param chunkBytes Input bytes per piece after the first.
  * @param firstBytes Input bytes of the first piece.
+ * @param checkpoint Called with the input offset before each piece (so every
+ *   reader fed by these pieces is cancellable between two of them).
  * @returns A generator of decoded pieces (possibly empty strings).
  */
 export function* decodeChunks(
@@ -108,11 +136,13 @@ export function* decodeChunks(
   encoding: string,
   chunkBytes: number = DEFAULT_CHUNK_BYTES,
   firstBytes: number = FIRST_CHUNK_BYTES,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): Generator<string, void, undefined> {
   const decoder = new TextDecoder(encoding);
   let pos = 0;
   let size = Math.max(1, firstBytes);
   while (pos < bytes.length) {
+    checkpoint(pos);
     const next = Math.min(bytes.length, pos + size);
     yield decoder.decode(bytes.subarray(pos, next), { stream: true });
     pos = next;

@@ -136,3 +136,17 @@ export class XmlDispatcher implements XmlHandler {
   /** Only reached inside a root that is not a sitemap: ignored. */
   onText(_text: string): void {}
 }
+
+/**
+ * Whether a URL names a robots.txt, which is read as one whatever it holds.
+ *
+ * @param url An absolute URL (or, unparseable, a name that may end in `/robots.txt`).
+ * @returns True when its path ends in `/robots.txt`.
+ */
+export function isRobotsUrl(url: string): boolean {
+  try {
+    return new URL(url).pathname.endsWith("/robots.txt");
+  } catch {
+    return url.endsWith("/robots.txt");
+  }
+}

@@ -3,6 +3,13 @@
  * 0.3. Each item becomes a page whose news story carries the item's title
  * and date, as ultimate-sitemap-parser does.
  *
+ * Only values that are URLs become pages (DESIGN §4): a `<link>` holding
+ * escaped HTML markup is not one, and an RSS `<guid>` is one only when it is
+ * an absolute http(s) URL not marked `isPermaLink="false"` (RSS 2.0: a guid
+ * is an identifier first; resolving `abc123` against the feed's URL invents a
+ * page). Relative links resolve against `xml:base` where the feed sets it
+ * (XML Base, as RSS and Atom readers apply it), else against the feed's URL.
+ *
  * @module
  */
 import { parseDate } from "./_dates.ts";
@@ -10,7 +17,7 @@ import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { NewsStoryData, ParseResult } from "./_result.ts";
-import type { XmlAttribute } from "./_tokenizer.ts";
+import { XML_NAMESPACE, type XmlAttribute } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
 
 const F_LINK = 1;
@@ -20,6 +27,12 @@ const F_PUBDATE = 4;
 const F_DCDATE = 5;
 const F_UPDATED = 6;
 const F_PUBLISHED = 7;
+
+/** An absolute http(s) URL, as a guid must be to stand for a page. */
+const ABSOLUTE_HTTP = /^\s*https?:\/\//i;
+
+/** A link whose text is (escaped) markup, e.g. `&lt;a href="/post"&gt;Post&lt;/a&gt;`. */
+const MARKUP = /^\s*</;
 
 function attr(attrs: readonly XmlAttribute[], local: string): string | null {
   for (const a of attrs) if (a.local === local && a.ns === "") return a.value;
@@ -34,7 +47,13 @@ function isRssNs(kind: NsKind): boolean {
 /** Reads an RSS, RDF or Atom feed into packed pages. */
 export class FeedReader implements DocumentReader {
   readonly #atom: boolean;
-  readonly #base: URL | null;
+  /** The base in scope: the feed's URL, or the innermost `xml:base` around the current element. */
+  #base: URL | null;
+  /** Depths of the open elements that set `xml:base`, innermost last, with the base each replaced. */
+  readonly #baseDepths: number[] = [];
+  readonly #outerBases: (URL | null)[] = [];
+  /** The base in scope where the open field started. */
+  #fieldBase: URL | null = null;
   readonly #builder: PackedPagesBuilder;
   #entries = 0;
   #depth = 0;
@@ -45,6 +64,7 @@ export class FeedReader implements DocumentReader {
   /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
   #overflow = false;
 
+  /** The item's page URL from its first link that resolves. */
   #link: string | null = null;
   #guid: string | null = null;
   #guidIsPermaLink = true;
@@ -73,6 +93,7 @@ export class FeedReader implements DocumentReader {
   /** Called by the tokenizer when an element starts. */
   onStart(ns: string, local: string, attrs: readonly XmlAttribute[]): void {
     const d = ++this.#depth;
+    if (attrs.length !== 0) this.#enterBase(d, attrs);
     if (this.#field !== 0) return;
     if (this.#itemDepth === 0) {
       if (this.#isItem(d, ns, local)) this.#startItem(d);
@@ -82,6 +103,21 @@ export class FeedReader implements DocumentReader {
     const kind = nsKind(ns);
     if (this.#atom) this.#startAtomField(d, kind, local, attrs);
     else this.#startRssField(d, kind, local, attrs);
+  }
+
+  /** Applies the element's `xml:base`, resolved against the base around it. */
+  #enterBase(d: number, attrs: readonly XmlAttribute[]): void {
+    for (const a of attrs) {
+      if (a.local !== "base" || a.ns !== XML_NAMESPACE) continue;
+      const value = a.value.trim();
+      // An unusable xml:base leaves the outer base in force.
+      const base = this.#base === null ? URL.parse(value) : URL.parse(value, this.#base);
+      if (base === null) return;
+      this.#baseDepths.push(d);
+      this.#outerBases.push(this.#base);
+      this.#base = base;
+      return;
+    }
   }
 
   #isItem(d: number, ns: string, local: string): boolean {
@@ -106,6 +142,7 @@ export class FeedReader implements DocumentReader {
   #capture(field: number, d: number): void {
     this.#field = field;
     this.#fieldDepth = d;
+    this.#fieldBase = this.#base;
     this.#text = "";
   }
 
@@ -165,7 +202,7 @@ export class FeedReader implements DocumentReader {
     const rel = attr(attrs, "rel");
     if (rel !== null && rel.trim().toLowerCase() !== "alternate") return;
     const href = attr(attrs, "href");
-    if (href !== null && href.trim() !== "") this.#link = href;
+    if (href !== null) this.#link = this.#pageUrl(href, this.#base);
   }
 
   /** Called by the tokenizer with character data. */
@@ -178,6 +215,10 @@ export class FeedReader implements DocumentReader {
   /** Called by the tokenizer when an element ends. */
   onEnd(_ns: string, _local: string): void {
     const d = this.#depth--;
+    if (d === this.#baseDepths[this.#baseDepths.length - 1]) {
+      this.#baseDepths.pop();
+      this.#base = this.#outerBases.pop()!;
+    }
     if (this.#field !== 0) {
       if (d !== this.#fieldDepth) return;
       if (!this.#overflow) this.#endField(this.#field, this.#text);
@@ -197,7 +238,7 @@ export class FeedReader implements DocumentReader {
     // The first of each wins: feeds repeat elements from other vocabularies.
     switch (field) {
       case F_LINK:
-        if (this.#link === null && text.trim() !== "") this.#link = text;
+        this.#link ??= this.#pageUrl(text, this.#fieldBase);
         break;
       case F_GUID:
         this.#guid ??= text;
@@ -220,10 +261,15 @@ export class FeedReader implements DocumentReader {
     }
   }
 
+  /** A link's page URL, or null when it is empty, markup, or not http(s). */
+  #pageUrl(raw: string, base: URL | null): string | null {
+    return MARKUP.test(raw) ? null : resolvePageUrl(raw, base);
+  }
+
   #commit(): void {
-    let url = this.#link === null ? null : resolvePageUrl(this.#link, this.#base);
+    let url = this.#link;
     if (url === null && this.#guid !== null && this.#guidIsPermaLink) {
-      url = resolvePageUrl(this.#guid, this.#base);
+      url = ABSOLUTE_HTTP.test(this.#guid) ? resolvePageUrl(this.#guid, null) : null;
     }
     if (url === null) return;
     let lastModified: number;

@@ -4,8 +4,12 @@
  * It is fed decoded text in chunks of any size and reports elements (namespace
  * resolved), text and CDATA. It is deliberately not a validating parser: it
  * recovers from what real sitemaps get wrong and refuses only what is
- * dangerous (DTDs, which are the door to entity expansion) or unbounded
- * (nesting and token length).
+ * dangerous (entity declarations: a DOCTYPE's internal subset, the door to
+ * entity expansion) or unbounded (nesting and token length). A DOCTYPE
+ * without an internal subset, such as RSS 0.91's
+ * `<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN" "http://my.netscape.com/publish/formats/rss-0.91.dtd">`,
+ * declares nothing of its own and is skipped: its DTD is never fetched, and
+ * a reference to an entity it would have defined stays text as written.
  *
  * How it stays fast and linear: every token (text run, tag, comment, CDATA,
  * processing instruction) is located with `indexOf`/`charCodeAt` on the
@@ -636,10 +640,7 @@ export class XmlTokenizer {
       }
     } else if (c === 0x44 || c === 0x64) { // D, d: HTML writes it in lower case
       marker = matchMarker(s, i, "<!DOCTYPE", true);
-      if (marker === 1) {
-        this.#fail("XML DOCTYPE declarations are not allowed (entity expansion is refused)");
-        return -1;
-      }
+      if (marker === 1) return this.#doctype(s, i);
     } else if (c === 0x45) { // E
       marker = matchMarker(s, i, "<!ENTITY", false);
       if (marker === 1) {
@@ -662,6 +663,39 @@ export class XmlTokenizer {
       return -1;
     }
     return gt + 1;
+  }
+
+  /**
+   * Skips a DOCTYPE at `i` whose external identifier (quoted literals, which
+   * may hold `>` or `[`) is followed by `>`; refuses one inside the document
+   * or with an internal subset. Returns where to go on, or -1 to stop this run.
+   */
+  #doctype(s: string, i: number): number {
+    if (this.#stack.length > 0) {
+      this.#fail("XML DOCTYPE declaration inside the document is not allowed");
+      return -1;
+    }
+    let quote = 0;
+    for (let j = i + 9; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+      } else if (c === GT) {
+        if (j + 1 - i > this.#maxToken) {
+          this.#failTooLong();
+          return -1;
+        }
+        return j + 1;
+      } else if (c === LBRACKET) {
+        this.#fail("XML DOCTYPE internal subsets are not allowed (entity expansion is refused)");
+        return -1;
+      } else if (c === DQUOTE || c === SQUOTE) {
+        quote = c;
+      }
+    }
+    // Unfinished: kept like a tag (a `>` outside quotes ends it), then read again whole.
+    if (this.#pend(PEND_TAG, s, i)) this.#pendQuote = quote;
+    return -1;
   }
 
   /** Emits the text `s[from, to)`, which holds a char other than whitespace, unless that is a reference. */

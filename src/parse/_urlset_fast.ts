@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, parsePriority } from "./_reader.ts";
@@ -221,6 +222,7 @@ function frequencyOf(b: Uint8Array, a: number, e: number): number {
  * @param b The decompressed document, known to be UTF-8.
  * @param base The sitemap URL, for relative `<loc>`s; null if unknown.
  * @param since Keep pages whose lastmod is >= this (epoch ms) or missing; NaN keeps all.
+ * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel.
  * @returns The same result the general path gives, or null when the document
  * is not of this shape (then nothing has been kept).
  */
@@ -228,6 +230,7 @@ export function readPlainUrlset(
   b: Uint8Array,
   base: URL | null,
   since: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
 ): ParseResult | null {
   let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   // Prolog: whitespace, the XML declaration, comments, processing instructions.
@@ -242,13 +245,27 @@ export function readPlainUrlset(
   i = rootEnd(b, i);
   if (i === -1) return null;
   const builder = new PackedPagesBuilder(base, since, { sizeHint: b.length });
-  const result = readEntries(b, i, builder);
-  if (result === null) builder.discard();
+  let result: ParseResult | null = null;
+  try {
+    result = readEntries(b, i, builder, checkpoint);
+  } finally {
+    if (result === null) builder.discard();
+  }
   return result;
 }
 
-function readEntries(b: Uint8Array, i: number, builder: PackedPagesBuilder): ParseResult | null {
+function readEntries(
+  b: Uint8Array,
+  i: number,
+  builder: PackedPagesBuilder,
+  checkpoint: Checkpoint,
+): ParseResult | null {
+  let nextCheckpoint = i + CHECKPOINT_BYTES;
   for (;;) {
+    if (i >= nextCheckpoint) {
+      checkpoint(i);
+      nextCheckpoint = i + CHECKPOINT_BYTES;
+    }
     while (isSpace(b[i]!)) i++;
     if (b[i] !== LT) return null;
     const c = b[i + 1];

@@ -4,8 +4,15 @@
  *
  * @module
  */
-import { chooseEncoding, decodeChunks, DEFAULT_CHUNK_BYTES, FIRST_CHUNK_BYTES } from "./_decode.ts";
+import {
+  chooseEncoding,
+  decodeChunks,
+  DEFAULT_CHUNK_BYTES,
+  FIRST_CHUNK_BYTES,
+  undecodableReason,
+} from "./_decode.ts";
 import { sniffFormat, XmlDispatcher } from "./_detect.ts";
+import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
@@ -38,11 +45,17 @@ export interface ParseSitemapOptions {
   readonly maxDepth?: number;
   /** Longest XML token (tag, text run, CDATA) in UTF-16 units. @default 4194304 */
   readonly maxTokenLength?: number;
+  /**
+   * Called with the input offset at least every 1 MiB of input (see
+   * _checkpoint.ts); a {@linkcode ParseCancelled} it throws ends the parse
+   * and is re-thrown, whatever else the parser catches.
+   */
+  readonly checkpoint?: Checkpoint;
 }
 
 const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
 
-/** An HTML page that starts with its doctype: the tokenizer refuses DOCTYPE before the root shows. */
+/** An HTML page that starts with its doctype, named as such rather than by its root element. */
 const HTML_DOCTYPE = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<!doctype\s+html\b/i;
 
 function invalid(reason: string): ParseResult {
@@ -92,6 +105,7 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
   try {
     return read(bytes, options);
   } catch (e) {
+    if (e instanceof ParseCancelled) throw e;
     // Readers are written not to throw; this is the net under that promise.
     return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -109,6 +123,7 @@ export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOpti
   try {
     return read(bytes, options, false);
   } catch (e) {
+    if (e instanceof ParseCancelled) throw e;
     return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -120,16 +135,22 @@ function defaultLimits(options: ParseSitemapOptions): boolean {
 
 function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): ParseResult {
   const since = options.since ?? NaN;
+  const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const base = parseBase(options.url);
-  const encoding = forcedEncoding(options.encoding) ??
-    chooseEncoding(bytes, options.contentType).encoding;
+  const forced = forcedEncoding(options.encoding);
+  if (forced === null) {
+    const undecodable = undecodableReason(bytes);
+    if (undecodable !== null) return invalid(undecodable);
+  }
+  const encoding = forced ?? chooseEncoding(bytes, options.contentType).encoding;
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
     // Most large sitemaps are plain urlsets: read those straight from the bytes.
-    const plain = readPlainUrlset(bytes, base, since);
+    const plain = readPlainUrlset(bytes, base, since, checkpoint);
     if (plain !== null) return plain;
   }
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  const chunks = decodeChunks(bytes, encoding, chunkBytes, Math.min(chunkBytes, FIRST_CHUNK_BYTES));
+  const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);
+  const chunks = decodeChunks(bytes, encoding, chunkBytes, first, checkpoint);
 
   if (options.robots === true) {
     const robots = new RobotsTxtReader(base);
@@ -174,13 +195,13 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const reader = dispatcher.reader;
   const error = tokenizer.error;
   if (reader === null) {
+    if (htmlDoctype) {
+      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
+    }
     if (dispatcher.rootName !== null) {
       return invalid(
         `Not a sitemap: the document's root element is <${dispatcher.rootName}> (${EXPECTED_ROOTS})`,
       );
-    }
-    if (htmlDoctype) {
-      return invalid("Not a sitemap: the document is an HTML page (<!DOCTYPE html>)");
     }
     if (error !== null) return invalid(`Not a sitemap: unreadable XML: ${error}`);
     return invalid(`Not a sitemap: the document has no root element (${EXPECTED_ROOTS})`);

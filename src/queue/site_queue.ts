@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type ConnectionOptions, type Job, type Queue, Worker, type WorkerOptions } from "bullmq";
+import { type ConnectionOptions, type Job, Worker } from "bullmq";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SiteCrawler, type SitemapTreesOptions } from "../sitemap_trees.ts";

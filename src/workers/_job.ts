@@ -8,6 +8,7 @@
 import { type CacheEntry, encodeCacheEntry, filterPagesSince } from "../cache.ts";
 import { decompressIfGzip } from "../decompress.ts";
 import { freeNow } from "../_free.ts";
+import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemap } from "../parse/parse_sitemap.ts";
 
@@ -48,6 +49,12 @@ export interface ParseOutcome {
   readonly parseMs: number;
   /** The encoded cache entry, when the job asked for one and the result is not invalid. */
   readonly cacheEntry?: Uint8Array;
+  /**
+   * Set when a checkpoint cancelled the job: where it stopped, in bytes of the
+   * decompressed document (0 while inflating), and the document's size (0
+   * when it was not inflated yet).
+   */
+  readonly cancelled?: { readonly at: number; readonly total: number };
 }
 
 /** A message from the pool to a worker: parse this. */
@@ -68,7 +75,16 @@ export type WarmUp = "light" | "full";
 /** The pool's first message to each worker it starts. */
 export interface WarmUpRequest {
   readonly warmUp: WarmUp;
+  /**
+   * One `Int32` over a `SharedArrayBuffer`, written by the pool and read by
+   * the worker's checkpoints: the id of the job to stop, or
+   * {@linkcode CANCEL_ALL}. Absent where the runtime has no shared memory.
+   */
+  readonly cancel?: Int32Array;
 }
+
+/** The value of {@linkcode WarmUpRequest.cancel} that stops whatever the worker runs. */
+export const CANCEL_ALL = -1;
 
 /**
  * A message from a worker to the pool. `ready` is posted once the module has
@@ -91,6 +107,9 @@ export type WorkerReply =
  * carried into the result when the parser had none of its own.
  *
  * @param job The body and how to read it.
+ * @param checkpoint Called at least every 1 MiB of input; when it throws
+ *   {@linkcode ParseCancelled}, the outcome is an invalid result with
+ *   {@linkcode ParseOutcome.cancelled} set.
  * @returns The parse result with its sizes and timing.
  *
  * @example Parse a plain robots.txt body
@@ -108,15 +127,20 @@ export type WorkerReply =
  * console.log(outcome.result.kind);
  * ```
  */
-export async function runParseJob(job: ParseJob): Promise<ParseOutcome> {
+export async function runParseJob(
+  job: ParseJob,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
+): Promise<ParseOutcome> {
   const start = performance.now();
   const elapsed = (): number => performance.now() - start;
+  let total = 0;
   try {
-    const inflated = await decompressIfGzip(job.bytes, job.maxSitemapBytes);
+    const inflated = await decompressIfGzip(job.bytes, job.maxSitemapBytes, checkpoint);
     if (!inflated.ok) {
       return { result: invalid(inflated.reason), decompressedBytes: 0, parseMs: elapsed() };
     }
     const bytes = inflated.bytes;
+    total = bytes.byteLength;
     // Checked whether or not the body was gzipped, so a decompressor that
     // overshoots its bound by a chunk still cannot hand the parser more.
     if (bytes.byteLength > job.maxSitemapBytes) {
@@ -131,26 +155,37 @@ export async function runParseJob(job: ParseJob): Promise<ParseOutcome> {
       since: job.cache === undefined ? job.since : NaN,
       robots: job.robots,
       contentType: job.contentType,
+      checkpoint,
     });
     // Freed now (its buffer detached): a worker inflating twenty 4.2 MB
     // sitemaps otherwise held up to ~70 MB of dead documents until it
     // collected (peak RSS +72 MiB; +5 MiB freed here, Deno 2.9.6). A small
     // output may share a pooled slab; zlib's sized chunk is one byte longer.
+    // Read before freeNow(), which detaches the buffer (its length is then 0).
+    const size = bytes.byteLength;
     if (inflated.gzipped) freeNow(bytes, { slackBytes: 1, minBytes: 1 << 16 });
     let result = withWarning(parsed, inflated.warning ?? null);
     if (job.cache === undefined || result.kind === "invalid") {
-      return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed() };
+      return { result, decompressedBytes: size, parseMs: elapsed() };
     }
     const cacheEntry = encodeCacheEntry({
       ...job.cache,
-      decompressedBytes: bytes.byteLength,
+      decompressedBytes: size,
       result,
     });
     if (result.kind === "pages") {
       result = { ...result, pages: filterPagesSince(result.pages, job.since) };
     }
-    return { result, decompressedBytes: bytes.byteLength, parseMs: elapsed(), cacheEntry };
+    return { result, decompressedBytes: size, parseMs: elapsed(), cacheEntry };
   } catch (error) {
+    if (error instanceof ParseCancelled) {
+      return {
+        result: invalid(error.message),
+        decompressedBytes: total,
+        parseMs: elapsed(),
+        cancelled: { at: error.at, total },
+      };
+    }
     return {
       result: invalid(`Parser failed: ${errorMessage(error)}`),
       decompressedBytes: 0,

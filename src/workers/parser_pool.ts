@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { sitemapTreeForHomepage } from "../sitemap_tree.ts";
 import { createParsePool, defaultWorkerCount, type ParsePool } from "./pool.ts";
 
 /** Options of {@linkcode SitemapParserPool}. */
@@ -20,48 +19,21 @@ export interface SitemapParserPoolOptions {
 
 let innerOf: (pool: SitemapParserPool) => ParsePool;
 
-/** A tiny site served from memory to {@linkcode prepareCallingThread}'s crawl. */
-const WARM_SITE: Readonly<Record<string, string>> = {
-  "/robots.txt": "Sitemap: http://127.0.0.1/sitemap_index.xml\n",
-  "/sitemap_index.xml":
-    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>http://127.0.0.1/a.xml</loc></sitemap></sitemapindex>',
-  "/a.xml":
-    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://127.0.0.1/p</loc><lastmod>2024-01-01</lastmod></url></urlset>',
-};
+/** Readies the calling thread for a first call; never rejects. */
+export type CallingThreadWarmUp = () => Promise<void>;
+
+let callingThreadWarmUp: CallingThreadWarmUp = () => Promise.resolve();
 
 /**
- * Readies the calling thread for a first call, so that its cost lands at
- * start-up rather than in the call: one `fetch` of a `data:` URL (no
- * network) makes the runtime load its fetch, streams and abort code, which
- * Deno loads on first use (that held the calling thread ~30-40 ms inside a
- * first call's first request, measured on Deno 2.9.6); then a crawl of a
- * three-document site held in memory (an injected `fetch`, parsing on this
- * thread) makes V8 compile the crawler, which it does on first use too
- * (5-14 ms before the first call's first request). Never rejects.
+ * Sets what {@linkcode SitemapParserPool} runs on the calling thread while
+ * its workers warm up. Injected by the API module (sitemap_tree.ts), which
+ * crawls a site held in memory: the worker layer does not import the API it
+ * serves.
+ *
+ * @param warmUp The warm-up; it must never reject.
  */
-async function prepareCallingThread(): Promise<void> {
-  try {
-    const controller = new AbortController();
-    controller.signal.addEventListener("abort", () => {});
-    const response = await fetch("data:text/plain,sitemap", { signal: controller.signal });
-    const reader = response.body?.getReader();
-    while (reader !== undefined && !(await reader.read()).done);
-    const fetchFromMemory = (input: RequestInfo | URL): Promise<Response> => {
-      const url = new URL(input instanceof Request ? input.url : input);
-      const body = WARM_SITE[url.pathname];
-      return Promise.resolve(
-        body === undefined ? new Response(null, { status: 404 }) : new Response(body),
-      );
-    };
-    await sitemapTreeForHomepage("http://127.0.0.1/", {
-      fetch: fetchFromMemory,
-      workers: 0,
-      useKnownPaths: false,
-      retries: 0,
-    });
-  } catch {
-    // Only a head start: a runtime without data: URLs loads its fetch later.
-  }
+export function setCallingThreadWarmUp(warmUp: CallingThreadWarmUp): void {
+  callingThreadWarmUp = warmUp;
 }
 
 /**
@@ -106,7 +78,7 @@ export class SitemapParserPool implements Disposable {
     const jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
     this.#inner = createParsePool({ workers, jobTimeoutMs, warmUp: "full" });
     this.#inner.warm();
-    this.#runtimeReady = prepareCallingThread();
+    this.#runtimeReady = callingThreadWarmUp();
   }
 
   readonly #runtimeReady: Promise<void>;

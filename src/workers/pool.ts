@@ -4,14 +4,18 @@
  * transferred buffers (see `PackedPages`), so the calling thread's share of a
  * 50,000-URL sitemap is a few milliseconds, not a parse.
  *
- * Where workers are unavailable (no global `Worker`, as in Node, or a worker
+ * Workers come from the runtime's adapter (src/runtime/): Web Workers on Deno
+ * and Bun, `node:worker_threads` on Node. Where they cannot start (a worker
  * module that cannot be loaded, as in Deno without read access to it) the pool
- * parses on the calling thread behind the same interface.
+ * parses on the calling thread behind the same interface, and says why in
+ * {@linkcode ParsePool.startFailure}.
  *
  * @module
  */
-import { errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import { CANCEL_ALL, errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
 import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
+import { ParseCancelled } from "../_checkpoint.ts";
+import { type ParseWorker, runtime } from "../runtime/mod.ts";
 
 export type { ParseJob, ParseOutcome } from "./_job.ts";
 
@@ -23,8 +27,12 @@ export interface ParsePool {
    *
    * The job's bytes belong to the pool from this call on: their buffer is
    * transferred to a worker, which leaves the caller's view empty.
+   *
+   * When `signal` aborts, the job resolves at once as invalid
+   * ("Parse cancelled"), and its worker stops at its next checkpoint (within
+   * 1 MiB of input) and takes jobs again.
    */
-  parse(job: ParseJob): Promise<ParseOutcome>;
+  parse(job: ParseJob, signal?: AbortSignal | null): Promise<ParseOutcome>;
   /**
    * Terminates the workers so the process can exit. Jobs still queued or
    * running resolve as invalid; later calls to `parse` do too.
@@ -43,6 +51,11 @@ export interface ParsePool {
   ready(): Promise<void>;
   /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
   readonly size: number;
+  /**
+   * Why the pool's workers could not start, so that it parses on the calling
+   * thread; null while they can (or when it was asked for 0 workers).
+   */
+  readonly startFailure: string | null;
 }
 
 /** Options of {@linkcode createParsePool}. */
@@ -62,6 +75,20 @@ export interface ParsePoolOptions {
   readonly workerUrl?: URL;
   /** How much each new worker warms up before its first job. @default "light" */
   readonly warmUp?: WarmUp;
+  /**
+   * For tests and benchmarks: told when a worker has stopped a job the pool
+   * gave up on (cancelled, timed out or closed), with where it stopped.
+   */
+  readonly onStopped?: (report: StoppedJob) => void;
+}
+
+/** A job a worker stopped after the pool gave up on it (see {@linkcode ParsePoolOptions.onStopped}). */
+export interface StoppedJob {
+  readonly url: string;
+  /** Where the worker stopped (decompressed bytes; 0 while inflating), or null when it finished anyway. */
+  readonly at: number | null;
+  /** The decompressed document's size (0 when it stopped while inflating). */
+  readonly total: number;
 }
 
 /**
@@ -79,8 +106,7 @@ export interface ParsePoolOptions {
  * ```
  */
 export function defaultWorkerCount(): number {
-  const cores = globalThis.navigator?.hardwareConcurrency;
-  return Math.min(4, typeof cores === "number" && cores >= 1 ? Math.floor(cores) : 1);
+  return Math.min(4, runtime.coreCount());
 }
 
 /**
@@ -122,10 +148,10 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
     throw new RangeError(`Invalid parse job timeout: ${jobTimeoutMs} ms`);
   }
   const url = options.workerUrl ?? DEFAULT_WORKER_URL;
-  if (workers === 0 || typeof globalThis.Worker !== "function" || !mayLoadWorker(url)) {
-    return new InThreadPool();
-  }
-  return new WorkerPool(workers, jobTimeoutMs, url, options.warmUp ?? "light");
+  if (workers === 0) return new InThreadPool(null);
+  const unavailable = runtime.workerUnavailable(url);
+  if (unavailable !== null) return new InThreadPool(startFailure(unavailable));
+  return new WorkerPool(workers, jobTimeoutMs, url, options.warmUp ?? "light", options.onStopped);
 }
 
 // Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
@@ -136,31 +162,18 @@ const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
   : new URL("./worker.ts", import.meta.url);
 
 const CLOSED_REASON = "Parser pool was closed";
-
-// Deno refuses to load a local worker module without read access to it, and
-// would ask for it on a terminal; parsing on this thread is the quieter choice.
-function mayLoadWorker(url: URL): boolean {
-  if (url.protocol !== "file:") return true;
-  const permissions = (globalThis as { Deno?: typeof Deno }).Deno?.permissions;
-  if (permissions === undefined) return true;
-  try {
-    return permissions.querySync({ name: "read", path: url }).state === "granted";
-  } catch {
-    return true;
-  }
-}
+const CANCELLED_REASON = "Parse cancelled";
 
 /**
- * One line naming the error. Deno's message reads "Uncaught Error: kaboom";
- * Bun's is a source excerpt with a caret, the error line and a stack.
+ * How long a worker may take to stop a job the pool gave up on before it is
+ * terminated and replaced. It checks its flag every 1 MiB of input (a few
+ * milliseconds), so this is only for a worker that hangs; the flag stops a
+ * terminated worker's parse too, which terminate() alone did not.
  */
-function workerErrorMessage(event: ErrorEvent): string {
-  if (event.error instanceof Error) return `${event.error.name}: ${event.error.message}`;
-  const lines = (event.message ?? "").split("\n").map((line) => line.trim());
-  const line = lines.find((line) => line !== "" && !/^(?:\d+ \||\^$|at )/.test(line));
-  // Bun writes a plain Error as "error: kaboom".
-  return line?.replace(/^Uncaught (?:\(in promise\) )?/, "").replace(/^error: /, "Error: ") ||
-    "unknown error";
+const STOP_GRACE_MS = 1000;
+
+function startFailure(reason: string): string {
+  return `Parse workers could not start (${reason}): sitemaps were parsed on the calling thread`;
 }
 
 function invalidOutcome(reason: string): ParseOutcome {
@@ -180,23 +193,33 @@ function afterTimers(): Promise<void> {
 }
 
 /** A job parsed on this thread, after a turn of the event loop ({@linkcode afterTimers}). */
-async function parseHere(job: ParseJob): Promise<ParseOutcome> {
+async function parseHere(job: ParseJob, signal: AbortSignal | null): Promise<ParseOutcome> {
   await afterTimers();
-  return runParseJob(job);
+  if (signal?.aborted) return invalidOutcome(CANCELLED_REASON);
+  // Only the inflater's awaits let an abort in while the job runs here.
+  const outcome = await runParseJob(job, (at) => {
+    if (signal?.aborted) throw new ParseCancelled(at);
+  });
+  return outcome.cancelled === undefined ? outcome : invalidOutcome(CANCELLED_REASON);
 }
 
 class InThreadPool implements ParsePool {
   #closed = false;
+  readonly startFailure: string | null;
+
+  constructor(startFailure: string | null) {
+    this.startFailure = startFailure;
+  }
 
   get size(): number {
     return 0;
   }
 
-  async parse(job: ParseJob): Promise<ParseOutcome> {
+  async parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
     if (this.#closed) return invalidOutcome(CLOSED_REASON);
     await afterTimers();
     if (this.#closed) return invalidOutcome(CLOSED_REASON);
-    return runParseJob(job);
+    return parseHere(job, signal);
   }
 
   close(): void {
@@ -212,12 +235,13 @@ class InThreadPool implements ParsePool {
 
 interface Task {
   readonly job: ParseJob;
+  readonly signal: AbortSignal | null;
   readonly resolve: (outcome: ParseOutcome) => void;
 }
 
 /** One worker position in the pool; its worker is replaced after a failure. */
 interface Slot {
-  worker: Worker | null;
+  worker: ParseWorker | null;
   /** The worker has posted "ready": a later error is a crash, not a failed start. */
   ready: boolean;
   /** Its warm-up is over (it posted "warm", or was given a job, which ends the warm-up). */
@@ -227,6 +251,15 @@ interface Slot {
   task: Task | null;
   taskId: number;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** The task's abort listener, while it runs. */
+  onAbort: (() => void) | null;
+  /** Shared with the worker: the id of the job it must stop (see `WarmUpRequest.cancel`). */
+  cancel: Int32Array | null;
+  /** The id of a job given up on that the worker still runs (it stops at a checkpoint); 0 if none. */
+  stopping: number;
+  stoppingUrl: string;
+  /** Retires the worker if it has not stopped in {@linkcode STOP_GRACE_MS}. */
+  stopTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
 class WorkerPool implements ParsePool {
@@ -242,26 +275,37 @@ class WorkerPool implements ParsePool {
   #closed = false;
   /** Set once a worker could not start: everything left parses on this thread. */
   #inThread = false;
+  startFailure: string | null = null;
   /** The next step of {@linkcode warm}, pending. */
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
   #readyWaiters: (() => void)[] = [];
 
-  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL, warmUp: WarmUp) {
+  readonly #onStopped: ((report: StoppedJob) => void) | undefined;
+
+  constructor(
+    maxWorkers: number,
+    jobTimeoutMs: number,
+    url: URL,
+    warmUp: WarmUp,
+    onStopped: ((report: StoppedJob) => void) | undefined,
+  ) {
     this.#maxWorkers = maxWorkers;
     this.#jobTimeoutMs = jobTimeoutMs;
     this.#url = url;
     this.#warmUp = warmUp;
+    this.#onStopped = onStopped;
   }
 
   get size(): number {
     return this.#inThread ? 0 : this.#maxWorkers;
   }
 
-  parse(job: ParseJob): Promise<ParseOutcome> {
+  parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
     if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
-    if (this.#inThread) return parseHere(job);
+    if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
+    if (this.#inThread) return parseHere(job, signal);
     return new Promise((resolve) => {
-      this.#queue.push({ job, resolve });
+      this.#queue.push({ job, signal, resolve });
       this.#pump();
     });
   }
@@ -272,6 +316,8 @@ class WorkerPool implements ParsePool {
     clearTimeout(this.#warmTimer);
     this.#settleReady();
     for (const slot of this.#slots) {
+      // Terminating does not interrupt a parse (Deno 2.9.6): the flag does.
+      if (slot.cancel !== null) Atomics.store(slot.cancel, 0, CANCEL_ALL);
       const task = this.#release(slot);
       this.#retire(slot);
       task?.resolve(invalidOutcome(CLOSED_REASON));
@@ -285,10 +331,9 @@ class WorkerPool implements ParsePool {
     const slot = this.#addSlot();
     try {
       this.#start(slot);
-    } catch {
+    } catch (error) {
       // As in #dispatch: a runtime that will not start the worker parses here.
-      this.#inThread = true;
-      this.#settleReady();
+      this.#cannotStart(errorMessage(error));
       return;
     }
     // One worker per turn of the event loop: starting one holds this thread
@@ -306,7 +351,9 @@ class WorkerPool implements ParsePool {
   #allReady(): boolean {
     if (this.#closed || this.#inThread) return true;
     if (this.#slots.length < this.#maxWorkers) return false;
-    return this.#slots.every((slot) => slot.worker === null || (slot.ready && slot.warm));
+    return this.#slots.every((slot) =>
+      slot.worker === null || (slot.ready && slot.warm && slot.stopping === 0)
+    );
   }
 
   #settleReady(): void {
@@ -318,9 +365,17 @@ class WorkerPool implements ParsePool {
     while (this.#queueHead < this.#queue.length && !this.#closed) {
       if (this.#inThread) {
         for (const task of this.#drainQueue()) {
-          void parseHere(task.job).then(task.resolve);
+          void parseHere(task.job, task.signal).then(task.resolve);
         }
         return;
+      }
+      const next = this.#queue[this.#queueHead]!;
+      if (next.signal?.aborted) {
+        // Given up on while it waited: no worker needed.
+        this.#queueHead++;
+        if (this.#queueHead === this.#queue.length) this.#drainQueue();
+        next.resolve(invalidOutcome(CANCELLED_REASON));
+        continue;
       }
       const slot = this.#idleSlot();
       if (slot === undefined) return;
@@ -341,7 +396,7 @@ class WorkerPool implements ParsePool {
     // A started worker is preferred to an empty slot, which would cost a start-up.
     let empty: Slot | undefined;
     for (const slot of this.#slots) {
-      if (slot.task !== null) continue;
+      if (slot.task !== null || slot.stopping !== 0) continue;
       if (slot.worker !== null) return slot;
       empty ??= slot;
     }
@@ -358,23 +413,45 @@ class WorkerPool implements ParsePool {
       task: null,
       taskId: 0,
       timer: undefined,
+      onAbort: null,
+      cancel: null,
+      stopping: 0,
+      stoppingUrl: "",
+      stopTimer: undefined,
     };
     this.#slots.push(slot);
     return slot;
   }
 
+  /** No worker will start: every job from now on parses on this thread. */
+  #cannotStart(reason: string): void {
+    this.#inThread = true;
+    this.startFailure ??= startFailure(reason);
+    this.#settleReady();
+  }
+
   #dispatch(slot: Slot, task: Task): void {
-    let worker: Worker;
+    let worker: ParseWorker;
     try {
       worker = slot.worker ?? this.#start(slot);
-    } catch {
-      // The runtime has a Worker but will not start this one: parse here instead.
-      this.#inThread = true;
-      void parseHere(task.job).then(task.resolve);
+    } catch (error) {
+      // The runtime has workers but will not start this one: parse here instead.
+      this.#cannotStart(errorMessage(error));
+      void parseHere(task.job, task.signal).then(task.resolve);
       return;
     }
     slot.task = task;
     slot.taskId = this.#nextId++;
+    if (task.signal !== null) {
+      // One listener per running job (at most one per worker), none per queued one.
+      const id = slot.taskId;
+      const onAbort = (): void => {
+        if (slot.taskId === id) this.#giveUp(slot, CANCELLED_REASON);
+        this.#pump();
+      };
+      slot.onAbort = onAbort;
+      task.signal.addEventListener("abort", onAbort, { once: true });
+    }
     // Until the worker has loaded, the bytes stay here: if it never loads, the
     // job still has them to parse on this thread. Start-up is timed too.
     this.#startTimer(slot);
@@ -390,7 +467,7 @@ class WorkerPool implements ParsePool {
     }
   }
 
-  #send(slot: Slot, worker: Worker): void {
+  #send(slot: Slot, worker: ParseWorker): void {
     const task = slot.task;
     if (task === null) return;
     slot.warm = true;
@@ -405,30 +482,31 @@ class WorkerPool implements ParsePool {
     }
   }
 
-  #start(slot: Slot): Worker {
-    const worker = new Worker(this.#url, { type: "module" });
-    const warmUp: WarmUpRequest = { warmUp: slot.replaced ? "light" : this.#warmUp };
-    worker.postMessage(warmUp);
+  #start(slot: Slot): ParseWorker {
+    // Set by the first line below: the events cannot fire before it returns.
+    let worker: ParseWorker | null = null;
+    worker = runtime.startWorker(this.#url, {
+      message: (data) => this.#onReply(slot, worker, data as WorkerReply),
+      error: (message) => this.#onError(slot, worker, message),
+      exit: (code) => this.#onError(slot, worker, `exited with code ${code}`),
+    });
+    // A new flag per worker: a retired worker may still read its old one.
+    slot.cancel = typeof SharedArrayBuffer === "function"
+      ? new Int32Array(new SharedArrayBuffer(4))
+      : null;
+    const warmUp: WarmUpRequest = {
+      warmUp: slot.replaced ? "light" : this.#warmUp,
+      ...(slot.cancel === null ? {} : { cancel: slot.cancel }),
+    };
+    worker.postMessage(warmUp, []);
     slot.worker = worker;
     slot.ready = false;
     slot.warm = false;
-    worker.onmessage = (event: MessageEvent<WorkerReply>) =>
-      this.#onReply(slot, worker, event.data);
-    worker.onerror = (event: ErrorEvent) => {
-      // Handled here: unhandled, a worker's error is re-thrown on this thread.
-      event.preventDefault();
-      this.#onError(slot, worker, workerErrorMessage(event));
-    };
-    worker.onmessageerror = () => {
-      if (slot.worker === worker) {
-        this.#fail(slot, slot.taskId, "Parser worker failed: its reply could not be read");
-      }
-    };
     return worker;
   }
 
-  #onReply(slot: Slot, worker: Worker, reply: WorkerReply): void {
-    if (slot.worker !== worker) return;
+  #onReply(slot: Slot, worker: ParseWorker | null, reply: WorkerReply): void {
+    if (slot.worker !== worker || worker === null) return;
     if (reply.type === "warm") {
       slot.warm = true;
       this.#settleReady();
@@ -440,6 +518,10 @@ class WorkerPool implements ParsePool {
       this.#settleReady();
       return;
     }
+    if (slot.stopping !== 0 && reply.id === slot.stopping) {
+      this.#stopped(slot, reply);
+      return;
+    }
     if (slot.task === null || reply.id !== slot.taskId) return;
     if (reply.type === "done") {
       this.#release(slot)?.resolve(reply.outcome);
@@ -449,16 +531,16 @@ class WorkerPool implements ParsePool {
     }
   }
 
-  #onError(slot: Slot, worker: Worker, message: string): void {
+  #onError(slot: Slot, worker: ParseWorker | null, message: string): void {
     if (slot.worker !== worker) return;
     if (!slot.ready) {
-      // It never loaded (missing module, refused permission): every worker would
-      // fail the same way, so the job and all after it parse on this thread.
-      this.#inThread = true;
-      this.#settleReady();
+      // It never loaded (missing module, refused permission, a flag the worker
+      // refuses): every worker would fail the same way, so the job and all
+      // after it parse on this thread.
+      this.#cannotStart(message);
       const task = this.#release(slot);
       this.#retire(slot);
-      if (task !== null) void parseHere(task.job).then(task.resolve);
+      if (task !== null) void parseHere(task.job, task.signal).then(task.resolve);
       this.#pump();
       return;
     }
@@ -466,7 +548,53 @@ class WorkerPool implements ParsePool {
   }
 
   #timedOut(slot: Slot, id: number): void {
-    this.#fail(slot, id, `Parser worker timed out after ${this.#jobTimeoutMs} ms`);
+    if (slot.taskId !== id) return;
+    this.#giveUp(slot, `Parser worker timed out after ${this.#jobTimeoutMs} ms`);
+    this.#pump();
+  }
+
+  /**
+   * Ends the slot's job now as invalid (`reason`) and has its worker stop it:
+   * the shared flag makes the worker's next checkpoint throw, and the worker
+   * is reused once it says it stopped, or retired after
+   * {@linkcode STOP_GRACE_MS}. A job not yet sent (the worker still loading)
+   * just ends; a worker without shared memory is retired at once.
+   */
+  #giveUp(slot: Slot, reason: string): void {
+    const id = slot.taskId;
+    const sent = slot.ready;
+    const task = this.#release(slot);
+    if (task === null) return;
+    if (sent) {
+      if (slot.cancel === null) {
+        this.#retire(slot);
+      } else {
+        Atomics.store(slot.cancel, 0, id);
+        slot.stopping = id;
+        slot.stoppingUrl = task.job.url;
+        slot.stopTimer = setTimeout(() => {
+          this.#retire(slot);
+          this.#settleReady();
+          this.#pump();
+        }, STOP_GRACE_MS);
+      }
+    }
+    task.resolve(invalidOutcome(reason));
+  }
+
+  /** The worker answered for the job it was stopping: it is free again. */
+  #stopped(slot: Slot, reply: WorkerReply): void {
+    clearTimeout(slot.stopTimer);
+    slot.stopTimer = undefined;
+    slot.stopping = 0;
+    const cancelled = reply.type === "done" ? reply.outcome.cancelled : undefined;
+    this.#onStopped?.({
+      url: slot.stoppingUrl,
+      at: cancelled?.at ?? null,
+      total: cancelled?.total ?? (reply.type === "done" ? reply.outcome.decompressedBytes : 0),
+    });
+    this.#settleReady();
+    this.#pump();
   }
 
   /** Ends the slot's job as invalid and replaces its worker, whose state is now unknown. */
@@ -482,6 +610,10 @@ class WorkerPool implements ParsePool {
     slot.timer = undefined;
     const task = slot.task;
     slot.task = null;
+    if (task !== null && slot.onAbort !== null) {
+      task.signal?.removeEventListener("abort", slot.onAbort);
+    }
+    slot.onAbort = null;
     return task;
   }
 
@@ -490,10 +622,10 @@ class WorkerPool implements ParsePool {
     slot.worker = null;
     slot.replaced = true;
     slot.ready = false;
+    clearTimeout(slot.stopTimer);
+    slot.stopTimer = undefined;
+    slot.stopping = 0;
     if (worker === null) return;
-    worker.onmessage = null;
-    worker.onerror = null;
-    worker.onmessageerror = null;
     worker.terminate();
   }
 }

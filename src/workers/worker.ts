@@ -1,6 +1,6 @@
 /**
- * The parse worker's module: started by {@linkcode createParsePool} with
- * `new Worker(url, { type: "module" })`, it runs one {@linkcode runParseJob} per
+ * The parse worker's module: started by {@linkcode createParsePool} through
+ * the runtime's adapter (a Web Worker, or a Node worker thread), it runs one {@linkcode runParseJob} per
  * request and posts the result back with its page buffers transferred, so the
  * main thread receives a handful of buffers rather than one object per page.
  *
@@ -11,41 +11,48 @@
  */
 import { transferablesOf } from "../parse/_result.ts";
 import { freeNow, freePackedPages } from "../_free.ts";
+import { ParseCancelled } from "../_checkpoint.ts";
 import {
+  CANCEL_ALL,
   errorMessage,
   runParseJob,
   type WarmUpRequest,
   type WorkerReply,
   type WorkerRequest,
 } from "./_job.ts";
+import { runtime } from "../runtime/mod.ts";
 
-// The slice of a dedicated worker's global scope used here, typed by hand so the
-// module checks under Deno's window types and runs unchanged in Bun.
-interface WorkerScope {
-  postMessage(message: WorkerReply, transfer?: Transferable[]): void;
-  addEventListener(
-    type: "message",
-    listener: (event: MessageEvent<WorkerRequest | WarmUpRequest>) => void,
-  ): void;
-}
-
-const scope = globalThis as unknown as WorkerScope;
+const port = runtime.parentPort();
 
 /** Set by the first job: the warm-up stops there. */
 let jobSeen = false;
 
-scope.addEventListener("message", async (event) => {
-  const data = event.data;
+/** Shared with the pool (see `WarmUpRequest.cancel`); null without shared memory. */
+let cancelFlag: Int32Array | null = null;
+
+/** Stops job `id` at its next checkpoint once the pool has flagged it (or everything). */
+function checkpointFor(id: number): (at: number) => void {
+  const flag = cancelFlag;
+  if (flag === null) return () => {};
+  return (at) => {
+    const value = Atomics.load(flag, 0);
+    if (value === id || value === CANCEL_ALL) throw new ParseCancelled(at);
+  };
+}
+
+port.onMessage(async (message) => {
+  const data = message as WorkerRequest | WarmUpRequest;
   if ("warmUp" in data) {
+    cancelFlag = data.cancel ?? null;
     void warmUp(data.warmUp === "full" ? FULL_WARM_UP : LIGHT_WARM_UP)
-      .finally(() => scope.postMessage({ type: "warm" }));
+      .finally(() => post({ type: "warm" }));
     return;
   }
   jobSeen = true;
   const { id, job } = data;
   let reply: WorkerReply;
   try {
-    reply = { type: "done", id, outcome: await runParseJob(job) };
+    reply = { type: "done", id, outcome: await runParseJob(job, checkpointFor(id)) };
   } catch (error) {
     reply = { type: "failed", id, message: errorMessage(error) };
   }
@@ -60,11 +67,11 @@ function post(reply: WorkerReply): void {
     ])
     : [];
   try {
-    scope.postMessage(reply, transfer);
+    port.postMessage(reply, transfer);
   } catch (error) {
     // A buffer that cannot be transferred (shared, or already detached) must
     // not leave the pool waiting until its timeout: report it as a failure.
-    scope.postMessage({
+    port.postMessage({
       type: "failed",
       id: "id" in reply ? reply.id : -1,
       message: errorMessage(error),
@@ -191,5 +198,5 @@ async function yieldCoresToCallingThread(): Promise<void> {
 /** Niceness of a parse worker thread (0 is the default, 19 the lowest). */
 const WORKER_NICE = 10;
 
-scope.postMessage({ type: "ready" });
+post({ type: "ready" });
 void yieldCoresToCallingThread();

@@ -96,7 +96,7 @@ Deno.test("batch writes one summary line per site, comments and blank lines skip
     assert.deepEqual(at(7), {
       homepage: homepages[7],
       status: "no-sitemaps",
-      reason: at(7).reason,
+      reason: "no sitemap found (robots.txt 404; no well-known path answered)",
       sitemaps: 0,
       invalidSitemaps: 0,
       pages: 0,
@@ -105,6 +105,7 @@ Deno.test("batch writes one summary line per site, comments and blank lines skip
       requests: 16,
     });
     assert.equal(at(13).status, "unreachable");
+    assert.equal(at(13).reason, "connection refused (127.0.0.1");
     assert.equal(at(13).pages, 0);
     assert.deepEqual(JSON.parse(byHomepage.get("not a url")!), {
       homepage: "not a url",
@@ -184,20 +185,34 @@ Deno.test("batch --resume skips finished sites and cuts a half-written site", as
   });
 });
 
-Deno.test("batch usage errors name the flag and exit 2; an unreadable input exits 1", async () => {
+Deno.test("batch, enqueue and worker usage errors name the flag and exit 2; an unreadable input exits 1", async () => {
+  const see = (command: string) => `; see sitemap-tree ${command} --help\n`;
   const cases: [string[], string][] = [
-    [["batch"], "sitemap-tree batch: batch takes one FILE or -, got 0: [] (see batch --help)\n"],
+    [["batch"], "sitemap-tree: Missing FILE|-" + see("batch")],
     [
       ["batch", "x.txt", "--format", "csv"],
-      'sitemap-tree batch: --format must be summary or pages, got "csv" (see batch --help)\n',
+      'sitemap-tree: Option --format must be one of summary, pages, got "csv"' + see("batch"),
     ],
     [
       ["batch", "x.txt", "--site-concurrency", "0"],
-      'sitemap-tree batch: --site-concurrency must be an integer >= 1, got "0" (see batch --help)\n',
+      'sitemap-tree: Option --site-concurrency must be an integer >= 1, got "0"' + see("batch"),
     ],
     [
       ["batch", "x.txt", "--resume"],
-      "sitemap-tree batch: --resume needs --out FILE (see batch --help)\n",
+      "sitemap-tree: Option --resume needs --out FILE" + see("batch"),
+    ],
+    [["worker", "--out", "d"], "sitemap-tree: worker needs --redis URL" + see("worker")],
+    [
+      ["worker", "--redis", "http://x", "--out", "d"],
+      'sitemap-tree: Option --redis must be a redis:// URL, got "http://x"' + see("worker"),
+    ],
+    [
+      ["worker", "x", "--redis", "redis://a"],
+      "sitemap-tree: worker takes no operands, got 1: x" + see("worker"),
+    ],
+    [
+      ["enqueue", "--redis", "redis://127.0.0.1:1"],
+      "sitemap-tree: Missing FILE|-" + see("enqueue"),
     ],
   ];
   for (const [args, stderr] of cases) {

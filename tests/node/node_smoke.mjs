@@ -1,7 +1,7 @@
 // Node >= 20 smoke test of the library as Node users get it: plain JavaScript
 // (here: `deno bundle --platform node mod.ts`, standing in for JSR's npm
-// layer), no global Worker (Node 20), so parsing falls back to the calling
-// thread. Serves a tiny site with node:http on 127.0.0.1 and checks the tree.
+// layer, with the parse worker bundled beside it as worker.js), parsing on
+// node:worker_threads. Serves a tiny site with node:http on 127.0.0.1 and checks the tree.
 //
 // Run: node tests/node/node_smoke.mjs <path to bundled mod.js>
 import assert from "node:assert/strict";
@@ -26,7 +26,20 @@ const routes = {
     `<sitemapindex xmlns="${NS}"><sitemap><loc>/a.xml.gz</loc></sitemap><sitemap><loc>/missing.xml</loc></sitemap></sitemapindex>`,
   ],
   "/a.xml.gz": ["application/gzip", gzipSync(urlset(["/one", "/two"]))],
+  // 30 sitemaps for a stream to wait on (streamPages holds ~6 at a time).
+  "/many.xml": [
+    "application/xml",
+    `<sitemapindex xmlns="${NS}">${
+      Array.from({ length: 30 }, (_, i) => `<sitemap><loc>/m${i}.xml</loc></sitemap>`).join("")
+    }</sitemapindex>`,
+  ],
+  ...Object.fromEntries(
+    Array.from({ length: 30 }, (_, i) => [`/m${i}.xml`, ["application/xml", urlset([`/m${i}`])]]),
+  ),
 };
+// Any warning Node prints (MaxListenersExceededWarning above all) fails the run.
+const warnings = [];
+process.on("warning", (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 const server = createServer((req, res) => {
   const route = routes[req.url];
   if (!route) return res.writeHead(404).end("Not Found");
@@ -50,6 +63,8 @@ try {
     "urlset /a.xml.gz",
     "invalid /missing.xml",
   ]);
+  // A worker that could not start would be reported here.
+  assert.deepEqual(tree.stats.warnings, []);
   assert.deepEqual([...tree.allPages()].map((p) => p.url), [
     "https://site.test/one",
     "https://site.test/two",
@@ -59,8 +74,19 @@ try {
     streamed.push(page.url);
   }
   assert.deepEqual(streamed.sort(), ["https://site.test/one", "https://site.test/two"]);
+  let many = 0;
+  const manyOptions = {
+    useRobots: false,
+    useFeeds: false,
+    extraKnownPaths: ["/many.xml"],
+    concurrency: 1,
+  };
+  for await (const _ of streamPages(`${origin}/`, manyOptions)) many++;
+  assert.equal(many, 30);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(warnings, []);
   console.log(`Node ${process.version} smoke test:`);
-  console.log("node: 2 passed, 0 failed");
+  console.log("node: 3 passed, 0 failed");
 } finally {
   server.close();
 }

@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { chooseEncoding, decodeChunks } from "../../src/parse/_decode.ts";
+import { chooseEncoding, decodeChunks, undecodableReason } from "../../src/parse/_decode.ts";
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 
@@ -74,4 +74,31 @@ Deno.test("decodeChunks() drops the BOM and decodes UTF-16 split at odd bytes", 
 Deno.test("decodeChunks() makes the first piece small and the others large", () => {
   const chunks = [...decodeChunks(new Uint8Array(100).fill(0x61), "utf-8", 40, 10)];
   deepStrictEqual(chunks.map((c) => c.length), [10, 40, 40, 10]);
+});
+
+Deno.test("undecodableReason() names UTF-32 by its BOM or its 4-byte '<', and nothing else", () => {
+  const utf32 = (order: "le" | "be", text: string, bom: boolean): Uint8Array => {
+    const units = [...(bom ? "\uFEFF" : ""), ...text].map((c) => c.codePointAt(0)!);
+    const out = new Uint8Array(units.length * 4);
+    const view = new DataView(out.buffer);
+    units.forEach((u, i) => view.setUint32(i * 4, u, order === "le"));
+    return out;
+  };
+  const reason = (name: string) =>
+    `Not a sitemap: the document is encoded as ${name}, which cannot be decoded ` +
+    "(the Encoding Standard has no UTF-32); serve it as UTF-8";
+  equal(
+    undecodableReason(utf32("le", "<urlset/>", true)),
+    reason("UTF-32LE (byte order mark FF FE 00 00)"),
+  );
+  equal(
+    undecodableReason(utf32("be", "<urlset/>", true)),
+    reason("UTF-32BE (byte order mark 00 00 FE FF)"),
+  );
+  equal(undecodableReason(utf32("le", "<urlset/>", false)), reason("UTF-32LE (3C 00 00 00)"));
+  equal(undecodableReason(utf32("be", "<urlset/>", false)), reason("UTF-32BE (00 00 00 3C)"));
+  // UTF-16 with a BOM, UTF-8 and short input are decodable.
+  equal(undecodableReason(new Uint8Array([0xff, 0xfe, 0x3c, 0, 0x61, 0])), null);
+  equal(undecodableReason(new TextEncoder().encode("\uFEFF<urlset/>")), null);
+  equal(undecodableReason(new Uint8Array([0xff, 0xfe, 0])), null);
 });

@@ -120,3 +120,84 @@ Deno.test("feeds: since filters items by their date", () => {
   equal(result.found, 3);
   deepStrictEqual([...extras(result.pages).keys()], [0, 1]);
 });
+
+Deno.test("RSS: a guid is a page only as an absolute http(s) URL not marked isPermaLink=false", () => {
+  const doc = `<rss><channel>
+    <item><title>Id</title><guid>abc123</guid></item>
+    <item><title>Path</title><guid>/posts/9</guid></item>
+    <item><title>Other scheme</title><guid>tag:example.com,2024:9</guid></item>
+    <item><title>False</title><guid isPermaLink=" FALSE ">https://www.example.com/f</guid></item>
+    <item><title>Absolute</title><guid> https://www.example.com/g </guid></item>
+  </channel></rss>`;
+  const result = pagesOf(parse(doc, { url: "https://www.example.com/feed" }));
+  deepStrictEqual(rows(result.pages).map((r) => r.url), ["https://www.example.com/g"]);
+  deepStrictEqual(extras(result.pages).get(0), story("Absolute", null));
+});
+
+Deno.test("RSS: a link holding escaped <a href> markup never becomes a URL; a later link is used", () => {
+  const doc = `<rss><channel>
+    <item><title>Markup</title>
+      <link>&lt;a href="/articles/1"&gt;One&lt;/a&gt;</link>
+      <guid>&lt;a href="/articles/1"&gt;One&lt;/a&gt;</guid></item>
+    <item><title>CDATA markup</title><link><![CDATA[ <a href="/articles/2">Two</a>]]></link>
+      <link>https://www.example.com/articles/2</link></item>
+  </channel></rss>`;
+  const result = pagesOf(parse(doc, { url: "https://www.example.com/feed" }));
+  equal(result.found, 1);
+  deepStrictEqual(rows(result.pages).map((r) => r.url), ["https://www.example.com/articles/2"]);
+});
+
+Deno.test("RSS and Atom: relative links resolve against xml:base, nested bases against the outer one", () => {
+  const rss = `<rss version="2.0" xml:base="http://example.org/feeds/"><channel>
+    <image><url>logo.png</url></image>
+    <item><link>post/1</link></item>
+    <item xml:base="sub/"><link>post/2</link></item>
+    <item><link>post/3</link></item>
+    <item xml:base="http://[bad/"><link>post/4</link></item>
+  </channel></rss>`;
+  deepStrictEqual(
+    rows(pagesOf(parse(rss, { url: "https://www.example.com/feed" })).pages).map((r) => r.url),
+    [
+      "http://example.org/feeds/post/1",
+      "http://example.org/feeds/sub/post/2",
+      "http://example.org/feeds/post/3",
+      "http://example.org/feeds/post/4",
+    ],
+  );
+  const atom = `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://blog.example.net/2024/">
+    <entry xml:base="../archive/"><link href="a.html"/></entry>
+    <entry><link xml:base="/other/" href="b.html"/></entry>
+    <entry><link href="c.html"/></entry>
+  </feed>`;
+  deepStrictEqual(
+    rows(pagesOf(parse(atom, { url: "https://www.example.com/atom" })).pages).map((r) => r.url),
+    [
+      "https://blog.example.net/archive/a.html",
+      "https://blog.example.net/other/b.html",
+      "https://blog.example.net/2024/c.html",
+    ],
+  );
+  // Without xml:base, the feed's own URL is the base.
+  const plain = `<rss><channel><item><link>post/5</link></item></channel></rss>`;
+  deepStrictEqual(
+    rows(pagesOf(parse(plain, { url: "https://www.example.com/feeds/rss" })).pages).map((r) =>
+      r.url
+    ),
+    [
+      "https://www.example.com/feeds/post/5",
+    ],
+  );
+});
+
+Deno.test("RSS 0.91 with the Netscape DOCTYPE is read; an entity its DTD would define stays text", () => {
+  const doc = `<?xml version="1.0" encoding="ISO-8859-1"?>
+<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN"
+ "http://my.netscape.com/publish/formats/rss-0.91.dtd">
+<rss version="0.91"><channel><title>News</title>
+  <item><title>Caf&eacute; &amp; bar</title><link>https://www.example.com/cafe</link></item>
+</channel></rss>`;
+  const result = pagesOf(parse(doc));
+  equal(result.format, "rss");
+  deepStrictEqual(rows(result.pages).map((r) => r.url), ["https://www.example.com/cafe"]);
+  deepStrictEqual(extras(result.pages).get(0), story("Caf&eacute; & bar", null));
+});

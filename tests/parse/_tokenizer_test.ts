@@ -232,7 +232,7 @@ Deno.test("XmlTokenizer applies a declaration to the declaring element and its a
   ]);
 });
 
-Deno.test("XmlTokenizer refuses a DOCTYPE at once", () => {
+Deno.test("XmlTokenizer refuses a DOCTYPE's internal subset at once", () => {
   const laughs = '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n' +
     Array.from(
       { length: 9 },
@@ -240,11 +240,12 @@ Deno.test("XmlTokenizer refuses a DOCTYPE at once", () => {
     ).join("") + "]>\n<lolz>&lol9;</lolz>";
   deepStrictEqual(tokenize(laughs), {
     events: [],
-    error: "XML DOCTYPE declarations are not allowed (entity expansion is refused)",
+    error: "XML DOCTYPE internal subsets are not allowed (entity expansion is refused)",
   });
-  deepStrictEqual(tokenize(["<!doc", "type html><html></html>"]), {
+  // The subset is refused even when a chunk ends right before it.
+  deepStrictEqual(tokenize(['<!DOCTYPE r SYSTEM "r.dtd" ', '[<!ENTITY x "y">]><r>&x;</r>']), {
     events: [],
-    error: "XML DOCTYPE declarations are not allowed (entity expansion is refused)",
+    error: "XML DOCTYPE internal subsets are not allowed (entity expansion is refused)",
   });
   deepStrictEqual(tokenize('<r>a</r><!ENTITY x "y">'), {
     events: [["start", "", "r", []], ["text", "a"], ["end", "", "r"]],
@@ -434,4 +435,36 @@ Deno.test("XmlTokenizer ends cleanly inside every kind of token", () => {
   ) {
     deepStrictEqual(tokenize(cut), { events: [["start", "", "r", []]], error: null }, cut);
   }
+});
+
+Deno.test("XmlTokenizer skips a DOCTYPE without internal subset, fetching nothing, and keeps undefined entities as text", () => {
+  const netscape =
+    '<?xml version="1.0"?>\n<!DOCTYPE rss PUBLIC "-//Netscape Communications//DTD RSS 0.91//EN"\n' +
+    ' "http://my.netscape.com/publish/formats/rss-0.91.dtd">\n<rss version="0.91"><t>a&nbsp;b &amp; c</t></rss>';
+  const expected = {
+    events: [
+      ["start", "", "rss", [["", "version", "0.91"]]],
+      ["start", "", "t", []],
+      ["text", "a&nbsp;b & c"],
+      ["end", "", "t"],
+      ["end", "", "rss"],
+    ],
+    error: null,
+  };
+  deepStrictEqual(tokenize(netscape), expected);
+  // Cut inside the identifier, and a system literal holding ">" and "[".
+  deepStrictEqual(tokenize([netscape.slice(0, 40), netscape.slice(40)]), expected);
+  deepStrictEqual(tokenize(["<!doc", "type html><html></html>"]), {
+    events: [["start", "", "html", []], ["end", "", "html"]],
+    error: null,
+  });
+  deepStrictEqual(tokenize(["<!DOCTYPE r SYSTEM 'a>b[c.dtd'", "><r/>"]), {
+    events: [["start", "", "r", []], ["end", "", "r"]],
+    error: null,
+  });
+  // Inside the document it is refused, as it is not XML there.
+  deepStrictEqual(tokenize("<r><!DOCTYPE r><x/></r>"), {
+    events: [["start", "", "r", []]],
+    error: "XML DOCTYPE declaration inside the document is not allowed",
+  });
 });

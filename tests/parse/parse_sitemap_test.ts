@@ -65,7 +65,7 @@ Deno.test("parseSitemap() refuses a billion-laughs document at its DOCTYPE", () 
   deepStrictEqual(parse(lol), {
     kind: "invalid",
     reason:
-      "Not a sitemap: unreadable XML: XML DOCTYPE declarations are not allowed (entity expansion is refused)",
+      "Not a sitemap: unreadable XML: XML DOCTYPE internal subsets are not allowed (entity expansion is refused)",
   });
 });
 
@@ -76,7 +76,7 @@ Deno.test("parseSitemap() keeps the entries read before a DOCTYPE inside the doc
   deepStrictEqual(urls(result.pages), ["https://www.example.com/1"]);
   equal(
     result.warning,
-    "Reading stopped early: XML DOCTYPE declarations are not allowed (entity expansion is refused)",
+    "Reading stopped early: XML DOCTYPE declaration inside the document is not allowed",
   );
 });
 
@@ -221,4 +221,27 @@ Deno.test("parseSitemap() reads every fixture without a warning", () => {
       : [result.format, result.pages.count, result.warning];
     deepStrictEqual(got, [format, count, null], file);
   }
+});
+
+Deno.test("parseSitemap() refuses UTF-32 LE and BE with a reason; a forced encoding skips the check", () => {
+  const utf32 = (littleEndian: boolean): Uint8Array => {
+    const units = [..."\uFEFF<urlset><url><loc>https://example.com/a</loc></url></urlset>"];
+    const out = new Uint8Array(units.length * 4);
+    const view = new DataView(out.buffer);
+    units.forEach((c, i) => view.setUint32(i * 4, c.codePointAt(0)!, littleEndian));
+    return out;
+  };
+  const reason = (name: string) => ({
+    kind: "invalid",
+    reason: `Not a sitemap: the document is encoded as ${name}, which cannot be decoded ` +
+      "(the Encoding Standard has no UTF-32); serve it as UTF-8",
+  });
+  deepStrictEqual(parse(utf32(true)), reason("UTF-32LE (byte order mark FF FE 00 00)"));
+  deepStrictEqual(parse(utf32(false)), reason("UTF-32BE (byte order mark 00 00 FE FF)"));
+  deepStrictEqual(
+    parse(utf32(false), { robots: true }),
+    reason("UTF-32BE (byte order mark 00 00 FE FF)"),
+  );
+  // Bytes that came from a JavaScript string are UTF-8 whatever they start with.
+  equal(parse(new Uint8Array([0xff, 0xfe, 0, 0]), { encoding: "utf-8" }).kind, "pages");
 });

@@ -84,10 +84,66 @@ Deno.test("runParseJob() keeps the pages of a truncated gzip stream, with its wa
   );
 });
 
+Deno.test("runParseJob() makes gzip cut before anything inflates an invalid sitemap, not text(0)", async () => {
+  const gzipped = await gzip(URLSET);
+  const outcome = await runParseJob(job(gzipped.subarray(0, 10)));
+  assert.deepEqual(outcome.result, {
+    kind: "invalid",
+    reason: "Gzip data ends before any of it inflates (truncated download?)",
+  });
+});
+
+Deno.test("runParseJob() makes a UTF-32 body an invalid sitemap with the reason", async () => {
+  const le = new Uint8Array([
+    0xff,
+    0xfe,
+    0,
+    0,
+    0x3c,
+    0,
+    0,
+    0,
+    0x61,
+    0,
+    0,
+    0,
+    0x2f,
+    0,
+    0,
+    0,
+    0x3e,
+    0,
+    0,
+    0,
+  ]);
+  const outcome = await runParseJob(job(le));
+  assert.deepEqual(outcome.result, {
+    kind: "invalid",
+    reason: "Not a sitemap: the document is encoded as UTF-32LE (byte order mark FF FE 00 00), " +
+      "which cannot be decoded (the Encoding Standard has no UTF-32); serve it as UTF-8",
+  });
+});
+
 Deno.test("runParseJob() resolves rather than rejects on a bad job", async () => {
   const outcome = await runParseJob(job(new Uint8Array(10), { maxSitemapBytes: NaN }));
   assert.deepEqual(outcome.result, {
     kind: "invalid",
     reason: "Parser failed: maxBytes must be a number >= 0, got NaN",
   });
+});
+
+Deno.test("runParseJob() reports the inflated size of a gzipped body past 64 KiB (freed after parsing)", async () => {
+  const rows = Array.from(
+    { length: 2_000 },
+    (_, i) => `  <url><loc>https://example.com/page/${i}</loc></url>\n`,
+  ).join("");
+  const text = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${rows}</urlset>
+`;
+  const size = new TextEncoder().encode(text).byteLength;
+  assert.ok(size > 64 * 1024);
+  const outcome = await runParseJob(job(await gzip(text)));
+  assert.equal(outcome.decompressedBytes, size);
+  assert.equal(outcome.result.kind === "pages" && outcome.result.pages.count, 2_000);
 });

@@ -17,6 +17,9 @@
  * @module
  */
 
+// A Web Worker's scope, or a Node worker thread's parent port (an EventTarget too).
+const port = typeof self === "object" ? self : (await import("node:worker_threads")).parentPort;
+
 // Random per worker instance, so tests can see reuse and replacement.
 const workerId = crypto.randomUUID();
 let inFlight = 0;
@@ -24,7 +27,7 @@ let inFlight = 0;
 // The warm-up the pool asked for (`WarmUpRequest`); this worker only reports it.
 let warmUp = null;
 
-self.addEventListener("message", (event) => {
+port.addEventListener("message", (event) => {
   if ("warmUp" in event.data) {
     warmUp = event.data.warmUp;
     return;
@@ -33,7 +36,7 @@ self.addEventListener("message", (event) => {
   if (job.url === "test:crash") throw new Error("kaboom");
   if (job.url === "test:hang") return;
   if (job.url === "test:throw") {
-    self.postMessage({ type: "failed", id, message: "boom" });
+    port.postMessage({ type: "failed", id, message: "boom" });
     return;
   }
   inFlight++;
@@ -51,8 +54,8 @@ self.addEventListener("message", (event) => {
     };
     const result = { kind: "invalid", reason: JSON.stringify(echo) };
     const outcome = { result, decompressedBytes: job.bytes.byteLength, parseMs: 0 };
-    self.postMessage({ type: "done", id, outcome });
+    port.postMessage({ type: "done", id, outcome });
   }, sleep ? Number(sleep[1]) : 0);
 });
 
-self.postMessage({ type: "ready" });
+port.postMessage({ type: "ready" });

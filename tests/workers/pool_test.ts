@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { availableParallelism } from "node:os";
+import process from "node:process";
 import { type ParseJob, type ParseOutcome, runParseJob } from "../../src/workers/_job.ts";
 import { createParsePool, defaultWorkerCount } from "../../src/workers/pool.ts";
 import { jobData, plainOutcome } from "./_outcome.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 
 /** What tests/workers/_test_worker.js reports about a job it echoes. */
 interface Echo {
@@ -33,6 +37,10 @@ async function gzip(text: string): Promise<Uint8Array> {
 
 const BUN = new URL("../../node_modules/.bin/bun", import.meta.url);
 
+/** Bundled for Node (tests/node/run_deno_tests.mjs): the scripts beside this file are `.js` too. */
+const BUNDLED = import.meta.url.endsWith(".js");
+const ON_DENO = runtime.name === "deno";
+
 interface ScriptOptions {
   readonly runtime?: "deno" | "bun";
   readonly workers?: number;
@@ -47,41 +55,80 @@ interface ScriptOptions {
 
 /**
  * Parses the jobs on a pool of workers in a subprocess (see _pool_script.ts),
- * which must exit by itself within a generous deadline.
+ * which must exit by itself within a generous deadline: `deno run` (or Bun)
+ * beside `deno test`, Node beside the bundled tests.
  */
 async function parseInSubprocess(
   jobs: readonly ParseJob[],
   options: ScriptOptions = {},
 ): Promise<{ size: number; outcomes: unknown[] }> {
-  const script = new URL("./_pool_script.ts", import.meta.url);
+  const script = new URL(BUNDLED ? "./_pool_script.js" : "./_pool_script.ts", import.meta.url);
   const [command, args] = options.runtime === "bun"
     ? [BUN.pathname, [script.pathname]]
-    : [Deno.execPath(), ["run", ...(options.noPermissions ? [] : ["-A"]), script.href]];
+    : ON_DENO
+    ? [Deno.execPath(), ["run", ...(options.noPermissions ? [] : ["-A"]), script.href]]
+    : [process.execPath, [script.pathname]];
+  const input = {
+    workers: options.workers ?? 1,
+    jobTimeoutMs: options.jobTimeoutMs ?? 30_000,
+    workerUrl: options.workerUrl?.href ?? null,
+    warm: options.warm ?? false,
+    jobs: jobs.map(jobData),
+  };
+  const { code, signal, stdout, stderr } = await run(command, args, JSON.stringify(input));
+  if (options.workerUrl === undefined) assert.equal(stderr, "");
+  assert.deepEqual({ code, signal }, { code: 0, signal: null }, "exited by itself in time");
+  return JSON.parse(stdout);
+}
+
+/**
+ * Runs a command with `input` on its stdin; killed after 20 s. `Deno.Command`
+ * on Deno, whose `node:child_process` adds permission flags to a spawned `deno`.
+ */
+async function run(
+  command: string,
+  args: readonly string[],
+  input: string,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  if (!ON_DENO) return await runNode(command, args, input);
   const child = new Deno.Command(command, {
-    args,
+    args: [...args],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
   try {
-    const input = {
-      workers: options.workers ?? 1,
-      jobTimeoutMs: options.jobTimeoutMs ?? 30_000,
-      workerUrl: options.workerUrl?.href ?? null,
-      warm: options.warm ?? false,
-      jobs: jobs.map(jobData),
-    };
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(JSON.stringify(input)));
+    await writer.write(new TextEncoder().encode(input));
     await writer.close();
     const { code, signal, stdout, stderr } = await child.output();
-    if (options.workerUrl === undefined) assert.equal(new TextDecoder().decode(stderr), "");
-    assert.deepEqual({ code, signal }, { code: 0, signal: null }, "exited by itself in time");
-    return JSON.parse(new TextDecoder().decode(stdout));
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    return { code, signal, stdout: text(stdout), stderr: text(stderr) };
   } finally {
     clearTimeout(deadline);
   }
+}
+
+function runNode(
+  command: string,
+  args: readonly string[],
+  input: string,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    const deadline = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => stdout += text);
+    child.stderr.setEncoding("utf8").on("data", (text: string) => stderr += text);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(deadline);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
 }
 
 function job(url: string, text = "", overrides: Partial<ParseJob> = {}): ParseJob {
@@ -110,7 +157,7 @@ function comparable(outcome: ParseOutcome): unknown {
 }
 
 Deno.test("defaultWorkerCount() is one per core, at most 4", () => {
-  assert.equal(defaultWorkerCount(), Math.min(4, navigator.hardwareConcurrency));
+  assert.equal(defaultWorkerCount(), Math.min(4, availableParallelism()));
 });
 
 Deno.test("createParsePool() rejects a bad worker count or timeout", () => {
@@ -195,24 +242,28 @@ Deno.test("ParsePool.parse() reads a gzipped urlset on a worker, since applied t
   ]);
 });
 
-Deno.test("ParsePool.parse() runs on Bun's workers", async () => {
-  const bytes = await gzip(URLSET);
-  const url = "https://example.com/sitemap.xml.gz";
-  const expected = plainOutcome(await runParseJob(job(url, "", { bytes: bytes.slice() })));
-  const real = await parseInSubprocess([job(url, "", { bytes })], { runtime: "bun" });
-  assert.deepEqual(real, { size: 1, outcomes: [expected] });
+Deno.test({
+  name: "ParsePool.parse() runs on Bun's workers",
+  ignore: !ON_DENO,
+  fn: async () => {
+    const bytes = await gzip(URLSET);
+    const url = "https://example.com/sitemap.xml.gz";
+    const expected = plainOutcome(await runParseJob(job(url, "", { bytes: bytes.slice() })));
+    const real = await parseInSubprocess([job(url, "", { bytes })], { runtime: "bun" });
+    assert.deepEqual(real, { size: 1, outcomes: [expected] });
 
-  const misbehaving = await parseInSubprocess(
-    [job("test:crash"), job("test:hang"), job("test:throw"), job("test:after", "ok")],
-    { runtime: "bun", workerUrl: TEST_WORKER, jobTimeoutMs: 500 },
-  );
-  const reasons = misbehaving.outcomes.map((outcome) => reasonOf(outcome as ParseOutcome));
-  assert.deepEqual(reasons.slice(0, 3), [
-    "Parser worker failed: Error: kaboom",
-    "Parser worker timed out after 500 ms",
-    "Parser worker failed: boom",
-  ]);
-  assert.equal(echoOf(misbehaving.outcomes[3] as ParseOutcome).text, "ok");
+    const misbehaving = await parseInSubprocess(
+      [job("test:crash"), job("test:hang"), job("test:throw"), job("test:after", "ok")],
+      { runtime: "bun", workerUrl: TEST_WORKER, jobTimeoutMs: 500 },
+    );
+    const reasons = misbehaving.outcomes.map((outcome) => reasonOf(outcome as ParseOutcome));
+    assert.deepEqual(reasons.slice(0, 3), [
+      "Parser worker failed: Error: kaboom",
+      "Parser worker timed out after 500 ms",
+      "Parser worker failed: boom",
+    ]);
+    assert.equal(echoOf(misbehaving.outcomes[3] as ParseOutcome).text, "ok");
+  },
 });
 
 Deno.test("ParsePool.parse() with 0 workers parses on the calling thread", async () => {
@@ -246,30 +297,44 @@ Deno.test("ParsePool.parse() on the calling thread lets due timers run before ea
   assert.equal(reasonOf(await pending), "Parser pool was closed");
 });
 
-Deno.test("ParsePool.parse() parses on the calling thread where Worker is missing", async () => {
-  const saved = Object.getOwnPropertyDescriptor(globalThis, "Worker")!;
-  Reflect.deleteProperty(globalThis, "Worker");
-  try {
-    const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000 });
-    assert.equal(pool.size, 0);
-    const outcome = await pool.parse(job("https://example.com/s.txt", "https://example.com/a\n"));
-    const expected = await runParseJob(job("https://example.com/s.txt", "https://example.com/a\n"));
-    assert.deepEqual(comparable(outcome), comparable(expected));
-    pool.close();
-  } finally {
-    Object.defineProperty(globalThis, "Worker", saved);
-  }
+Deno.test({
+  name: "ParsePool.parse() parses on the calling thread where Worker is missing",
+  ignore: runtime.name === "node",
+  fn: async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "Worker")!;
+    Reflect.deleteProperty(globalThis, "Worker");
+    try {
+      const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000 });
+      assert.equal(pool.size, 0);
+      const outcome = await pool.parse(job("https://example.com/s.txt", "https://example.com/a\n"));
+      const expected = await runParseJob(
+        job("https://example.com/s.txt", "https://example.com/a\n"),
+      );
+      assert.deepEqual(comparable(outcome), comparable(expected));
+      assert.equal(
+        pool.startFailure,
+        "Parse workers could not start (this runtime has no global Worker): sitemaps were parsed on the calling thread",
+      );
+      pool.close();
+    } finally {
+      Object.defineProperty(globalThis, "Worker", saved);
+    }
+  },
 });
 
-Deno.test("ParsePool.parse() quietly parses on the calling thread without read access", async () => {
-  // Deno would refuse (or, on a terminal, ask) to read the local worker module.
-  const text = "https://example.com/a\n";
-  const expected = plainOutcome(await runParseJob(job("https://example.com/s.txt", text)));
-  const { size, outcomes } = await parseInSubprocess([job("https://example.com/s.txt", text)], {
-    workers: 2,
-    noPermissions: true,
-  });
-  assert.deepEqual({ size, outcomes }, { size: 0, outcomes: [expected] });
+Deno.test({
+  name: "ParsePool.parse() quietly parses on the calling thread without read access",
+  ignore: !ON_DENO,
+  fn: async () => {
+    // Deno would refuse (or, on a terminal, ask) to read the local worker module.
+    const text = "https://example.com/a\n";
+    const expected = plainOutcome(await runParseJob(job("https://example.com/s.txt", text)));
+    const { size, outcomes } = await parseInSubprocess([job("https://example.com/s.txt", text)], {
+      workers: 2,
+      noPermissions: true,
+    });
+    assert.deepEqual({ size, outcomes }, { size: 0, outcomes: [expected] });
+  },
 });
 
 Deno.test("ParsePool.parse() falls back to the calling thread when the worker cannot load", async () => {
@@ -291,6 +356,10 @@ Deno.test("ParsePool.parse() falls back to the calling thread when the worker ca
       comparable(await runParseJob(job("https://example.com/2.txt", text))),
     );
     assert.equal(pool.size, 0);
+    assert.match(
+      pool.startFailure ?? "",
+      /^Parse workers could not start \(.*_no_such_worker\.(ts|js).*\): sitemaps were parsed on the calling thread$/,
+    );
   } finally {
     pool.close();
   }
@@ -422,4 +491,55 @@ Deno.test("ParsePool.close() lets a script exit by itself", async () => {
   const { size, outcomes } = await parseInSubprocess([job("https://example.com/s.txt")]);
   assert.equal(size, 1);
   assert.equal(outcomes.length, 1);
+});
+
+Deno.test("ParsePool: an abort, a timeout or close() stops the worker's parse early, and the pool parses on", async () => {
+  const script = new URL(BUNDLED ? "./_cancel_script.js" : "./_cancel_script.ts", import.meta.url);
+  const [command, args] = ON_DENO
+    ? [Deno.execPath(), ["run", "-A", script.href]]
+    : [process.execPath, [script.pathname]];
+  const { code, signal, stdout, stderr } = await run(command, args, "");
+  assert.deepEqual({ code, signal, stderr }, { code: 0, signal: null, stderr: "" });
+  const total = 16_689_000;
+  const stop = (name: string, bytes = total) => ({
+    url: `https://www.example.com/${name}`,
+    stoppedEarly: true,
+    total: bytes,
+  });
+  assert.deepEqual(JSON.parse(stdout), {
+    abort: {
+      outcomes: [
+        "invalid: Parse cancelled",
+        "invalid: Parse cancelled",
+        "invalid: Parse cancelled",
+      ],
+      after: "pages",
+      size: 1,
+    },
+    timeout: { outcome: "invalid: Parser worker timed out after 15 ms", after: "pages" },
+    close: "invalid: Parser pool was closed",
+    // Each reported by the worker itself (so it was kept, not replaced),
+    // stopped before the end of its document.
+    stopped: [
+      stop("fast.xml"),
+      stop("general.xml", total + 5),
+      stop("gzipped.xml.gz"),
+      stop("slow.xml", total + 5),
+    ],
+    totals: { fast: total, general: total + 5 },
+  });
+});
+
+Deno.test("ParsePool.parse() on the calling thread refuses a job whose signal has aborted", async () => {
+  const pool = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
+  const controller = new AbortController();
+  const pending = pool.parse(
+    job("https://example.com/a.txt", "https://example.com/a\n"),
+    controller.signal,
+  );
+  controller.abort();
+  assert.equal(reasonOf(await pending), "Parse cancelled");
+  const outcome = await pool.parse(job("https://example.com/b.txt", "https://example.com/b\n"));
+  assert.equal(outcome.result.kind, "pages");
+  pool.close();
 });

@@ -1,0 +1,52 @@
+/**
+ * The interface every runtime adapter (deno.ts, bun.ts, node.ts) implements
+ * with the same function names; `mod.ts` picks one.
+ *
+ * @module
+ */
+
+/** What the pool hears from one worker. Each handler may be called from the worker's events only. */
+export interface WorkerEvents {
+  /** A message the worker posted. */
+  message(data: unknown): void;
+  /** The worker failed: an uncaught error, a module that would not load, or a reply that could not be read. */
+  error(message: string): void;
+  /** The worker's thread ended without being terminated (where the runtime tells). */
+  exit(code: number): void;
+}
+
+/** A started worker, as the pool drives it. */
+export interface ParseWorker {
+  /** Posts a message; the listed buffers move to the worker. */
+  postMessage(message: unknown, transfer: readonly ArrayBuffer[]): void;
+  /** Ends the worker; its events stop. */
+  terminate(): void;
+}
+
+/** The worker side of the channel, inside a worker. */
+export interface ParentPort {
+  /** Posts a message to the thread that started this worker. */
+  postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void;
+  /** Calls `listener` with each message's data. */
+  onMessage(listener: (data: unknown) => void): void;
+}
+
+/** The functions each runtime adapter exports. */
+export interface Runtime {
+  /** The runtime's name, for messages. */
+  readonly name: "deno" | "bun" | "node";
+  /** Logical cores the runtime reports, or 1 when it reports none. */
+  coreCount(): number;
+  /** Why `url` cannot run as a worker here, or null when it may be tried. */
+  workerUnavailable(url: URL): string | null;
+  /** Starts a module worker. @throws When the runtime refuses at once. */
+  startWorker(url: URL, events: WorkerEvents): ParseWorker;
+  /** This worker's channel to its parent; only valid inside a worker. */
+  parentPort(): ParentPort;
+  /** What a user must add when the runtime forbids a connection, or null when it never does. */
+  readonly PERMISSION_ADVICE: string | null;
+  /** An environment variable, without prompting; undefined when unset or not permitted. */
+  readEnv(name: string): string | undefined;
+  /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
+  createProxyFetch(proxyUrl: string): typeof fetch;
+}

@@ -1,0 +1,96 @@
+/**
+ * The Deno adapter: Web Workers, `navigator.hardwareConcurrency`, and Deno's
+ * permission check before a local worker module is loaded.
+ *
+ * @module
+ */
+import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
+
+/** The runtime's name. */
+export const name = "deno";
+
+/**
+ * Logical cores.
+ *
+ * @returns At least 1.
+ */
+export function coreCount(): number {
+  return navigatorCores();
+}
+
+/**
+ * Deno refuses to load a local worker module without read access to it, and
+ * would ask for it on a terminal: that is reported, not asked.
+ *
+ * @param url The worker module.
+ * @returns Why it cannot run, or null.
+ */
+export function workerUnavailable(url: URL): string | null {
+  const missing = noGlobalWorker();
+  if (missing !== null || url.protocol !== "file:") return missing;
+  try {
+    const state = Deno.permissions.querySync({ name: "read", path: url }).state;
+    return state === "granted"
+      ? null
+      : `no read access to ${url.href} (run Deno with --allow-read)`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts a module worker.
+ *
+ * @param url The worker module.
+ * @param events Where its events go.
+ * @returns The worker.
+ */
+export function startWorker(url: URL, events: WorkerEvents): ParseWorker {
+  return startWebWorker(url, events);
+}
+
+/**
+ * This worker's channel to its parent.
+ *
+ * @returns The port.
+ */
+export function parentPort(): ParentPort {
+  return webParentPort();
+}
+
+/** What a Deno user must add when the runtime forbids a connection. */
+export const PERMISSION_ADVICE: string | null = "run Deno with --allow-net";
+
+/**
+ * An environment variable, or undefined when unset or not readable: the
+ * permission is queried first, so that no prompt interrupts a crawl.
+ */
+export function readEnv(name: string): string | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined;
+    }
+    return Deno.env.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A fetch whose every request goes through the HTTP proxy at `proxyUrl`
+ * (`http://` targets as absolute-form requests, `https://` ones through
+ * `CONNECT`), through an HTTP client made once per proxy URL.
+ */
+export function createProxyFetch(proxyUrl: string): typeof fetch {
+  let client = clients.get(proxyUrl);
+  if (client === undefined) {
+    client = Deno.createHttpClient({ proxy: { url: proxyUrl } });
+    clients.set(proxyUrl, client);
+  }
+  const through = client;
+  return (input, init) => fetch(input, { ...init, client: through });
+}
+
+/** One client per proxy for the process: crawls (and sites of a batch) share its connections. */
+const clients = new Map<string, Deno.HttpClient>();

@@ -1,0 +1,38 @@
+/**
+ * The runtime adapter this process uses, chosen once: Deno and Bun by their
+ * globals, Node otherwise. Everything runtime-specific lives in the adapters
+ * (deno.ts, bun.ts, node.ts: the same function names in each); the rest of
+ * the library asks this module, never which runtime it is on.
+ *
+ * All three are imported (statically: a top-level `await import()` here
+ * left Bun's module loader hung once workers started); the Node adapter
+ * loads its built-ins only when called, so the others never load them.
+ *
+ * @module
+ */
+import type { Runtime } from "./_types.ts";
+import * as bun from "./bun.ts";
+import * as deno from "./deno.ts";
+import * as node from "./node.ts";
+
+export type { ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
+
+const g = globalThis as { Bun?: unknown; Deno?: { version?: { deno?: unknown } } };
+
+/**
+ * The adapter for the runtime this code runs on. Told apart by what only that
+ * runtime defines: test shims put a `Deno.test` on Bun and Node, never
+ * `Deno.version`.
+ */
+export const runtime: Runtime = g.Bun !== undefined
+  ? bun
+  : typeof g.Deno?.version?.deno === "string"
+  ? deno
+  : node;
+
+/** What to tell the user when the runtime forbids a connection, or null when it never does. */
+export const PERMISSION_ADVICE: string | null = runtime.PERMISSION_ADVICE;
+/** Reads an environment variable without prompting; undefined when unset or not permitted. */
+export const readEnv: (name: string) => string | undefined = runtime.readEnv;
+/** A fetch that sends every request through the HTTP proxy at the given URL. */
+export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;

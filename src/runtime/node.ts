@@ -1,0 +1,125 @@
+/**
+ * The Node adapter: `node:worker_threads` and `os.availableParallelism()`
+ * (Node 20 has neither a global `Worker` nor `navigator`).
+ *
+ * @module
+ */
+import type * as os from "node:os";
+import type * as workerThreads from "node:worker_threads";
+import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import process from "node:process";
+
+interface NodeProcess {
+  getBuiltinModule?(id: string): unknown;
+}
+
+/**
+ * A Node built-in, loaded when first needed: a static import would load
+ * `node:worker_threads` on Deno and Bun too, which import this module but
+ * never call it. `process.getBuiltinModule` is Node >= 20.16.
+ */
+function builtin(id: string): unknown {
+  const process = (globalThis as { process?: NodeProcess }).process;
+  if (typeof process?.getBuiltinModule !== "function") {
+    throw new Error("Node >= 20.16 is needed (process.getBuiltinModule)");
+  }
+  return process.getBuiltinModule(id);
+}
+
+function nodeOs(): typeof os {
+  return builtin("node:os") as typeof os;
+}
+
+function nodeWorkerThreads(): typeof workerThreads {
+  return builtin("node:worker_threads") as typeof workerThreads;
+}
+
+/** The runtime's name. */
+export const name = "node";
+
+/**
+ * Logical cores.
+ *
+ * @returns At least 1.
+ */
+export function coreCount(): number {
+  return Math.max(1, nodeOs().availableParallelism());
+}
+
+/**
+ * Node can start any worker module; one that fails to load says so in an
+ * `error` event.
+ *
+ * @param url The worker module.
+ * @returns Why it cannot run, or null.
+ */
+export function workerUnavailable(url: URL): string | null {
+  return url.protocol === "file:" || url.protocol === "data:"
+    ? null
+    : `Node cannot start a worker from ${url.protocol} URLs`;
+}
+
+/**
+ * Starts a worker thread. It gets none of the parent's `execArgv`: flags
+ * such as `--input-type` or `--eval` do not apply to a module file, and
+ * with them Node refused to start it (ERR_INPUT_TYPE_NOT_ALLOWED).
+ *
+ * @param url The worker module.
+ * @param events Where its events go.
+ * @returns The worker.
+ */
+export function startWorker(url: URL, events: WorkerEvents): ParseWorker {
+  const worker = new (nodeWorkerThreads().Worker)(url, { execArgv: [] });
+  let terminated = false;
+  worker.on("message", (data: unknown) => events.message(data));
+  worker.on("error", (error: unknown) => {
+    events.error(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  });
+  worker.on("messageerror", () => events.error("its reply could not be read"));
+  worker.on("exit", (code: number) => {
+    if (!terminated) events.exit(code);
+  });
+  return {
+    postMessage: (message, transfer) => worker.postMessage(message, [...transfer]),
+    terminate: () => {
+      terminated = true;
+      worker.removeAllListeners();
+      void worker.terminate();
+    },
+  };
+}
+
+/**
+ * This worker's channel to its parent.
+ *
+ * @returns The port.
+ * @throws {Error} Outside a worker thread.
+ */
+export function parentPort(): ParentPort {
+  const port = nodeWorkerThreads().parentPort;
+  if (port === null) throw new Error("Not running in a worker thread");
+  return {
+    postMessage: (message, transfer = []) => port.postMessage(message, [...transfer]),
+    onMessage: (listener) => port.on("message", listener),
+  };
+}
+
+/** Node grants every connection: no permission to name. */
+export const PERMISSION_ADVICE: string | null = null;
+
+/** An environment variable, or undefined when unset. */
+export function readEnv(name: string): string | undefined {
+  return process.env[name];
+}
+
+/**
+ * Node's built-in fetch has no proxy setting (undici's `ProxyAgent` is not
+ * exposed without a dependency): pass a proxying `fetch` instead.
+ *
+ * @throws {TypeError} Always.
+ */
+export function createProxyFetch(_proxyUrl: string): typeof fetch {
+  throw new TypeError(
+    'Option "proxy" needs Deno or Bun; on Node pass a "fetch" that goes through the proxy',
+  );
+}

@@ -1,0 +1,89 @@
+// Runs `Deno.test` files on Node >= 20.16, so the pool's tests run on
+// worker_threads too:
+//
+//     node tests/node/run_deno_tests.mjs tests/workers/pool_test.ts
+//
+// Each test file is bundled for Node (`deno bundle --platform node`) into
+// node_modules/.cache/sitemap-tree/node-tests/<its folder>/, beside bundles of
+// the scripts it starts in subprocesses (`_*script.ts`) and of the parse
+// worker (worker.js, which the bundled pool loads from beside itself), and the
+// JavaScript files of its folder (test workers). Then `Deno.test` is shimmed
+// (name and fn, or { name, fn, ignore }), the bundles are imported and their
+// tests run in order. Exits 1 when a test fails.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
+const out = join(root, "node_modules/.cache/sitemap-tree/node-tests");
+
+function bundle(entry, output) {
+  execFileSync("npx", [
+    "--yes",
+    "deno@2.9.6",
+    "bundle",
+    "--quiet",
+    "--platform",
+    "node",
+    entry,
+    "-o",
+    output,
+  ], { cwd: root, stdio: "inherit" });
+}
+
+const registered = [];
+let currentFile = "";
+globalThis.Deno = {
+  test(a, b) {
+    if (typeof a === "string") {
+      registered.push({ file: currentFile, name: a, fn: b, ignore: false });
+    } else registered.push({ file: currentFile, ...a, ignore: a.ignore ?? false });
+  },
+};
+
+const bundles = [];
+const prepared = new Set();
+for (const file of process.argv.slice(2)) {
+  const folder = dirname(resolve(root, file));
+  const target = join(out, relative(root, folder));
+  mkdirSync(target, { recursive: true });
+  if (!prepared.has(folder)) {
+    prepared.add(folder);
+    bundle("src/workers/worker.ts", join(target, "worker.js"));
+    for (const name of readdirSync(folder)) {
+      if (/^_.*script\.ts$/.test(name)) {
+        bundle(join(folder, name), join(target, name.replace(/\.ts$/, ".js")));
+      } else if (name.endsWith(".js")) {
+        copyFileSync(join(folder, name), join(target, name));
+      }
+    }
+  }
+  const output = join(target, basename(file).replace(/\.ts$/, ".js"));
+  bundle(file, output);
+  bundles.push([file, output]);
+}
+
+let failed = 0;
+let ignored = 0;
+for (const [file, output] of bundles) {
+  currentFile = file;
+  await import(pathToFileURL(output).href);
+}
+for (const t of registered) {
+  if (t.ignore) {
+    ignored++;
+    continue;
+  }
+  const started = performance.now();
+  try {
+    await t.fn();
+    console.log(`ok    ${t.name} (${Math.round(performance.now() - started)} ms)`);
+  } catch (error) {
+    failed++;
+    console.log(`FAIL  ${t.name}\n${error instanceof Error ? error.stack : String(error)}`);
+  }
+}
+const passed = registered.length - failed - ignored;
+console.log(`${passed} passed, ${failed} failed, ${ignored} ignored (Node ${process.version})`);
+if (failed > 0) process.exitCode = 1;
