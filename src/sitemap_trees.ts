@@ -9,6 +9,8 @@ import { abortable } from "./_abortable.ts";
 import { Crawler } from "./discover.ts";
 import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import { environmentProxy } from "./_proxy.ts";
+import { openConnections } from "./runtime/mod.ts";
 import { RequestScheduler } from "./schedule.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
 import { defaultWorkerCount, type ParsePool } from "./workers/pool.ts";
@@ -159,6 +161,7 @@ export class SiteCrawler {
   readonly #scheduler: RequestScheduler;
   readonly #pool: ParsePool;
   readonly #own: boolean;
+  readonly #envProxy = environmentProxy();
 
   /**
    * Checks the options and starts the parse pool (unless `pool` is given).
@@ -197,12 +200,22 @@ export class SiteCrawler {
     } catch (error) {
       return { homepage, error: asError(error) };
     }
-    const crawler = new Crawler(resolved, this.#pool, null, null, this.#scheduler);
+    // A site's connections end with it (none idle to thousands of finished
+    // hosts); an environment proxy is left to the runtime's own fetch.
+    const connections = resolved.fetch === null && resolved.proxy === null && !this.#envProxy
+      ? openConnections()
+      : null;
+    const crawler = new Crawler(resolved, this.#pool, null, null, {
+      scheduler: this.#scheduler,
+      fetch: connections?.fetch ?? null,
+    });
     try {
       return { homepage, tree: await abortable(crawler.crawlWebsite(), this.signal) };
     } catch (error) {
       if (this.signal.aborted) throw this.signal.reason;
       return { homepage, error: asError(error) };
+    } finally {
+      connections?.close();
     }
   }
 

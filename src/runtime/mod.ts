@@ -10,12 +10,12 @@
  *
  * @module
  */
-import type { Runtime } from "./_types.ts";
+import type { Connections, Runtime } from "./_types.ts";
 import * as bun from "./bun.ts";
 import * as deno from "./deno.ts";
 import * as node from "./node.ts";
 
-export type { ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
+export type { Connections, ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
 
 const g = globalThis as { Bun?: unknown; Deno?: { version?: { deno?: unknown } } };
 
@@ -36,3 +36,5 @@ export const PERMISSION_ADVICE: string | null = runtime.PERMISSION_ADVICE;
 export const readEnv: (name: string) => string | undefined = runtime.readEnv;
 /** A fetch that sends every request through the HTTP proxy at the given URL. */
 export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;
+/** Connections of one site of many, closed when the site is done. */
+export const openConnections: () => Connections = runtime.openConnections;
