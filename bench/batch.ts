@@ -25,6 +25,8 @@ const SITE_CONCURRENCY = numberFlag("site-concurrency", 64);
 
 interface Measured {
   readonly seconds: number;
+  /** User + system CPU seconds of the process. */
+  readonly cpu: number;
   readonly peakMiB: number;
   readonly code: number;
   readonly stderr: string;
@@ -34,15 +36,30 @@ interface Measured {
 function timed(args: string[]): { done: Promise<Measured> } {
   const started = performance.now();
   const child = new Deno.Command("/usr/bin/time", {
-    args: ["-f", "RSS_KB %M", DENO, "run", "-A", "--no-check", join(ROOT, "cli.ts"), ...args],
+    args: [
+      "-f",
+      "RSS_KB %M CPU %U %S",
+      DENO,
+      "run",
+      "-A",
+      "--no-check",
+      join(ROOT, "cli.ts"),
+      ...args,
+    ],
     stdout: "null",
     stderr: "piped",
   }).spawn();
   const done = child.output().then(({ code, stderr }) => {
     const seconds = (performance.now() - started) / 1000;
     const text = new TextDecoder().decode(stderr);
-    const kb = Number(/RSS_KB (\d+)/.exec(text)?.[1] ?? NaN);
-    return { seconds, peakMiB: kb / 1024, code, stderr: text.replace(/RSS_KB \d+\n?/, "") };
+    const m = /RSS_KB (\d+) CPU ([\d.]+) ([\d.]+)\n?/.exec(text);
+    return {
+      seconds,
+      cpu: Number(m?.[2] ?? NaN) + Number(m?.[3] ?? NaN),
+      peakMiB: Number(m?.[1] ?? NaN) / 1024,
+      code,
+      stderr: text.replace(/RSS_KB \d+ CPU [\d.]+ [\d.]+\n?/, ""),
+    };
   });
   return { done };
 }
@@ -80,6 +97,8 @@ const list = join(dir, "sites.txt");
 const server = await serveSites(list);
 const crawl = ["--site-concurrency", String(SITE_CONCURRENCY)];
 try {
+  const load = Deno.loadavg()[0]!.toFixed(1);
+  console.log(`load average ${load} on ${navigator.hardwareConcurrency} cores`);
   console.log(
     `${SITES} sites (robots.txt -> index -> 2 urlsets of 5 pages; 1 in 20 without sitemaps, ` +
       `1 in 20 unreachable), ${LATENCY} ms per response, siteConcurrency ${SITE_CONCURRENCY}`,
@@ -92,7 +111,8 @@ try {
   console.log(
     `batch, 1 process:        ${(SITES / batch.seconds).toFixed(1)} sites/s ` +
       `(${batch.seconds.toFixed(2)} s, ${lines.length} lines, ${ok} ok), ` +
-      `peak RSS ${batch.peakMiB.toFixed(0)} MiB, exit ${batch.code}`,
+      `peak RSS ${batch.peakMiB.toFixed(0)} MiB, CPU ${batch.cpu.toFixed(2)} s ` +
+      `(${(SITES / batch.cpu).toFixed(0)} sites per CPU-second), exit ${batch.code}`,
   );
   if (batch.stderr.trim() !== "") console.log(batch.stderr.trim());
 
@@ -113,7 +133,9 @@ try {
         `(${seconds.toFixed(2)} s from worker start, ${files} site files; enqueue ${
           enqueue.seconds.toFixed(2)
         } s), peak RSS per worker ${workers.map((w) => w.peakMiB.toFixed(0)).join(" / ")} MiB, ` +
-        `exit ${workers.map((w) => w.code).join(" ")}`,
+        `CPU ${workers.map((w) => w.cpu.toFixed(2)).join(" + ")} s, exit ${
+          workers.map((w) => w.code).join(" ")
+        }`,
     );
     for (const w of workers) if (w.stderr.trim() !== "") console.log(w.stderr.trim());
   } finally {
