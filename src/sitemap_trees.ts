@@ -6,6 +6,7 @@
  * @module
  */
 import { abortable } from "./_abortable.ts";
+import { integerOption } from "./_option_checks.ts";
 import { Crawler } from "./discover.ts";
 import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
@@ -78,16 +79,7 @@ export async function* sitemapTreesForHomepages(
   options: SitemapTreesOptions = {},
 ): AsyncGenerator<SiteResult, void, undefined> {
   const { siteConcurrency: given, ...treeOptions } = options ?? {};
-  const siteConcurrency = given ?? 16;
-  if (
-    typeof siteConcurrency !== "number" || !Number.isInteger(siteConcurrency) || siteConcurrency < 1
-  ) {
-    throw new RangeError(
-      `Option "siteConcurrency" must be an integer >= 1, got ${
-        JSON.stringify(siteConcurrency) ?? String(siteConcurrency)
-      }`,
-    );
-  }
+  const siteConcurrency = integerOption("siteConcurrency", given, 16, 1);
   const source = iteratorOf(homepages);
   const crawler = new SiteCrawler(treeOptions);
   const signal = crawler.signal;
