@@ -1,34 +1,38 @@
 /**
- * `sitemap-tree ls URL`: the command line of `@sitemap/tree`, after USP's
- * `usp ls`. It finds every sitemap the website publishes and prints the tree
- * (`tabtree`, the default), its page URLs (`pages`), the whole tree as JSON
- * (`json`), one JSON object per page (`ndjson`) or a CSV table (`csv`).
+ * `sitemap-tree`: the command line of `@sitemap/tree`. `ls URL|FILE|-`
+ * (after USP's `usp ls`) prints a site's sitemap tree (`tabtree`, the
+ * default), its page URLs (`pages`), the tree as JSON (`json`), one JSON
+ * object per page (`ndjson`), a CSV table (`csv`), one row per sitemap
+ * (`summary`) or a chart of pages by lastmod month (`histogram`); `lint URL`
+ * reports protocol problems per sitemap. `sitemap-tree --help` lists the
+ * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
+ * set of flag names for every command: `src/cli/_args.ts`).
  *
  * ```sh
- * deno run --allow-net --allow-read --allow-write jsr:@sitemap/tree/cli ls https://example.com/ -f pages
+ * deno run -A jsr:@sitemap/tree/cli ls https://example.com/ -f pages
  * ```
  *
- * Streams: the output goes to stdout in batches, waiting for the reader, and a
- * reader that goes away (`| head`) ends the command quietly with status 0.
- * Everything else goes to stderr: usage errors, the `-v` log (or to
- * `--log-file`), the `--stats` report, and, only when stderr is a terminal, a
- * live progress line (`sitemaps 12 done / 3 queued · pages 240,118 · 18.4 MB ·
- * 2.3 s`) that is erased before the output is written.
+ * Inputs: a homepage is crawled with discovery; a URL that evidently names a
+ * sitemap (robots.txt, `.xml`, `.xml.gz`, `.gz`, `.txt`, `.rss`, `.atom`)
+ * is read alone, and stderr says so (`--homepage` forces discovery); a local
+ * file or `-` (stdin) is parsed without network.
  *
- * Formats: `json` is `JSON.stringify(tree.toJSON())` on one line (compact;
- * `sitemapTreeFromJSON()` reads it back); `ndjson` writes per page `url`,
- * `sitemap` (the sitemap that listed it), `lastModified`, `priority`,
- * `changeFrequency`, plus `newsStory`, `images`, `videos` and `alternates` when
- * the page has them; `csv` writes `url,lastmod,changefreq,priority,sitemap`
- * rows quoted as RFC 4180 says, ending in CRLF. `-u` (`--strip-url`) prints
- * URLs on the site's own origin as paths in `tabtree` and `pages`; URLs on
- * other hosts stay absolute (USP would print them as `/https://…`).
+ * Streams: the output goes to stdout in batches, waiting for the reader; the
+ * flat formats (`pages`, `ndjson`, `csv`) are written as each sitemap
+ * completes. A reader that goes away (`| head`) ends the command quietly
+ * with status 0. Everything else goes to stderr: usage errors, the `-v` log
+ * (or `--log-file`), the `--stats` report (`--json`: one JSON line), and,
+ * only when stderr is a terminal (not `TERM=dumb`, not `--no-progress`, and
+ * no Deno permission prompt to come), a live progress line that is erased
+ * before the output is written.
  *
- * `--timeout` is in milliseconds (the library's `timeoutMs`). Exit status: 0
- * when the crawl finished, even if some sitemaps were invalid; 1 for a runtime
- * failure; 2 for a usage error (one line saying what is wrong, then the usage);
- * 130 when interrupted (the first Ctrl-C stops the crawl and erases the
- * progress line; a second one kills the process as usual).
+ * Exit status: 0 at least one sitemap was read (invalid children are part of
+ * the answer); 1 the site could not be reached or another runtime failure,
+ * with one stderr line naming the cause; 2 a usage error (one line naming the
+ * flag, then "see sitemap-tree COMMAND --help"); 3 the site answered but
+ * publishes no sitemap (`lint`: 1 when it finds errors); 130 when
+ * interrupted (the first Ctrl-C stops the crawl and erases the progress
+ * line; a second one kills the process as usual).
  *
  * @example Run the command in-process
  * ```ts ignore
@@ -86,9 +90,10 @@ import {
   ndjsonFormat,
   ndjsonLine,
   pagesFormat,
+  sitemapColumns,
   summaryFormat,
 } from "./src/cli/_output.ts";
-import { streamOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
+import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
 import { stripOrigin } from "./src/format.ts";
@@ -99,7 +104,7 @@ export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
 /** A command's handler: the parsed line in, the exit status out. */
-export type CommandHandler = (
+type CommandHandler = (
   parsed: Extract<ParsedArgs, { kind: "run" }>,
   io: CliIO,
   stderr: SerialWriter,
@@ -164,7 +169,7 @@ export async function main(args: string[], io: CliIO = processIO()): Promise<num
 }
 
 /** A usage error's one line, pointing at the help that explains it. */
-export function usageLine(error: UsageError): string {
+function usageLine(error: UsageError): string {
   const help = error.command === null ? `${PROGRAM} --help` : `${PROGRAM} ${error.command} --help`;
   return `${PROGRAM}: ${error.message}; see ${help}\n`;
 }
@@ -244,7 +249,8 @@ async function ls(
 
   try {
     progress?.start();
-    if (FLAT.has(output.format)) {
+    // The sitemap columns come from the fetch records, complete once the crawl is.
+    if (FLAT.has(output.format) && !output.sitemapColumns) {
       return await lsStream(input, output, crawl, io, stderr, progress, report);
     }
     const done = await crawlTree(input, crawl).then(
@@ -292,7 +298,7 @@ async function ls(
 /** Whether to draw the live line: a terminal, not `TERM=dumb`, not `--no-progress`, and no permission prompt to come. */
 async function drawsProgress(io: CliIO, flags: ParsedFlags): Promise<boolean> {
   if (!io.stderrIsTerminal || flags.has("no-progress")) return false;
-  if (process.env.TERM === "dumb") return false;
+  if (io.term === "dumb") return false;
   // A prompt drawn over the line would be garbled by its redraws.
   return !(await io.mayPrompt?.(["net", "read"]) ?? false);
 }
@@ -303,10 +309,10 @@ async function crawlTree(
 ): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
-    return { root, stats: root.stats, outcome: streamOutcome(root.stats, "homepage") };
+    return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
   }
   const { root, stats } = await crawlOneSitemap(input.url, options);
-  return { root, stats, outcome: streamOutcome(stats, "sitemap") };
+  return { root, stats, outcome: crawlOutcome(stats) };
 }
 
 function treePieces(
@@ -314,6 +320,7 @@ function treePieces(
   root: AbstractSitemap,
   stats: SitemapTreeStats,
 ): Iterable<string> {
+  const columns = output.sitemapColumns ? sitemapColumns(stats) : null;
   switch (output.format) {
     case "tabtree":
       return withNewlines(formatTabTree(root, { stripUrl: output.stripUrl, pages: output.pages }));
@@ -322,9 +329,9 @@ function treePieces(
     case "json":
       return jsonFormat(root);
     case "ndjson":
-      return ndjsonFormat(root, output.unique);
+      return ndjsonFormat(root, output.unique, columns);
     case "csv":
-      return csvFormat(root, output.unique);
+      return csvFormat(root, output.unique, columns);
     case "summary":
       return summaryFormat(root, stats);
     case "histogram":
@@ -419,7 +426,7 @@ async function lsStream(
   const stats = stream.stats;
   report(stats);
   if (stats === null) return 0;
-  const outcome = streamOutcome(stats, input.kind);
+  const outcome = crawlOutcome(stats);
   if (outcome.status !== 0) stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
   return outcome.status;
 }
@@ -479,17 +486,9 @@ async function lsLocal(
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) {
-    chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
-  }
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
+  const chunks: (Uint8Array | string)[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {

@@ -20,8 +20,8 @@
  * - no input takes more than 2 s of CPU (CPU, not wall time: this runs on
  *   shared machines, where a wall-clock limit flags other processes' load).
  *
- * With `--all` it then runs bench/fuzz_tokenizer.ts, bench/fuzz_parse.ts and
- * bench/fuzz_urlset_fast.ts (when present) for the same time each and prints
+ * With `--all` it then runs bench/fuzz_tokenizer.ts, bench/fuzz_parse.ts,
+ * bench/fuzz_urlset_fast.ts and bench/fuzz_url.ts (when present) for the same time each and prints
  * one summary.
  * Failing seeds are printed; replay one with `--seed N --seconds 0`.
  *
@@ -318,6 +318,7 @@ if (process.argv.includes("--all")) {
   summary.push(runScript("./fuzz_tokenizer.ts", seconds, seed));
   summary.push(runScript("./fuzz_parse.ts", seconds, seed));
   summary.push(runScript("./fuzz_urlset_fast.ts", seconds, seed));
+  summary.push(runScript("./fuzz_url.ts", seconds, seed));
 }
 console.log(summary.join("\n"));
 console.log(`total ${((performance.now() - started) / 60_000).toFixed(1)} minutes`);

@@ -464,6 +464,9 @@ export class Crawler {
       downloadedBytes,
       decompressedBytes: outcome.decompressedBytes,
       entries: entriesOf(result),
+      etag: fetched.headers.get("etag"),
+      lastModified: fetched.headers.get("last-modified"),
+      fetchedAt: requestedAt,
     });
     return { ok: true, url: fetched.url, result, unchanged: false };
   }
@@ -501,6 +504,9 @@ export class Crawler {
       downloadedBytes: 0,
       decompressedBytes: entry.decompressedBytes,
       entries: entriesOf(result),
+      etag: entry.etag,
+      lastModified: entry.lastModified,
+      fetchedAt: entry.fetchedAt,
     });
     this.#progress("fetched", finalUrl, performance.now() - started, {
       bytes: 0,

@@ -246,16 +246,7 @@ export function sinceToEpoch(since: Date | string | undefined): number {
 
 /** The homepage URL as given, checked to be http(s). */
 export function parseHomepage(homepageUrl: string | URL, normalize: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(String(homepageUrl));
-  } catch {
-    throw new TypeError(`Homepage URL is not a valid URL: ${JSON.stringify(String(homepageUrl))}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError(`Homepage URL must be http(s), got ${JSON.stringify(url.href)}`);
-  }
-  url.hash = "";
+  const url = httpUrl(homepageUrl, "Homepage URL");
   if (normalize) {
     url.pathname = "/";
     url.search = "";
@@ -265,14 +256,18 @@ export function parseHomepage(homepageUrl: string | URL, normalize: boolean): UR
 
 /** The sitemap URL without its fragment; a TypeError naming it when it is not http(s). */
 export function checkSitemapUrl(sitemapUrl: string | URL): URL {
+  return httpUrl(sitemapUrl, "Sitemap URL");
+}
+
+function httpUrl(value: string | URL, what: string): URL {
   let url: URL;
   try {
-    url = new URL(String(sitemapUrl));
+    url = new URL(String(value));
   } catch {
-    throw new TypeError(`Sitemap URL is not a valid URL: ${JSON.stringify(String(sitemapUrl))}`);
+    throw new TypeError(`${what} is not a valid URL: ${JSON.stringify(String(value))}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new TypeError(`Sitemap URL must be http(s), got ${JSON.stringify(url.href)}`);
+    throw new TypeError(`${what} must be http(s), got ${JSON.stringify(url.href)}`);
   }
   url.hash = "";
   return url;

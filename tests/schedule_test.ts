@@ -4,6 +4,7 @@ import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import { serve, type Served } from "../fixtures/serve.ts";
 import { FixtureSite } from "../fixtures/site.ts";
 import { sitemapIndex, urlset } from "./_tree_helpers.ts";
+import { countedSignal } from "./_signals.ts";
 
 const signal = new AbortController().signal;
 const url = (s: string): URL => new URL(s);
@@ -69,6 +70,27 @@ Deno.test("RequestScheduler: an aborted wait rejects with the reason and frees i
   await settle();
   assert.equal(thirdGranted, true);
   assert.equal(scheduler.active, 1);
+});
+
+Deno.test("RequestScheduler adds one abort listener per signal, however many requests wait on it", async () => {
+  const { controller, listeners } = countedSignal();
+  const scheduler = new RequestScheduler({ concurrency: 1, maxConnections: 1 });
+  const url = new URL("http://127.0.0.1:1/a.xml");
+  const first = await scheduler.acquire(url, controller.signal);
+  const order: number[] = [];
+  const waiting = Array.from(
+    { length: 20 },
+    (_, i) =>
+      scheduler.acquire(url, controller.signal).then((release) => {
+        order.push(i);
+        release();
+      }),
+  );
+  assert.equal(listeners(), 1);
+  first();
+  await Promise.all(waiting);
+  assert.deepEqual(order, Array.from({ length: 20 }, (_, i) => i));
+  assert.equal(listeners(), 0, "removed once nobody waits");
 });
 
 Deno.test("RequestScheduler keeps delayMs between two starts on one host, not across hosts", async () => {

@@ -140,6 +140,11 @@ export const CRAWL_FLAGS: FlagGroup = {
       help: "an extra header on every request (repeatable; Latin-1 values)",
     },
     {
+      name: "proxy",
+      value: "URL",
+      help: "send every request through this HTTP proxy (else HTTPS_PROXY, HTTP_PROXY, NO_PROXY)",
+    },
+    {
       name: "cache",
       value: "DIR",
       help: "keep validators and parses in DIR; unchanged sitemaps (304) are reused",
@@ -243,6 +248,11 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
         },
         { name: "unique", help: "print each page once (pages, ndjson, csv)" },
         { name: "no-pages", help: "tabtree: the sitemaps only, without their pages" },
+        {
+          name: "sitemap-columns",
+          help: "ndjson, csv: add each sitemap's Last-Modified, ETag and download date\n" +
+            "(advertools' columns; written once the crawl is done)",
+        },
       ],
     },
     CRAWL_FLAGS,
@@ -775,6 +785,17 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
   if (maxDownloadBytes !== null) options.maxDownloadBytes = maxDownloadBytes;
   if (flags.has("respect-crawl-delay")) options.respectCrawlDelay = true;
   if (flags.has("allow-private-networks")) options.allowPrivateNetworks = true;
+  const proxy = flags.string("proxy");
+  if (proxy !== null) {
+    if (!/^https?:\/\/[^/]/i.test(proxy) || !URL.canParse(proxy)) {
+      throw flags.error(
+        `Option ${
+          flags.written("proxy")
+        } must be an http(s) URL such as http://proxy.example:3128, got ${JSON.stringify(proxy)}`,
+      );
+    }
+    options.proxy = proxy;
+  }
   const ua = flags.string("user-agent");
   if (ua !== null) {
     if (/[\u0100-\uffff\r\n\0]/.test(ua)) {
@@ -795,6 +816,8 @@ export interface LsOutput {
   readonly stripUrl: boolean;
   readonly unique: boolean;
   readonly pages: boolean;
+  /** Add advertools' per-sitemap columns (ndjson, csv). */
+  readonly sitemapColumns: boolean;
 }
 
 /**
@@ -811,7 +834,13 @@ export function lsOutput(flags: ParsedFlags): LsOutput {
     stripUrl: flags.has("strip-url"),
     unique: flags.has("unique"),
     pages: !flags.has("no-pages"),
+    sitemapColumns: flags.has("sitemap-columns"),
   };
+  if (out.sitemapColumns && format !== "ndjson" && format !== "csv") {
+    throw flags.error(
+      `Option --sitemap-columns applies to the ndjson and csv formats, not ${format}`,
+    );
+  }
   if (out.stripUrl && format !== "tabtree" && format !== "pages") {
     throw flags.error(`Option --strip-url applies to the tabtree and pages formats, not ${format}`);
   }

@@ -29,6 +29,11 @@ export interface CliIO {
    * progress line is erased, and `main()` returns 130.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The `TERM` variable, when it can be read without a permission prompt:
+   * `dumb` means no progress line.
+   */
+  readonly term?: string;
   /** What `-` reads. @default {process.stdin} */
   readonly stdin?: AsyncIterable<Uint8Array | string>;
   /**
@@ -100,6 +105,7 @@ function freshProcessIO(
       stderr: writers?.stderr ?? denoWriter(deno.stderr.writable),
       stderrIsTerminal: deno.stderr.isTerminal(),
       ...(columns === undefined ? {} : { stderrColumns: columns }),
+      ...denoTerm(deno),
       mayPrompt: async (names) => {
         for (const name of names) {
           if ((await deno.permissions.query({ name })).state === "prompt") return true;
@@ -113,8 +119,16 @@ function freshProcessIO(
     stdout: writers?.stdout ?? nodeWriter(process.stdout),
     stderr: writers?.stderr ?? nodeWriter(process.stderr),
     stderrIsTerminal: process.stderr.isTTY === true,
+    ...(process.env.TERM === undefined ? {} : { term: process.env.TERM }),
     ...(typeof columns === "number" && columns > 0 ? { stderrColumns: columns } : {}),
   };
+}
+
+/** TERM if env access to it is already granted: reading it must not prompt. */
+function denoTerm(deno: typeof Deno): { term?: string } {
+  if (deno.permissions.querySync({ name: "env", variable: "TERM" }).state !== "granted") return {};
+  const term = deno.env.get("TERM");
+  return term === undefined ? {} : { term };
 }
 
 function denoColumns(deno: typeof Deno): number | undefined {

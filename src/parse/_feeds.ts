@@ -16,7 +16,7 @@ import { parseDate } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
-import type { NewsStoryData, ParseResult } from "./_result.ts";
+import { joinWarnings, type NewsStoryData, type ParseResult } from "./_result.ts";
 import { XML_NAMESPACE, type XmlAttribute } from "./_tokenizer.ts";
 import { resolvePageUrl } from "./_url.ts";
 
@@ -263,7 +263,10 @@ export class FeedReader implements DocumentReader {
 
   /** A link's page URL, or null when it is empty, markup, or not http(s). */
   #pageUrl(raw: string, base: URL | null): string | null {
-    return MARKUP.test(raw) ? null : resolvePageUrl(raw, base);
+    const url = MARKUP.test(raw) ? null : resolvePageUrl(raw, base);
+    // Counted for the document's warning when it is prose or markup (DESIGN §4).
+    if (url === null) this.#builder.noteDropped(raw);
+    return url;
   }
 
   #commit(): void {
@@ -303,7 +306,9 @@ export class FeedReader implements DocumentReader {
    * @returns A pages result of format "rss" or "atom".
    */
   finish(warning: string | null): ParseResult {
-    const { pages, found } = this.#builder.build();
-    return { kind: "pages", format: this.#atom ? "atom" : "rss", pages, found, warning };
+    const built = this.#builder.build();
+    const { pages, found } = built;
+    const format = this.#atom ? "atom" : "rss";
+    return { kind: "pages", format, pages, found, warning: joinWarnings(warning, built.warning) };
   }
 }

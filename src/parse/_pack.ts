@@ -21,7 +21,16 @@
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
-import { resolvePageUrl } from "./_url.ts";
+import {
+  KEEP_FRAGMENT,
+  type NormalBase,
+  normalBase,
+  normalizedRoom,
+  normalizeUrlBytes,
+  normalizeUrlBytesFrom,
+  RAW_XML,
+} from "./_normalize_url.ts";
+import { NotUrlCounter, resolvePageUrl } from "./_url.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -51,7 +60,7 @@ const BATCH = 1024;
 /** FNV-1a's prime; the basis is random per builder. */
 const FNV_PRIME = 0x01000193;
 
-/** Host name bytes the WHATWG parser keeps as they are: `a-z 0-9 -` (`.` handled apart). */
+/** Host name bytes the WHATWG parser keeps as they are: `a-z 0-9 -` (`.` handled apart; `xn--` labels are not). */
 const HOST_OK = new Uint8Array(256);
 /**
  * Path and query bytes it keeps as they are (`/` handled apart). 256 entries,
@@ -63,8 +72,9 @@ for (let c = 0x30; c <= 0x39; c++) HOST_OK[c] = 1;
 HOST_OK[0x2d] = 1;
 for (let c = 0x21; c <= 0x7e; c++) PATH_OK[c] = 1;
 // Percent-encoded by the path or special-query sets, a fragment, a backslash
-// (a slash in http URLs), or the segment separator.
-for (const c of `"#'<>\\\`{}/`) PATH_OK[c.charCodeAt(0)] = 0;
+// (a slash in http URLs), the segment separator, or `^` (Bun encodes it in
+// paths, Deno does not).
+for (const c of `"#'<>\\\`{}/^`) PATH_OK[c.charCodeAt(0)] = 0;
 /**
  * The same for URL bytes still as written in the document
  * ({@linkcode PackedPagesBuilder.commitLoc}): an `&` there starts an entity
@@ -96,10 +106,11 @@ function normalUrlEnd(src: Uint8Array, a: number, limit: number, pathOk: Uint8Ar
     const c = src[i]!;
     if (c === 0x2f) break;
     if (HOST_OK[c] === 0) {
-      if (c !== 0x2e || i === label) return -1;
+      if (c !== 0x2e || i === label || isXnLabel(src, label)) return -1;
       label = i + 1;
     }
   }
+  if (isXnLabel(src, label)) return -1;
   // No path (the parser adds "/"), an empty or trailing-dot label, or a
   // last label that could make the host an IPv4 address.
   if (i >= limit || i === label || src[label]! < 0x61) return -1;
@@ -108,15 +119,21 @@ function normalUrlEnd(src: Uint8Array, a: number, limit: number, pathOk: Uint8Ar
     if (pathOk[c] === 0) {
       if (c !== 0x2f) return i;
       if (i + 1 < limit) {
+        // A `.` or `%2e` segment may go: the URL is canonical up to its slash.
         const d = src[i + 1];
-        if (d === 0x2e) return -1;
+        if (d === 0x2e) return i;
         if (d === 0x25 && i + 3 < limit && src[i + 2] === 0x32 && (src[i + 3]! | 0x20) === 0x65) {
-          return -1;
+          return i;
         }
       }
     }
   }
   return limit;
+}
+
+/** Whether the host label at `src[i]` starts with `xn--`: its Punycode is the parser's to check. */
+function isXnLabel(src: Uint8Array, i: number): boolean {
+  return src[i] === 0x78 && src[i + 1] === 0x6e && src[i + 2] === 0x2d && src[i + 3] === 0x2d;
 }
 
 /** Ends the FNV state so the low bits, which pick the slot, depend on every byte. */
@@ -188,6 +205,8 @@ export interface BuiltPages {
   readonly pages: PackedPages;
   /** Distinct valid pages, before the `since` filter. */
   readonly found: number;
+  /** How many values were dropped for not being URLs (DESIGN §4), with the first; null for none. */
+  readonly warning: string | null;
 }
 
 /** Equal-hash groups longer than this are deduplicated with a Set, so that collisions stay linear. */
@@ -196,6 +215,9 @@ const LONG_RUN = 16;
 /** Appends pages, drops invalid URLs, duplicates and pages older than `since`, and packs them. */
 export class PackedPagesBuilder {
   readonly #base: URL | null;
+  readonly #normalBase: NormalBase | null;
+  /** Values dropped for not being URLs. */
+  #notUrls = new NotUrlCounter();
   readonly #since: number;
   readonly #seed = (Math.random() * 0x1_0000_0000) >>> 0;
   readonly #hashMask: number;
@@ -215,6 +237,10 @@ export class PackedPagesBuilder {
   #pDN = 0;
   #pDateOf = new Int32Array(BATCH);
   #scratch = new Uint8Array(4096);
+  /** Where {@linkcode #normalize} writes. */
+  #normalized = new Uint8Array(1024);
+  /** How far the URL `#isNormal` last checked is canonical, or -1. */
+  #canonicalEnd = -1;
 
   // Every valid URL added, duplicates included until build(): ASCII bytes,
   // end offsets, hashes and columns.
@@ -246,6 +272,7 @@ export class PackedPagesBuilder {
    */
   constructor(base: URL | null, since: number = NaN, options: BuilderOptions = {}) {
     this.#base = base;
+    this.#normalBase = normalBase(base);
     this.#since = since;
     this.#hashMask = options.hashMask ?? 0xffffffff;
     const hint = Math.min(options.sizeHint ?? 0, 64 << 20);
@@ -366,7 +393,7 @@ export class PackedPagesBuilder {
     if (read !== joined.length || written !== joined.length) {
       // Non-ASCII somewhere: string offsets are not byte offsets; go one by one.
       for (let i = 0; i < n; i++) {
-        const url = resolvePageUrl(urls[i]!, this.#base);
+        const url = this.#resolve(urls[i]!);
         if (url !== null) this.#commit(this.#writeString(url), i);
       }
       return;
@@ -386,12 +413,15 @@ export class PackedPagesBuilder {
         this.#commit(this.#used + (b - a), i);
         continue;
       }
-      const url = resolvePageUrl(raw, this.#base);
-      if (url === null) continue;
+      // Not canonical: normalised here, or by URL.parse when that declines.
+      const length = this.#normalize(a, b);
+      const url = length === -1 ? this.#resolve(raw) : null;
+      if (length === -1 && url === null) continue;
       const room = next - this.#used;
-      if (url.length > room) {
+      const need = length === -1 ? url!.length : length;
+      if (need > room) {
         // Make room by moving the rest of the batch right.
-        const delta = url.length - room;
+        const delta = need - room;
         if (batchEnd + delta > this.#bytes.length) {
           this.#bytes = grown(this.#bytes, batchEnd + delta);
         }
@@ -399,8 +429,50 @@ export class PackedPagesBuilder {
         next += delta;
         batchEnd += delta;
       }
-      this.#commit(this.#writeString(url), i);
+      this.#commit(url === null ? this.#writeNormalized(length) : this.#writeString(url), i);
     }
+  }
+
+  /**
+   * Normalises output bytes [a, b) into `#normalized` without `URL.parse`
+   * (src/parse/_normalize_url.ts). Returns the length, or -1 when the slow
+   * path has to decide.
+   */
+  #normalize(a: number, b: number): number {
+    const room = normalizedRoom(b - a, this.#normalBase);
+    if (this.#normalized.length < room) this.#normalized = new Uint8Array(room * 2);
+    const j = this.#canonicalEnd;
+    const out = this.#normalized;
+    const end = j === -1
+      ? normalizeUrlBytes(this.#bytes, a, b, out, 0, this.#normalBase, KEEP_FRAGMENT)
+      : normalizeUrlBytesFrom(this.#bytes, a, j, b, out, 0, this.#normalBase, KEEP_FRAGMENT);
+    return end < 0 ? -1 : end;
+  }
+
+  /** Writes the `length` bytes {@linkcode #normalize} left at `#used`; the caller has made room. Returns the end. */
+  #writeNormalized(length: number): number {
+    const start = this.#used;
+    this.#bytes.set(this.#normalized.subarray(0, length), start);
+    this.#hash = hashBytes(this.#bytesView(), this.#bytes, start, start + length, this.#seed);
+    return start + length;
+  }
+
+  /** {@linkcode resolvePageUrl}, counting the values dropped for not being URLs. */
+  #resolve(raw: string): string | null {
+    const url = resolvePageUrl(raw, this.#base);
+    if (url === null) this.noteDropped(raw);
+    return url;
+  }
+
+  /**
+   * Counts, for {@linkcode BuiltPages.warning}, a value that did not resolve
+   * to a page URL, when it is prose or markup rather than a URL (DESIGN §4);
+   * readers that resolve their own values (feeds) call it.
+   *
+   * @param raw The value as read.
+   */
+  noteDropped(raw: string): void {
+    this.#notUrls.note(raw);
   }
 
   /**
@@ -409,7 +481,9 @@ export class PackedPagesBuilder {
    * them into `#hash`. When false, the slow path decides.
    */
   #isNormal(a: number, b: number): boolean {
-    if (normalUrlEnd(this.#bytes, a, b, PATH_OK) !== b) return false;
+    const j = normalUrlEnd(this.#bytes, a, b, PATH_OK);
+    this.#canonicalEnd = j;
+    if (j !== b) return false;
     this.#hash = hashBytes(this.#bytesView(), this.#bytes, a, b, this.#seed);
     return true;
   }
@@ -488,8 +562,21 @@ export class PackedPagesBuilder {
     if (j !== -1) { while (e < limit && src[e]! <= 0x20) e++; }
     if (j === -1 || src[e] !== 0x3c) {
       this.#locEnd = -1;
-      for (e = j === -1 ? i : e; e < limit; e++) if (src[e] === 0x3c) return e;
-      return -1;
+      for (e = j === -1 ? i : e; e < limit; e++) if (src[e] === 0x3c) break;
+      if (e >= limit) return -1;
+      // Not canonical: normalised from the bytes, unless that declines.
+      const room = this.#used + normalizedRoom(e - i, this.#normalBase);
+      if (room > this.#bytes.length) this.#bytes = grown(this.#bytes, room);
+      const flags = RAW_XML | KEEP_FRAGMENT;
+      const out = this.#bytes;
+      const end = j === -1
+        ? normalizeUrlBytes(src, i, e, out, this.#used, this.#normalBase, flags)
+        : normalizeUrlBytesFrom(src, i, j, e, out, this.#used, this.#normalBase, flags);
+      if (end >= 0) {
+        this.#hash = hashBytes(this.#bytesView(), this.#bytes, this.#used, end, this.#seed);
+        this.#locEnd = end;
+      }
+      return e;
     }
     const used = this.#used;
     const end = used + (j - i);
@@ -527,7 +614,7 @@ export class PackedPagesBuilder {
       this.#commitValues(this.#locEnd, lastModified, priority, changeFrequency);
       return;
     }
-    const url = resolvePageUrl(decodeRawText(src, a, b), this.#base);
+    const url = this.#resolve(decodeRawText(src, a, b));
     if (url !== null) {
       this.#commitValues(this.#writeString(url), lastModified, priority, changeFrequency);
     }
@@ -725,9 +812,10 @@ export class PackedPagesBuilder {
       changeFrequency: this.#changeFrequency.slice(0, count),
       extras: extras.length === 0 ? "" : `[${extras.join(",")}]`,
     };
+    const warning = this.#notUrls.warning();
     this.#recycle();
     this.#reset();
-    return { pages, found };
+    return { pages, found, warning };
   }
 
   /** Offers the working arrays to the next builder. */
@@ -761,6 +849,7 @@ export class PackedPagesBuilder {
     this.#changeFrequency = new Uint8Array(0);
     this.#extrasOf = [];
     this.#extras = [];
+    this.#notUrls = new NotUrlCounter();
   }
 }
 

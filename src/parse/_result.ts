@@ -136,7 +136,10 @@ export type ParseResult =
     readonly pages: PackedPages;
     /** Entries found before the `since` filter (after dedup). */
     readonly found: number;
-    /** Why reading stopped early (truncation, size cap), or null when the document was read whole. */
+    /**
+     * Why reading stopped early (truncation, size cap), and what was dropped
+     * for not being a URL; null when the document was read whole and clean.
+     */
     readonly warning: string | null;
   }
   | {
@@ -149,6 +152,17 @@ export type ParseResult =
     readonly kind: "invalid";
     readonly reason: string;
   };
+
+/**
+ * Both warnings of a result, in one line.
+ *
+ * @param first Why reading stopped early, or null.
+ * @param second What the page builder dropped, or null.
+ * @returns The warning, or null for none.
+ */
+export function joinWarnings(first: string | null, second: string | null): string | null {
+  return first === null ? second : second === null ? first : `${first}; ${second}`;
+}
 
 /** The buffers of a result, for a `postMessage` transfer list. */
 export function transferablesOf(result: ParseResult): ArrayBuffer[] {

@@ -7,9 +7,9 @@
 import { parseDate } from "./_dates.ts";
 import { Ns, nsKind } from "./_ns.ts";
 import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
-import type { IndexEntry, ParseResult } from "./_result.ts";
+import { type IndexEntry, joinWarnings, type ParseResult } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
-import { resolveSitemapUrl } from "./_url.ts";
+import { NotUrlCounter, resolveSitemapUrl } from "./_url.ts";
 
 const F_LOC = 1;
 const F_LASTMOD = 2;
@@ -18,6 +18,7 @@ const F_LASTMOD = 2;
 export class SitemapIndexReader implements DocumentReader {
   readonly #base: URL | null;
   readonly #rootNs: string;
+  readonly #notUrls = new NotUrlCounter();
   readonly #children: IndexEntry[] = [];
   readonly #seen = new Set<string>();
   #entries = 0;
@@ -91,6 +92,7 @@ export class SitemapIndexReader implements DocumentReader {
     this.#entries++;
     if (this.#loc === null) return;
     const url = resolveSitemapUrl(this.#loc, this.#base);
+    if (url === null) this.#notUrls.note(this.#loc);
     if (url === null || this.#seen.has(url)) return;
     this.#seen.add(url);
     this.#children.push({ url, lastModified: this.#lastModified });
@@ -103,6 +105,7 @@ export class SitemapIndexReader implements DocumentReader {
    * @returns An index result of format "index".
    */
   finish(warning: string | null): ParseResult {
-    return { kind: "index", format: "index", children: this.#children, warning };
+    const all = joinWarnings(warning, this.#notUrls.warning());
+    return { kind: "index", format: "index", children: this.#children, warning: all };
   }
 }

@@ -43,7 +43,7 @@ export class TextSitemapReader {
    */
   end(): ParseResult {
     this.#lines.end();
-    const { pages, found } = this.#builder.build();
-    return { kind: "pages", format: "text", pages, found, warning: null };
+    const { pages, found, warning } = this.#builder.build();
+    return { kind: "pages", format: "text", pages, found, warning };
   }
 }

@@ -4,18 +4,20 @@
  *
  * @module
  */
+import { KEEP_FRAGMENT, normalBase, normalizeUrl } from "./_normalize_url.ts";
 
 /**
  * Matches absolute http(s) URLs that the WHATWG parser would return
  * unchanged: lower-case scheme and host name (last label starting with a
  * letter, so never an IPv4 address), no port, no user info, a path of
  * characters it does not percent-encode, no `.`/`%2e` segment to remove, no
- * fragment. Such URLs skip `new URL()`, which costs several times more than
+ * fragment, no `^` (Bun's parser encodes it in paths, Deno's does not), no
+ * `xn--` label (the parser checks its Punycode). Such URLs skip `new URL()`, which costs several times more than
  * this test; anything else takes the slow path and comes out normalised, so
  * the result is the same either way.
  */
 const ALREADY_NORMAL =
-  /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?:\/(?!\.|%2[eE])[!$%&(-.0-;=?-[\]^_a-z|~]*)+$/;
+  /^https?:\/\/(?!xn--)(?:[a-z0-9-]+\.(?!xn--))*[a-z][a-z0-9-]*(?:\/(?!\.|%2[eE])[!$%&(-.0-;=?-[\]_a-z|~]*)+$/;
 
 /**
  * Parses `base` once for many resolutions; null when it is not a URL (then
@@ -32,6 +34,67 @@ function isHttp(url: URL): boolean {
   return url.protocol === "https:" || url.protocol === "http:";
 }
 
+const HAS_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+const TAB_NL = /[\t\n\r]/g;
+const WHITESPACE = /[\t\n\f\r ]/;
+/** What the URL parser strips from both ends: C0 controls and space. */
+// deno-lint-ignore no-control-regex -- the parser strips exactly these
+const C0_EDGES = /^[\x00-\x20]+|[\x00-\x20]+$/g;
+const MARKUP = /[<>"]/;
+
+/**
+ * Whether a trimmed value is prose or markup rather than a URL (DESIGN §4):
+ * it is relative (no scheme, once control characters at its ends and tabs
+ * and newlines are removed as the URL parser removes them) and holds
+ * whitespace, `<`, `>` or `"`; or it is only control characters. Such
+ * values are dropped, never resolved against the sitemap's URL. An absolute
+ * URL is a URL whatever it holds: raw spaces, quotes and brackets are
+ * percent-encoded (real sitemaps list such pages).
+ *
+ * @param trimmed The value, trimmed.
+ * @returns True when the value is not a URL.
+ */
+export function isNotUrl(trimmed: string): boolean {
+  const value = trimmed.replace(C0_EDGES, "");
+  // Only control characters: the parser would return the base itself.
+  if (value === "") return true;
+  if (!MARKUP.test(value) && !WHITESPACE.test(value)) return false;
+  return !HAS_SCHEME.test(value.replace(TAB_NL, ""));
+}
+
+/** Counts the values a reader dropped for not being URLs, for the document's warning. */
+export class NotUrlCounter {
+  #count = 0;
+  #first = "";
+
+  /**
+   * Counts `raw`, which did not resolve, when it is prose or markup
+   * ({@linkcode isNotUrl}) rather than, say, a URL of another scheme.
+   *
+   * @param raw The value as read.
+   */
+  note(raw: string): void {
+    const trimmed = raw.trim();
+    if (trimmed !== "" && isNotUrl(trimmed) && this.#count++ === 0) {
+      this.#first = trimmed.slice(0, 80);
+    }
+  }
+
+  /**
+   * The warning, or null when nothing was dropped.
+   *
+   * @returns One line: how many, and the first.
+   */
+  warning(): string | null {
+    const n = this.#count;
+    if (n === 0) return null;
+    return `Dropped ${n} value${
+      n === 1 ? " that is" : "s that are"
+    } not a URL (prose or markup), ` +
+      `the first: ${JSON.stringify(this.#first)}`;
+  }
+}
+
 /**
  * The page URL a `<loc>` (or feed link, or text line) stands for: trimmed,
  * resolved against `base`, WHATWG-normalised, fragment kept.
@@ -46,8 +109,18 @@ export function resolvePageUrl(raw: string, base: URL | null): string | null {
   const trimmed = raw.trim();
   if (trimmed === "") return null;
   if (trimmed !== raw && ALREADY_NORMAL.test(trimmed)) return trimmed;
+  const fast = normalizeUrl(trimmed, normalBase(base), KEEP_FRAGMENT);
+  if (fast !== undefined) return fast;
+  return parseSlow(trimmed, base, true);
+}
+
+/** `URL.parse` for what the normaliser declines, with DESIGN §4's rule. */
+function parseSlow(trimmed: string, base: URL | null, fragment: boolean): string | null {
+  if (isNotUrl(trimmed)) return null;
   const url = base === null ? URL.parse(trimmed) : URL.parse(trimmed, base);
-  return url !== null && isHttp(url) ? url.href : null;
+  if (url === null || !isHttp(url)) return null;
+  if (!fragment) url.hash = "";
+  return url.href;
 }
 
 /**
@@ -62,10 +135,9 @@ export function resolvePageUrl(raw: string, base: URL | null): string | null {
 export function resolveSitemapUrl(raw: string, base: URL | null): string | null {
   const trimmed = raw.trim();
   if (trimmed === "") return null;
-  const url = base === null ? URL.parse(trimmed) : URL.parse(trimmed, base);
-  if (url === null || !isHttp(url)) return null;
-  url.hash = "";
-  return url.href;
+  const fast = normalizeUrl(trimmed, normalBase(base), 0);
+  if (fast !== undefined) return fast;
+  return parseSlow(trimmed, base, false);
 }
 
 /**

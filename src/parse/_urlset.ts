@@ -25,6 +25,7 @@ import {
   CHANGE_FREQUENCIES,
   type ChangeFrequency,
   type ImageData,
+  joinWarnings,
   type NewsStoryData,
   type PageExtrasData,
   type ParseResult,
@@ -495,7 +496,14 @@ export class UrlsetReader implements DocumentReader {
    * @returns A pages result of format "urlset".
    */
   finish(warning: string | null): ParseResult {
-    const { pages, found } = this.#builder.build();
-    return { kind: "pages", format: "urlset", pages, found, warning };
+    const built = this.#builder.build();
+    const { pages, found } = built;
+    return {
+      kind: "pages",
+      format: "urlset",
+      pages,
+      found,
+      warning: joinWarnings(warning, built.warning),
+    };
   }
 }

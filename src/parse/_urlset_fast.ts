@@ -275,8 +275,8 @@ function readEntries(
     } else if (c === SLASH) {
       if (!at(b, i + 1, END_URLSET)) return null;
       // The general path stops at the root's end tag too: what follows is ignored.
-      const { pages, found } = builder.build();
-      return { kind: "pages", format: "urlset", pages, found, warning: null };
+      const { pages, found, warning } = builder.build();
+      return { kind: "pages", format: "urlset", pages, found, warning };
     } else if (c === BANG || c === QUESTION) {
       i = skipMarkup(b, i);
       if (i === -1) return null;

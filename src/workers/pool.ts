@@ -278,6 +278,8 @@ class WorkerPool implements ParsePool {
   startFailure: string | null = null;
   /** The next step of {@linkcode warm}, pending. */
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
+  /** {@linkcode warm} has workers left to start, once the last one started is idle. */
+  #warmPending = false;
   #readyWaiters: (() => void)[] = [];
 
   readonly #onStopped: ((report: StoppedJob) => void) | undefined;
@@ -336,11 +338,19 @@ class WorkerPool implements ParsePool {
       this.#cannotStart(errorMessage(error));
       return;
     }
-    // One worker per turn of the event loop: starting one holds this thread
-    // ~25-35 ms in Deno, so starting two back to back held it ~60-100 ms.
-    if (this.#slots.length < this.#maxWorkers) {
-      this.#warmTimer = setTimeout(() => this.warm(), 0);
-    }
+    // The next worker starts once this one is loaded and idle (#warmNext):
+    // starting one holds this thread ~25-35 ms in Deno, and a second
+    // isolate loading beside the first held back the first one's first job
+    // (a call's first sitemap waited for both; bench/hostile.ts, gzip-bomb
+    // with pool 0). A job that finds no idle worker starts one at once anyway.
+    this.#warmPending = this.#slots.length < this.#maxWorkers;
+  }
+
+  /** Goes on with {@linkcode warm} after `slot`'s worker loaded or finished a job, if it is idle. */
+  #warmNext(slot: Slot): void {
+    if (!this.#warmPending || slot.task !== null || slot.stopping !== 0) return;
+    this.#warmPending = false;
+    this.#warmTimer = setTimeout(() => this.warm(), 0);
   }
 
   ready(): Promise<void> {
@@ -516,6 +526,7 @@ class WorkerPool implements ParsePool {
       slot.ready = true;
       this.#send(slot, worker);
       this.#settleReady();
+      this.#warmNext(slot);
       return;
     }
     if (slot.stopping !== 0 && reply.id === slot.stopping) {
@@ -526,6 +537,7 @@ class WorkerPool implements ParsePool {
     if (reply.type === "done") {
       this.#release(slot)?.resolve(reply.outcome);
       this.#pump();
+      this.#warmNext(slot);
     } else {
       this.#fail(slot, reply.id, `Parser worker failed: ${reply.message}`);
     }
@@ -587,6 +599,7 @@ class WorkerPool implements ParsePool {
     clearTimeout(slot.stopTimer);
     slot.stopTimer = undefined;
     slot.stopping = 0;
+    this.#warmNext(slot);
     const cancelled = reply.type === "done" ? reply.outcome.cancelled : undefined;
     this.#onStopped?.({
       url: slot.stoppingUrl,

@@ -47,7 +47,13 @@ Deno.test("parseArgs() gives the library's defaults for `ls URL`", () => {
     skipUnchangedSitemaps: false,
     headers: {},
   });
-  assert.deepEqual(lsOutput(f), { format: "tabtree", stripUrl: false, unique: false, pages: true });
+  assert.deepEqual(lsOutput(f), {
+    format: "tabtree",
+    stripUrl: false,
+    unique: false,
+    pages: true,
+    sitemapColumns: false,
+  });
   assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
 });
 
@@ -291,6 +297,10 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       ["ls", URL_, "--user-agent", "bot/日本"],
       'Option --user-agent must be one line of Latin-1, got "bot/日本"',
     ],
+    [
+      ["ls", URL_, "--proxy", "proxy.example:3128"],
+      'Option --proxy must be an http(s) URL such as http://proxy.example:3128, got "proxy.example:3128"',
+    ],
     [["ls", URL_, "--log-file="], "Option --log-file needs a file name"],
     [["ls", URL_, "--extra-path="], "Option --extra-path needs a path"],
     [["ls", URL_, "--cache="], "Option --cache needs a directory"],
@@ -312,6 +322,10 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       "Option --no-pages applies to the tabtree format, not csv",
     ],
     [["ls", URL_, "--json"], "Option --json in ls applies to --stats; add --stats"],
+    [
+      ["ls", URL_, "--sitemap-columns", "-f", "pages"],
+      "Option --sitemap-columns applies to the ndjson and csv formats, not pages",
+    ],
   ];
   for (const [args, expected] of cases) {
     assert.equal(usageError(args), expected, args.join(" "));

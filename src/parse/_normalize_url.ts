@@ -1,0 +1,706 @@
+/**
+ * WHATWG URL normalisation of http(s) URLs in bytes, without `URL.parse`,
+ * for the non-canonical forms real sitemaps carry: upper-case scheme and
+ * host, ports, dotted-decimal IPv4 hosts, raw non-ASCII and spaces (percent-
+ * encoded with the path, query and fragment sets), `.`/`..` segments,
+ * backslashes, tabs and newlines, fragments, and values relative to the
+ * sitemap's URL. What it cannot settle exactly (IDN and `xn--` hosts, user
+ * info, IPv6, odd IPv4 forms, unusual host characters, entities other than
+ * the five named ones) it declines, and the caller asks `URL.parse`; what it
+ * returns is what `URL.parse(value, base).href` returns. The differential
+ * fuzzer (tests/parse/_normalize_url_test.ts, bench/fuzz_url.ts) holds it to
+ * that.
+ *
+ * @module
+ */
+
+/** The normaliser cannot decide: ask `URL.parse`. */
+export const DECLINE = -1;
+/** The value is not an http(s) URL (or not a URL at all, DESIGN §4): drop it. */
+export const NOT_HTTP = -2;
+/** Internal: tabs, newlines or entity references to remove first. */
+const RESTART = -3;
+
+/** `src` is XML text as written: `&amp;`-style references still to decode. */
+export const RAW_XML = 1;
+/** Keep the fragment (page URLs); without it the fragment is dropped (sitemap URLs). */
+export const KEEP_FRAGMENT = 2;
+
+/** The parts of a sitemap's URL that relative values resolve against. */
+export interface NormalBase {
+  /** 0 for http, 1 for https. */
+  readonly https: number;
+  /** `scheme://userinfo@host:port`, as the parser serialises it. */
+  readonly origin: Uint8Array;
+  /** The path, starting with `/`. */
+  readonly path: Uint8Array;
+  /** The query with its `?`, or empty. */
+  readonly query: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+const bases = new WeakMap<URL, NormalBase | null>();
+
+/**
+ * The base for {@linkcode normalizeUrlBytes}, computed once per URL object.
+ *
+ * @param base The sitemap's parsed URL, or null.
+ * @returns Its parts, or null when it is absent or not http(s) (then only
+ * absolute values are normalised here).
+ */
+export function normalBase(base: URL | null): NormalBase | null {
+  if (base === null) return null;
+  let b = bases.get(base);
+  if (b !== undefined) return b;
+  b = null;
+  if (base.protocol === "http:" || base.protocol === "https:") {
+    const href = base.href;
+    const tail = base.pathname.length + base.search.length + base.hash.length;
+    b = {
+      https: base.protocol === "https:" ? 1 : 0,
+      origin: encoder.encode(href.slice(0, href.length - tail)),
+      path: encoder.encode(base.pathname),
+      query: encoder.encode(base.search),
+    };
+  }
+  bases.set(base, b);
+  return b;
+}
+
+// Byte classes. Each table has 256 entries so that a byte needs one lookup.
+const C_TAB_NL = 1; // removed anywhere
+const C_SLASH = 2; // `/` or `\`: a separator in special URLs
+const C_END_PATH = 3; // `?` or `#`
+const C_AMP = 4; // an entity reference in raw XML
+const C_REJECT = 5; // `<`, `>`, `"`: in a relative value markup or prose, never a URL (DESIGN §4)
+const C_SPACE = 6; // space or form feed: whitespace, percent-encoded in absolute URLs
+const C_ENCODE = 7; // percent-encoded
+const C_HIGH = 8; // non-ASCII: UTF-8, percent-encoded byte by byte
+const C_DECLINE = 9; // runtimes disagree on it (`^` in a path): leave it to URL.parse
+
+function table(encode: string): Uint8Array {
+  const t = new Uint8Array(256);
+  for (let c = 0; c < 0x20; c++) t[c] = C_ENCODE;
+  t[0x7f] = C_ENCODE;
+  for (let c = 0x80; c < 0x100; c++) t[c] = C_HIGH;
+  for (const ch of encode) t[ch.charCodeAt(0)] = C_ENCODE;
+  t[0x09] = t[0x0a] = t[0x0d] = C_TAB_NL;
+  t[0x20] = t[0x0c] = C_SPACE;
+  t[0x26] = C_AMP;
+  t[0x3c] = t[0x3e] = t[0x22] = C_REJECT;
+  return t;
+}
+
+/** WHATWG's path percent-encode set; `^` is encoded by Bun and not by Deno. */
+const PATH = table("`{}");
+PATH[0x2f] = PATH[0x5c] = C_SLASH;
+PATH[0x3f] = PATH[0x23] = C_END_PATH;
+PATH[0x5e] = C_DECLINE;
+/** The special-query percent-encode set. */
+const QUERY = table("'");
+QUERY[0x23] = C_END_PATH;
+/** The fragment percent-encode set. */
+const FRAGMENT = table("`");
+
+/** Host bytes: 1 kept, 2 upper-case letter, 0 anything the normaliser declines. */
+const HOST = new Uint8Array(256);
+for (let c = 0x61; c <= 0x7a; c++) HOST[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) HOST[c] = 2;
+for (let c = 0x30; c <= 0x39; c++) HOST[c] = 1;
+HOST[0x2d] = HOST[0x5f] = 1;
+
+const HEX = encoder.encode("0123456789ABCDEF");
+const HTTP = encoder.encode("http://");
+const HTTPS = encoder.encode("https://");
+
+/** Scratch for values with tabs, newlines or entities removed. */
+let work = new Uint8Array(1024);
+
+/**
+ * Normalises the URL in `src[a, b)` into `out` from `o`, as
+ * `URL.parse(value.trim(), base).href` would (fragment dropped unless
+ * {@linkcode KEEP_FRAGMENT}), with DESIGN §4's rule that a relative value
+ * holding whitespace, `<`, `>` or `"` is not a URL (`isNotUrl` in _url.ts).
+ * `out` must have {@linkcode normalizedRoom} bytes from `o`.
+ *
+ * @param src The value's bytes (UTF-8).
+ * @param a Start.
+ * @param b End.
+ * @param out Where the URL goes (ASCII).
+ * @param o Where in `out`.
+ * @param base The sitemap URL's parts, or null.
+ * @param flags {@linkcode RAW_XML} and/or {@linkcode KEEP_FRAGMENT}.
+ * @returns The end of the URL in `out`; {@linkcode NOT_HTTP} when the value
+ * is no http(s) URL; {@linkcode DECLINE} when `URL.parse` has to decide.
+ */
+export function normalizeUrlBytes(
+  src: Uint8Array,
+  a: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  base: NormalBase | null,
+  flags: number,
+): number {
+  while (a < b && src[a]! <= 0x20) a++;
+  while (b > a && src[b - 1]! <= 0x20) b--;
+  // JavaScript's trim() also takes non-ASCII spaces; leave those edges to the slow path.
+  if (a === b || src[a]! >= 0x80 || src[b - 1]! >= 0x80) return a === b ? NOT_HTTP : DECLINE;
+  const r = parse(src, a, b, out, o, base, flags, false);
+  if (r !== RESTART) return r;
+  const n = clean(src, a, b, (flags & RAW_XML) !== 0);
+  if (n < 0) return DECLINE;
+  return parse(work, 0, n, out, o, base, flags & ~RAW_XML, removedTabNl);
+}
+
+/** Whether {@linkcode clean} removed a tab or newline. */
+let removedTabNl = false;
+
+/** Whether `s[a, b)` holds what {@linkcode clean} would change. */
+function needsCleaning(s: Uint8Array, a: number, b: number, raw: boolean): boolean {
+  for (let i = a; i < b; i++) {
+    const c = s[i]!;
+    if (c === 0x09 || c === 0x0a || c === 0x0d || (c === 0x26 && raw)) return true;
+  }
+  return false;
+}
+
+/** Copies `src[a, b)` to `work` without tabs and newlines and with entities decoded; -1 to decline. */
+function clean(src: Uint8Array, a: number, b: number, raw: boolean): number {
+  if (work.length < b - a) work = new Uint8Array(2 * (b - a));
+  const w = work;
+  let n = 0;
+  removedTabNl = false;
+  for (let i = a; i < b; i++) {
+    const c = src[i]!;
+    if (c === 0x09 || c === 0x0a || c === 0x0d) {
+      removedTabNl = true;
+      continue;
+    }
+    if (c === 0x26 && raw) {
+      const d = entity(src, i, b);
+      if (d < 0) return -1;
+      w[n++] = d & 0xff;
+      i += d >> 8;
+      continue;
+    }
+    w[n++] = c;
+  }
+  // Removing newlines may bare an edge (`\n` then a space) that the trim took.
+  if (n === 0 || w[0]! <= 0x20 || w[n - 1]! <= 0x20) return -1;
+  return n;
+}
+
+/** The character of the named entity at `src[i]` (`&`) and its length - 1 in the bits above, or -1. */
+function entity(src: Uint8Array, i: number, b: number): number {
+  const c1 = src[i + 1];
+  const c2 = src[i + 2];
+  const c3 = src[i + 3];
+  if (i + 3 < b && c3 === 0x3b && c2 === 0x74) {
+    if (c1 === 0x6c) return 0x3c | (3 << 8); // &lt;
+    if (c1 === 0x67) return 0x3e | (3 << 8); // &gt;
+  }
+  if (i + 4 < b && c1 === 0x61 && c2 === 0x6d && c3 === 0x70 && src[i + 4] === 0x3b) {
+    return 0x26 | (4 << 8); // &amp;
+  }
+  if (i + 5 < b && src[i + 5] === 0x3b) {
+    const c4 = src[i + 4];
+    if (c1 === 0x71 && c2 === 0x75 && c3 === 0x6f && c4 === 0x74) return 0x22 | (5 << 8);
+    if (c1 === 0x61 && c2 === 0x70 && c3 === 0x6f && c4 === 0x73) return 0x27 | (5 << 8);
+  }
+  return -1;
+}
+
+function lower(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+function copy(from: Uint8Array, out: Uint8Array, o: number): number {
+  // A loop: `set()` costs more than these few bytes.
+  for (let k = 0; k < from.length; k++) out[o + k] = from[k]!;
+  return o + from.length;
+}
+
+/** The body of {@linkcode normalizeUrlBytes} on trimmed input; `cleaned`: tabs or newlines were removed. */
+function parse(
+  s: Uint8Array,
+  a: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  base: NormalBase | null,
+  flags: number,
+  cleaned: boolean,
+): number {
+  // Scheme: ASCII letter, then letters, digits, `+ - .`, then `:`.
+  let i = a;
+  let https = -1;
+  if ((s[i]! | 0x20) >= 0x61 && (s[i]! | 0x20) <= 0x7a) {
+    while (i < b) {
+      const c = s[i]!;
+      const l = c | 0x20;
+      if (
+        (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d ||
+        c === 0x2e
+      ) i++;
+      else break;
+    }
+    if (i < b && s[i] === 0x3a) {
+      const len = i - a;
+      if (len !== 4 && len !== 5) return NOT_HTTP;
+      if (lower(s[a]!) !== 0x68 || lower(s[a + 1]!) !== 0x74 || lower(s[a + 2]!) !== 0x74) {
+        return NOT_HTTP;
+      }
+      if (lower(s[a + 3]!) !== 0x70) return NOT_HTTP;
+      if (len === 5 && lower(s[a + 4]!) !== 0x73) return NOT_HTTP;
+      https = len === 5 ? 1 : 0;
+      i++;
+    } else {
+      i = a;
+    }
+  }
+  const relative = https === -1;
+  // DESIGN §4: a relative value with whitespace inside is prose, not a path.
+  if (relative && cleaned) return NOT_HTTP;
+  let authority = -1;
+  if (!relative) {
+    // Exactly two slashes (either way) before the host; other counts mean
+    // relative-to-base or slash-skipping forms, left to the parser.
+    if (!isSlash(s[i]) || !isSlash(s[i + 1]) || isSlash(s[i + 2])) return DECLINE;
+    o = copy(https === 1 ? HTTPS : HTTP, out, o);
+    authority = i + 2;
+  } else {
+    if (base === null) {
+      // Without a base only absolute values count, and a tab in the scheme hides one.
+      return !cleaned && needsCleaning(s, a, b, (flags & RAW_XML) !== 0) ? RESTART : NOT_HTTP;
+    }
+    if (isSlash(s[i]) && isSlash(s[i + 1])) {
+      if (isSlash(s[i + 2])) return DECLINE;
+      https = base.https;
+      o = copy(https === 1 ? HTTPS : HTTP, out, o);
+      authority = i + 2;
+    } else {
+      o = copy(base.origin, out, o);
+    }
+  }
+  let pathStart: number;
+  if (authority !== -1) {
+    i = authority;
+    const r = host(s, i, b, out, o, https);
+    if (r < 0) return r;
+    o = r;
+    i = hostEnd;
+    pathStart = o;
+    if (i < b && isSlash(s[i])) i++;
+  } else if (isSlash(s[i])) {
+    pathStart = o;
+    i++;
+  } else if (s[i] === 0x3f) {
+    o = copy(base!.path, out, o);
+    return queryAndFragment(s, i, b, out, o, flags, relative);
+  } else if (s[i] === 0x23) {
+    o = copy(base!.path, out, o);
+    o = copy(base!.query, out, o);
+    return queryAndFragment(s, i, b, out, o, flags, relative);
+  } else {
+    // Path-relative: the base's path without its last segment, then this one.
+    pathStart = o;
+    const p = base!.path;
+    const cut = p.lastIndexOf(0x2f);
+    out.set(p.subarray(0, cut), o);
+    o += cut;
+  }
+  out[o++] = 0x2f;
+  return path(s, i, b, out, o, pathStart, o, flags, relative);
+}
+
+/**
+ * Writes the path from `s[i]`, then the query and fragment. Segments are
+ * written as `/` + their bytes, percent-encoded; `.` and `..` segments
+ * (`%2e` too) are removed afterwards. The path began at `out[pathStart]`;
+ * the current segment's bytes at `out[seg]`, and are written up to `o`.
+ */
+function path(
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  pathStart: number,
+  seg: number,
+  flags: number,
+  relative: boolean,
+): number {
+  for (;;) {
+    let k = 0;
+    for (; i < b; i++) {
+      const c = s[i]!;
+      k = PATH[c]!;
+      if (k === 0) {
+        out[o++] = c;
+        continue;
+      }
+      if (k === C_SLASH || k === C_END_PATH) break;
+      o = escaped(k, s, i, b, out, o, relative, flags);
+      if (o < 0) return o;
+      i += consumed;
+    }
+    const last = i >= b || k === C_END_PATH;
+    const dots = dotSegment(out, seg, o);
+    if (dots !== 0) {
+      o = seg - 1;
+      if (dots === 2 && o > pathStart) {
+        const q = out.lastIndexOf(0x2f, o - 1);
+        // Deno 2.9's parser does not pop a drive-letter-like segment (`c:`)
+        // in http URLs, Bun's and Node's do: leave it to the runtime's.
+        if (o - q === 3 && (out[q + 1]! | 0x20) >= 0x61 && (out[q + 1]! | 0x20) <= 0x7a) {
+          if (out[q + 2] === 0x3a || out[q + 2] === 0x7c) return DECLINE;
+        }
+        o = q;
+      }
+      if (last) out[o++] = 0x2f;
+    }
+    if (last) break;
+    i++;
+    out[o++] = 0x2f;
+    seg = o;
+  }
+  if (i >= b) return o;
+  return queryAndFragment(s, i, b, out, o, flags, relative);
+}
+
+/**
+ * {@linkcode normalizeUrlBytes} for a value whose start `src[a, j)` is
+ * already known to be canonical: an absolute http(s) URL of a lower-case
+ * host name, no port, and path (and query) bytes kept as they are (what
+ * `normalUrlEnd` in _pack.ts checks, up to the first byte it does not
+ * know); that part is copied, and the rest normalised from `src[j]`.
+ *
+ * @param src The value's bytes (UTF-8).
+ * @param a Start (after leading whitespace).
+ * @param j End of the canonical start; after the path's first `/`.
+ * @param b End.
+ * @param out Where the URL goes (ASCII).
+ * @param o Where in `out`.
+ * @param base The sitemap URL's parts, or null.
+ * @param flags {@linkcode RAW_XML} and/or {@linkcode KEEP_FRAGMENT}.
+ * @returns What {@linkcode normalizeUrlBytes} returns.
+ */
+export function normalizeUrlBytesFrom(
+  src: Uint8Array,
+  a: number,
+  j: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  base: NormalBase | null,
+  flags: number,
+): number {
+  const b0 = b;
+  while (b > j && src[b - 1]! <= 0x20) b--;
+  if (b === j || src[b - 1]! >= 0x80) return normalizeUrlBytes(src, a, b0, out, o, base, flags);
+  let pathStart = -1;
+  let seg = 0;
+  const start = o;
+  for (let i = a; i < j; i++) {
+    const c = src[i]!;
+    if (c === 0x3f) {
+      // The query's set differs from the path's: normalise it from its `?`.
+      j = i;
+      break;
+    }
+    if (c === 0x2f) {
+      // The third slash starts the path; each slash starts a segment.
+      if (pathStart === -1 && i - a > 7) pathStart = o;
+      seg = o + 1;
+    }
+    out[o++] = c;
+  }
+  if (pathStart === -1) return normalizeUrlBytes(src, a, b0, out, start, base, flags);
+  const r = path(src, j, b, out, o, pathStart, seg, flags, false);
+  return r === RESTART ? normalizeUrlBytes(src, a, b0, out, start, base, flags) : r;
+}
+
+/** Where {@linkcode host} stopped reading. */
+let hostEnd = 0;
+
+/**
+ * Writes the host and port at `s[i]` (after `//`); returns the new `o`, or a
+ * negative outcome. Sets {@linkcode hostEnd}.
+ */
+function host(
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  https: number,
+): number {
+  const h = o;
+  let label = o;
+  let digitsOnly = true;
+  for (; i < b; i++) {
+    const c = s[i]!;
+    const k = HOST[c]!;
+    if (k === 1) {
+      out[o++] = c;
+      if (c < 0x30 || c > 0x39) digitsOnly = false;
+      continue;
+    }
+    if (k === 2) {
+      out[o++] = c | 0x20;
+      digitsOnly = false;
+      continue;
+    }
+    if (c === 0x2e) {
+      if (o === label || isXn(out, label, o)) return DECLINE;
+      out[o++] = c;
+      label = o;
+      digitsOnly = true;
+      continue;
+    }
+    break;
+  }
+  // An empty host or label (a trailing dot included), an `xn--` label (the
+  // parser checks its Punycode), user info, IPv6, other characters: decline.
+  if (o === label || isXn(out, label, o)) return DECLINE;
+  if (out[label] === 0x30 && (out[label + 1]! | 0x20) === 0x78) return DECLINE;
+  if (digitsOnly && !isDottedQuad(out, h, o)) return DECLINE;
+  let c = i < b ? s[i]! : -1;
+  if (c === 0x3a) {
+    i++;
+    let port = 0;
+    const p = i;
+    for (; i < b; i++) {
+      const d = s[i]! - 0x30;
+      if (d < 0 || d > 9) break;
+      port = port * 10 + d;
+      if (port > 65535) return DECLINE;
+    }
+    c = i < b ? s[i]! : -1;
+    if (i > p && port !== (https === 1 ? 443 : 80)) {
+      out[o++] = 0x3a;
+      const text = String(port);
+      for (let k = 0; k < text.length; k++) out[o++] = text.charCodeAt(k);
+    }
+  }
+  if (c !== -1 && !isSlash(c) && c !== 0x3f && c !== 0x23) {
+    return c === 0x09 || c === 0x0a || c === 0x0d ? RESTART : DECLINE;
+  }
+  hostEnd = i;
+  return o;
+}
+
+function isXn(out: Uint8Array, label: number, o: number): boolean {
+  return o - label >= 4 && out[label] === 0x78 && out[label + 1] === 0x6e &&
+    out[label + 2] === 0x2d && out[label + 3] === 0x2d;
+}
+
+/** Whether `out[h, o)` is four decimal numbers 0-255 without leading zeros. */
+function isDottedQuad(out: Uint8Array, h: number, o: number): boolean {
+  let parts = 0;
+  let value = 0;
+  let len = 0;
+  for (let i = h; i <= o; i++) {
+    const c = i === o ? 0x2e : out[i]!;
+    if (c === 0x2e) {
+      if (len === 0 || value > 255 || (len > 1 && out[i - len] === 0x30)) return false;
+      parts++;
+      value = 0;
+      len = 0;
+      continue;
+    }
+    if (c < 0x30 || c > 0x39) return false;
+    value = value * 10 + c - 0x30;
+    len++;
+  }
+  return parts === 4;
+}
+
+function isSlash(c: number | undefined): boolean {
+  return c === 0x2f || c === 0x5c;
+}
+
+/** Outcome of {@linkcode rare}: percent-encode the byte. */
+const ENCODE = 0;
+/** Outcome of {@linkcode rare}: keep the byte as it is. */
+const KEEP = 1;
+/** Outcome of {@linkcode rare}: an `&amp;` in raw XML, read as `&`. */
+const AMP = 2;
+
+/** What to do with a byte of class `k` other than the common ones: {@linkcode ENCODE}, {@linkcode KEEP} or an outcome. */
+function rare(
+  k: number,
+  relative: boolean,
+  flags: number,
+  s: Uint8Array,
+  i: number,
+  b: number,
+): number {
+  if (k === C_AMP) {
+    if ((flags & RAW_XML) === 0) return KEEP;
+    // `&amp;` (a query's separator, escaped) is read in place; other references first decoded.
+    return s[i + 4] === 0x3b && s[i + 1] === 0x61 && s[i + 2] === 0x6d && s[i + 3] === 0x70 &&
+        i + 4 < b
+      ? AMP
+      : RESTART;
+  }
+  if (k === C_TAB_NL) return RESTART;
+  if (k === C_REJECT) return relative ? NOT_HTTP : ENCODE;
+  if (k === C_SPACE) return relative ? NOT_HTTP : 0;
+  return DECLINE;
+}
+
+function percent(c: number, out: Uint8Array, o: number): number {
+  out[o] = 0x25;
+  out[o + 1] = HEX[c >> 4]!;
+  out[o + 2] = HEX[c & 15]!;
+  return o + 3;
+}
+
+/** 1 for a `.` segment, 2 for `..` (`%2e` in any case for a dot), else 0. */
+function dotSegment(out: Uint8Array, a: number, b: number): number {
+  const n = b - a;
+  if (n === 0 || n > 6) return 0;
+  let dots = 0;
+  for (let i = a; i < b;) {
+    if (out[i] === 0x2e) i++;
+    else if (out[i] === 0x25 && out[i + 1] === 0x32 && (out[i + 2]! | 0x20) === 0x65 && i + 2 < b) {
+      i += 3;
+    } else return 0;
+    dots++;
+  }
+  return dots <= 2 ? dots : 0;
+}
+
+/** Length of the well-formed UTF-8 sequence at `s[i]`, or 0. */
+function utf8Length(s: Uint8Array, i: number, b: number): number {
+  const c = s[i]!;
+  if (c < 0xc2 || c > 0xf4) return 0;
+  const n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+  if (i + n > b) return 0;
+  for (let k = 1; k < n; k++) if ((s[i + k]! & 0xc0) !== 0x80) return 0;
+  const d = s[i + 1]!;
+  if (c === 0xe0 && d < 0xa0) return 0;
+  if (c === 0xed && d > 0x9f) return 0;
+  if (c === 0xf0 && d < 0x90) return 0;
+  if (c === 0xf4 && d > 0x8f) return 0;
+  return n;
+}
+
+/** Bytes {@linkcode escaped} read beyond the one it was given. */
+let consumed = 0;
+
+/**
+ * Writes the byte at `s[i]`, of class `k` (not 0), as the URL holds it:
+ * percent-encoded, kept, or read with the bytes after it (UTF-8, `&amp;`);
+ * sets {@linkcode consumed}. Returns the new `o`, or a negative outcome.
+ */
+function escaped(
+  k: number,
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  relative: boolean,
+  flags: number,
+): number {
+  consumed = 0;
+  if (k === C_ENCODE) return percent(s[i]!, out, o);
+  if (k === C_HIGH) {
+    const n = utf8Length(s, i, b);
+    if (n === 0) return DECLINE;
+    for (let m = 0; m < n; m++) o = percent(s[i + m]!, out, o);
+    consumed = n - 1;
+    return o;
+  }
+  const r = rare(k, relative, flags, s, i, b);
+  if (r === ENCODE) return percent(s[i]!, out, o);
+  if (r === KEEP) {
+    out[o] = s[i]!;
+    return o + 1;
+  }
+  if (r !== AMP) return r;
+  out[o] = 0x26;
+  consumed = 4;
+  return o + 1;
+}
+
+/**
+ * Writes the query and fragment at `s[i]` (`?` or `#`): each percent-encoded
+ * with its set, the fragment dropped without {@linkcode KEEP_FRAGMENT} (but
+ * still checked: a value with markup there is no URL either).
+ */
+function queryAndFragment(
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  flags: number,
+  relative: boolean,
+): number {
+  let set = s[i] === 0x3f ? QUERY : FRAGMENT;
+  let fragment = o;
+  out[o++] = s[i++]!;
+  for (; i < b; i++) {
+    const c = s[i]!;
+    const k = set[c]!;
+    if (k === 0) {
+      out[o++] = c;
+      continue;
+    }
+    if (k === C_END_PATH) {
+      // The `#` that ends the query.
+      set = FRAGMENT;
+      fragment = o;
+      out[o++] = c;
+      continue;
+    }
+    o = escaped(k, s, i, b, out, o, relative, flags);
+    if (o < 0) return o;
+    i += consumed;
+  }
+  return set === FRAGMENT && (flags & KEEP_FRAGMENT) === 0 ? fragment : o;
+}
+
+let input = new Uint8Array(1024);
+let output = new Uint8Array(4096);
+const ascii = new TextDecoder("latin1");
+
+/**
+ * {@linkcode normalizeUrlBytes} for a string.
+ *
+ * @param value The value (UTF-16; lone surrogates become U+FFFD, as the parser makes them).
+ * @param base The sitemap URL's parts, or null.
+ * @param flags {@linkcode KEEP_FRAGMENT} or 0.
+ * @returns The URL, null when the value is no http(s) URL, undefined when
+ * `URL.parse` has to decide.
+ */
+export function normalizeUrl(
+  value: string,
+  base: NormalBase | null,
+  flags: number,
+): string | null | undefined {
+  if (input.length < value.length * 3) input = new Uint8Array(value.length * 3 + 64);
+  const n = encoder.encodeInto(value, input).written;
+  const room = normalizedRoom(n, base);
+  if (output.length < room) output = new Uint8Array(room * 2);
+  const end = normalizeUrlBytes(input, 0, n, output, 0, base, flags & KEEP_FRAGMENT);
+  if (end === DECLINE) return undefined;
+  if (end === NOT_HTTP) return null;
+  return ascii.decode(output.subarray(0, end));
+}
+
+/**
+ * Room {@linkcode normalizeUrlBytes} needs in `out` for an input of `n` bytes.
+ *
+ * @param n The input's length in bytes.
+ * @param base The sitemap URL's parts, or null.
+ * @returns Bytes.
+ */
+export function normalizedRoom(n: number, base: NormalBase | null): number {
+  return 3 * n + 8 +
+    (base === null ? 0 : base.origin.length + base.path.length + base.query.length);
+}

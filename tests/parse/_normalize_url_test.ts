@@ -1,0 +1,186 @@
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { KEEP_FRAGMENT, normalBase, normalizeUrl } from "../../src/parse/_normalize_url.ts";
+import { parseSitemap } from "../../src/parse/parse_sitemap.ts";
+import { parseBase, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
+import { sitemapFromString } from "../../src/sitemap_from_string.ts";
+import { checkDocument, checkSeed, type FuzzCounts } from "./_url_fuzz.ts";
+
+const SITEMAP = "https://www.example.com/dir/sitemap.xml";
+const base = parseBase(SITEMAP);
+const nb = normalBase(base);
+
+/** Every form the normaliser handles itself, with the WHATWG result written out. */
+const FORMS: readonly [string, string][] = [
+  ["HTTPS://WWW.Example.COM/a", "https://www.example.com/a"],
+  ["https://www.example.com:443/a", "https://www.example.com/a"],
+  ["http://www.example.com:0080/a", "http://www.example.com/a"],
+  ["https://www.example.com:8443/a", "https://www.example.com:8443/a"],
+  ["https://www.example.com:/a", "https://www.example.com/a"],
+  ["http://127.0.0.1/a", "http://127.0.0.1/a"],
+  ["http://10.0.0.255:8080", "http://10.0.0.255:8080/"],
+  [
+    "https://www.example.com/été/café 1.html",
+    "https://www.example.com/%C3%A9t%C3%A9/caf%C3%A9%201.html",
+  ],
+  [
+    "https://www.example.com/a?q=é x&r='`#é x`",
+    "https://www.example.com/a?q=%C3%A9%20x&r=%27`#%C3%A9%20x%60",
+  ],
+  ["https://www.example.com/a/./b/../c/%2e%2E/d", "https://www.example.com/a/d"],
+  ["https://www.example.com/a/b/..", "https://www.example.com/a/"],
+  ["https://www.example.com/../../x", "https://www.example.com/x"],
+  ["https:\\\\www.example.com\\a\\b", "https://www.example.com/a/b"],
+  ["https://www.exa\tmple.com/a\n/b\r", "https://www.example.com/a/b"],
+  ["https://www.example.com/a#top", "https://www.example.com/a#top"],
+  ["https://www.example.com/{x}|%zz", "https://www.example.com/%7Bx%7D|%zz"],
+  ["/root/p?x=1", "https://www.example.com/root/p?x=1"],
+  ["page.html", "https://www.example.com/dir/page.html"],
+  ["../up.html", "https://www.example.com/up.html"],
+  ["//cdn.example.com/x", "https://cdn.example.com/x"],
+  ["?q=2", "https://www.example.com/dir/sitemap.xml?q=2"],
+];
+
+Deno.test("normalizeUrl() gives the WHATWG href for each non-canonical form, without URL.parse", () => {
+  for (const [value, href] of FORMS) {
+    equal(normalizeUrl(value, nb, KEEP_FRAGMENT), href, value);
+    equal(URL.parse(value, SITEMAP)?.href, href, value);
+  }
+});
+
+Deno.test("normalizeUrl() declines what URL.parse must settle: IDN, xn--, user info, IPv6, odd IPv4", () => {
+  const declined = [
+    "https://bücher.example/a",
+    "https://xn--bcher-kva.example/a",
+    "https://user:pw@www.example.com/a",
+    "http://[::1]/a",
+    "http://0x7f.0.0.1/a",
+    "http://127.1/a",
+    "http://010.0.0.1/a",
+    "http://1.2.3.4./a",
+    "https://www.example.com:99999/a",
+    "https:///www.example.com/a",
+    "https://www.example.com/a^b",
+  ];
+  for (const value of declined) equal(normalizeUrl(value, nb, KEEP_FRAGMENT), undefined, value);
+  equal(resolvePageUrl("http://0x7f.0.0.1/a", base), "http://127.0.0.1/a");
+  equal(resolvePageUrl("http://256.0.0.1/a", base), null);
+});
+
+Deno.test("resolveSitemapUrl() drops the fragment on the fast path too", () => {
+  equal(
+    resolveSitemapUrl("HTTPS://WWW.Example.COM/s.xml#x", base),
+    "https://www.example.com/s.xml",
+  );
+  equal(resolveSitemapUrl("sub.xml#frag", base), "https://www.example.com/dir/sub.xml");
+});
+
+Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,000 seeds)", () => {
+  const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
+  const failures: string[] = [];
+  for (let seed = 0; seed < 200_000; seed++) {
+    const problem = checkSeed(seed, counts);
+    if (problem !== null && failures.length < 5) failures.push(`seed ${seed}: ${problem}`);
+  }
+  deepStrictEqual(failures, []);
+  equal(counts.urls, 200_000);
+});
+
+Deno.test("the page builder's byte paths give the fuzzer's URLs exactly, in 60 urlsets by both readers", () => {
+  const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
+  const failures: string[] = [];
+  for (let d = 0; d < 60; d++) {
+    const seeds = Array.from({ length: 500 }, (_, k) => 1_000_000 + d * 500 + k);
+    const problem = checkDocument(seeds, counts);
+    if (problem !== null) failures.push(problem);
+  }
+  deepStrictEqual(failures, []);
+  equal(counts.checks, 120);
+});
+
+function pagesOf(xml: string): string[] {
+  const node = sitemapFromString(xml, { url: "https://example.com/sitemap.xml" });
+  return node.pages.map((p) => p.url);
+}
+
+function urlset(...locs: string[]): string {
+  return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${
+    locs.map((l) => `<url><loc>${l}</loc></url>`).join("")
+  }</urlset>`;
+}
+
+Deno.test("a <loc> of prose or markup never becomes a URL on the site's host, with a warning", () => {
+  const xml = urlset(
+    "not a url",
+    "https://example.com/kept",
+    "&lt;a href=&quot;https://example.com/x&quot;&gt;x&lt;/a&gt;",
+    "/relative path",
+    "see https://example.com/y",
+  );
+  deepStrictEqual(pagesOf(xml), ["https://example.com/kept"]);
+  const result = parseSitemap(new TextEncoder().encode(xml), {
+    url: "https://example.com/sitemap.xml",
+  });
+  equal(
+    result.kind === "pages" ? result.warning : result.kind,
+    'Dropped 4 values that are not a URL (prose or markup), the first: "not a url"',
+  );
+});
+
+Deno.test("an absolute http(s) <loc> with raw spaces, non-ASCII, quotes or brackets is kept, percent-encoded the WHATWG way", () => {
+  const xml = urlset(
+    "https://example.com/a b/c d.html",
+    "https://example.com/été?q=café crème",
+    "/relative-without-space",
+    "https://EXAMPLE.com:443/p?a=1&amp;b=2#frag",
+    "https://example.com/episode/on-&quot;who-is&quot;",
+    "http://example.com/&amp;&gt;&lt;&apos;&quot;/",
+  );
+  deepStrictEqual(pagesOf(xml), [
+    "https://example.com/a%20b/c%20d.html",
+    "https://example.com/%C3%A9t%C3%A9?q=caf%C3%A9%20cr%C3%A8me",
+    "https://example.com/relative-without-space",
+    "https://example.com/p?a=1&b=2#frag",
+    "https://example.com/episode/on-%22who-is%22",
+    "http://example.com/&%3E%3C'%22/",
+  ]);
+  const result = parseSitemap(new TextEncoder().encode(xml), {
+    url: "https://example.com/sitemap.xml",
+  });
+  equal(result.kind === "pages" ? result.warning : result.kind, null);
+});
+
+Deno.test("a feed link holding escaped markup is dropped with a warning", () => {
+  const rss = `<rss version="2.0"><channel><title>t</title>
+<item><title>a</title><link>&lt;a href="https://example.com/p"&gt;p&lt;/a&gt;</link></item>
+<item><title>b</title><link>https://example.com/ok</link></item>
+</channel></rss>`;
+  const node = sitemapFromString(rss, { url: "https://example.com/feed.xml" });
+  deepStrictEqual(node.pages.map((p) => p.url), ["https://example.com/ok"]);
+  const result = parseSitemap(new TextEncoder().encode(rss), {
+    url: "https://example.com/feed.xml",
+  });
+  equal(
+    result.kind === "pages" ? result.warning : result.kind,
+    'Dropped 1 value that is not a URL (prose or markup), the first: "<a href=\\"https://example.com/p\\">p</a>"',
+  );
+});
+
+Deno.test("a sitemapindex <loc> of prose is dropped with a warning; odd forms of real URLs are normalised", () => {
+  const xml = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>no sitemap here</loc></sitemap>
+<sitemap><loc>HTTPS://Example.COM:443/a.xml#x</loc></sitemap>
+<sitemap><loc>b.xml</loc></sitemap>
+</sitemapindex>`;
+  const result = parseSitemap(new TextEncoder().encode(xml), {
+    url: "https://example.com/index.xml",
+  });
+  if (result.kind !== "index") throw new Error(result.kind);
+  deepStrictEqual(result.children.map((c) => c.url), [
+    "https://example.com/a.xml",
+    "https://example.com/b.xml",
+  ]);
+  equal(
+    result.warning,
+    'Dropped 1 value that is not a URL (prose or markup), the first: "no sitemap here"',
+  );
+});
