@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
+import process from "node:process";
 import { main } from "../../cli.ts";
 import { batchProgressText, finishedSites } from "../../src/cli/_batch.ts";
 import { serveSites } from "../../fixtures/sites.ts";
@@ -233,4 +235,29 @@ Deno.test("batchProgressText() shows done/total, pages, failures, rate and ETA",
     batchProgressText({ done: 0, total: null, pages: 0, failures: 0 }, 0),
     "sites 0/? · pages 0 · failures 0 · 0.0 sites/s",
   );
+});
+
+Deno.test("batch - reads the homepages from stdin (a process of this runtime)", async () => {
+  const sites = await serveSites({ count: 3 });
+  const cliPath = new URL("../../cli.ts", import.meta.url).pathname;
+  const [command, args] = "Bun" in globalThis
+    ? [process.execPath, [cliPath]]
+    : [Deno.execPath(), ["run", "-A", "--no-check", cliPath]];
+  try {
+    const child = spawn(command, [...args, "batch", "-", "--workers", "0"]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => stdout += chunk);
+    child.stderr.on("data", (chunk) => stderr += chunk);
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.end(`# three sites\n${sites.homepages.join("\n")}\n`);
+    assert.deepEqual([await exited, stderr], [0, ""]);
+    const lines = stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => [l.homepage, l.status, l.pages]).sort(),
+      sites.homepages.map((h) => [h, "ok", 10]).sort(),
+    );
+  } finally {
+    await sites.close();
+  }
 });
