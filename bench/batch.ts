@@ -6,7 +6,7 @@
  * the crawler's alone. Peak RSS is each crawler process's maximum resident
  * set size as `/usr/bin/time` reports it.
  *
- * `deno run -A bench/batch.ts [--sites 1000] [--latency 20] [--workers 2] [--site-concurrency 64]`
+ * `deno run -A bench/batch.ts [--sites 1000] [--latency 20] [--workers 2] [--site-concurrency 64] [--max-connections 64]`
  *
  * @module
  */
@@ -22,6 +22,7 @@ const SITES = numberFlag("sites", 1000);
 const LATENCY = numberFlag("latency", 20);
 const WORKERS = numberFlag("workers", 2);
 const SITE_CONCURRENCY = numberFlag("site-concurrency", 64);
+const MAX_CONNECTIONS = numberFlag("max-connections", 64);
 
 interface Measured {
   readonly seconds: number;
@@ -95,13 +96,19 @@ async function serveSites(list: string): Promise<Deno.ChildProcess> {
 const dir = mkdtempSync(join(tmpdir(), "batch-bench-"));
 const list = join(dir, "sites.txt");
 const server = await serveSites(list);
-const crawl = ["--site-concurrency", String(SITE_CONCURRENCY)];
+const crawl = [
+  "--site-concurrency",
+  String(SITE_CONCURRENCY),
+  "--max-connections",
+  String(MAX_CONNECTIONS),
+];
 try {
   const load = Deno.loadavg()[0]!.toFixed(1);
   console.log(`load average ${load} on ${navigator.hardwareConcurrency} cores`);
   console.log(
     `${SITES} sites (robots.txt -> index -> 2 urlsets of 5 pages; 1 in 20 without sitemaps, ` +
-      `1 in 20 unreachable), ${LATENCY} ms per response, siteConcurrency ${SITE_CONCURRENCY}`,
+      `1 in 20 unreachable), ${LATENCY} ms per response, siteConcurrency ${SITE_CONCURRENCY}, ` +
+      `maxConnections ${MAX_CONNECTIONS}`,
   );
 
   const out = join(dir, "batch.ndjson");
