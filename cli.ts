@@ -97,6 +97,7 @@ import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
 import { stripOrigin } from "./src/format.ts";
+import { batchCommand } from "./src/cli/_batch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
@@ -112,7 +113,18 @@ type CommandHandler = (
 const HANDLERS: Map<string, CommandHandler> = new Map([
   ["ls", ls],
   ["lint", (parsed, io) => lintCommand(parsed, io)],
+  ["batch", (parsed, io, stderr) => batchCommand(parsed.operands, parsed.flags, io, stderr)],
+  ["enqueue", queue("enqueue")],
+  ["worker", queue("worker")],
 ]);
+
+/** The queue commands, loaded only when run: the other commands never load bullmq. */
+function queue(command: "enqueue" | "worker"): CommandHandler {
+  return async (parsed, io, stderr) => {
+    const { queueCommand } = await import("./src/cli/_queue.ts");
+    return await queueCommand(command, parsed.operands, parsed.flags, io, stderr);
+  };
+}
 
 /**
  * Runs the command line.
