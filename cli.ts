@@ -74,8 +74,8 @@ import {
   BatchWriter,
   type CliIO,
   isBrokenPipe,
-  onFirstInterrupt,
   processIO,
+  runAsCommand,
   SerialWriter,
 } from "./src/cli/_io.ts";
 import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
@@ -103,7 +103,7 @@ export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
-/** A command's handler: the parsed line in, the exit status out. */
+/** A command's handler: the parsed line in, the exit status out; a new command adds one to HANDLERS and its spec to COMMANDS (src/cli/_args.ts). */
 type CommandHandler = (
   parsed: Extract<ParsedArgs, { kind: "run" }>,
   io: CliIO,
@@ -514,10 +514,6 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.main) {
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(() => interrupt.abort());
-  const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
-  stopListening();
-  process.exit(status);
-}
+// Deno and Bun run this module as the program; Node (and anything bundled)
+// starts from bin/sitemap-tree.ts, which calls runAsCommand() unconditionally.
+if (import.meta.main) await runAsCommand(main);

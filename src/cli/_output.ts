@@ -105,17 +105,33 @@ export function* ndjsonFormat(
   unique = false,
   columns: SitemapColumns | null = null,
 ): Generator<string, void, undefined> {
+  yield* rows(root, unique, (sitemap) => {
+    const field = JSON.stringify(sitemap);
+    const extra = columns === null ? "" : columns.json(sitemap);
+    return (page) => {
+      const line = ndjsonLine(page, sitemap, field);
+      return extra === "" ? line : line.slice(0, -2) + extra + "}\n";
+    };
+  });
+}
+
+/**
+ * One row per page in tree order, written by the writer `start` makes once
+ * per sitemap (so per-sitemap fields are encoded once, not per page).
+ */
+function* rows(
+  root: AbstractSitemap,
+  unique: boolean,
+  start: (sitemap: string) => (page: SitemapPage) => string,
+): Generator<string, void, undefined> {
   let sitemap: string | null = null;
-  let field = "";
-  let extra = "";
+  let row: (page: SitemapPage) => string = () => "";
   for (const { page, node } of treePages(root, unique)) {
     if (node.url !== sitemap) {
       sitemap = node.url;
-      field = JSON.stringify(sitemap);
-      extra = columns === null ? "" : columns.json(sitemap);
+      row = start(sitemap);
     }
-    const line = ndjsonLine(page, sitemap, field);
-    yield extra === "" ? line : line.slice(0, -2) + extra + "}\n";
+    yield row(page);
   }
 }
 
@@ -233,18 +249,14 @@ export function* csvFormat(
   columns: SitemapColumns | null = null,
 ): Generator<string, void, undefined> {
   yield columns === null ? csvHeader() : [...CSV_HEADER, ...SITEMAP_CSV_COLUMNS].join(",") + "\r\n";
-  let sitemap: string | null = null;
-  let field = "";
-  let extra = "";
-  for (const { page, node } of treePages(root, unique)) {
-    if (node.url !== sitemap) {
-      sitemap = node.url;
-      field = csvField(sitemap);
-      extra = columns === null ? "" : columns.csv(sitemap);
-    }
-    const row = csvRow(page, field);
-    yield extra === "" ? row : row.slice(0, -2) + extra + "\r\n";
-  }
+  yield* rows(root, unique, (sitemap) => {
+    const field = csvField(sitemap);
+    const extra = columns === null ? "" : columns.csv(sitemap);
+    return (page) => {
+      const row = csvRow(page, field);
+      return extra === "" ? row : row.slice(0, -2) + extra + "\r\n";
+    };
+  });
 }
 
 /** @returns The CSV header row with its CRLF. */

@@ -34,6 +34,8 @@ export interface NormalBase {
   readonly origin: Uint8Array;
   /** The path, starting with `/`. */
   readonly path: Uint8Array;
+  /** The path without its last segment (and that segment's `/`). */
+  readonly dir: Uint8Array;
   /** The query with its `?`, or empty. */
   readonly query: Uint8Array;
 }
@@ -60,6 +62,7 @@ export function normalBase(base: URL | null): NormalBase | null {
       https: base.protocol === "https:" ? 1 : 0,
       origin: encoder.encode(href.slice(0, href.length - tail)),
       path: encoder.encode(base.pathname),
+      dir: encoder.encode(base.pathname.slice(0, base.pathname.lastIndexOf("/"))),
       query: encoder.encode(base.search),
     };
   }
@@ -305,10 +308,7 @@ function parse(
   } else {
     // Path-relative: the base's path without its last segment, then this one.
     pathStart = o;
-    const p = base!.path;
-    const cut = p.lastIndexOf(0x2f);
-    out.set(p.subarray(0, cut), o);
-    o += cut;
+    o = copy(base!.dir, out, o);
   }
   out[o++] = 0x2f;
   return path(s, i, b, out, o, pathStart, o, flags, relative);
@@ -471,17 +471,19 @@ function host(
     i++;
     let port = 0;
     const p = i;
+    let digits = i;
     for (; i < b; i++) {
       const d = s[i]! - 0x30;
       if (d < 0 || d > 9) break;
+      // Leading zeros go: `:0080` is port 80.
+      if (port === 0) digits = i;
       port = port * 10 + d;
       if (port > 65535) return DECLINE;
     }
     c = i < b ? s[i]! : -1;
     if (i > p && port !== (https === 1 ? 443 : 80)) {
       out[o++] = 0x3a;
-      const text = String(port);
-      for (let k = 0; k < text.length; k++) out[o++] = text.charCodeAt(k);
+      for (let k = digits; k < i; k++) out[o++] = s[k]!;
     }
   }
   if (c !== -1 && !isSlash(c) && c !== 0x3f && c !== 0x23) {

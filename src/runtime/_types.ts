@@ -55,6 +55,8 @@ export interface Runtime {
   readonly PERMISSION_ADVICE: string | null;
   /** An environment variable, without prompting; undefined when unset or not permitted. */
   readEnv(name: string): string | undefined;
+  /** Whether using one of these permissions may draw a permission prompt; false where the runtime never prompts. */
+  permissionMayPrompt(permissions: readonly ("net" | "read")[]): Promise<boolean>;
   /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
   createProxyFetch(proxyUrl: string): typeof fetch;
   /**

@@ -65,6 +65,11 @@ export function parentPort(): ParentPort {
 /** Bun grants every connection: no permission to name. */
 export const PERMISSION_ADVICE: string | null = null;
 
+/** Never: this runtime has no permission prompts. */
+export function permissionMayPrompt(_permissions: readonly ("net" | "read")[]): Promise<boolean> {
+  return Promise.resolve(false);
+}
+
 /** An environment variable, or undefined when unset. */
 export function readEnv(name: string): string | undefined {
   return process.env[name];

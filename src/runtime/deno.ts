@@ -63,6 +63,19 @@ export function parentPort(): ParentPort {
 export const PERMISSION_ADVICE: string | null = "run Deno with --allow-net";
 
 /**
+ * Whether using one of these permissions may draw a permission prompt: Deno
+ * run without `--allow-net`/`--allow-read` on a terminal asks for them.
+ */
+export async function permissionMayPrompt(
+  permissions: readonly ("net" | "read")[],
+): Promise<boolean> {
+  for (const name of permissions) {
+    if ((await Deno.permissions.query({ name })).state === "prompt") return true;
+  }
+  return false;
+}
+
+/**
  * An environment variable, or undefined when unset or not readable: the
  * permission is queried first, so that no prompt interrupts a crawl.
  */

@@ -32,6 +32,8 @@ export const runtime: Runtime = g.Bun !== undefined
 
 /** What to tell the user when the runtime forbids a connection, or null when it never does. */
 export const PERMISSION_ADVICE: string | null = runtime.PERMISSION_ADVICE;
+/** Whether using one of these permissions may draw a permission prompt (Deno); false elsewhere. */
+export const permissionMayPrompt: Runtime["permissionMayPrompt"] = runtime.permissionMayPrompt;
 /** Reads an environment variable without prompting; undefined when unset or not permitted. */
 export const readEnv: (name: string) => string | undefined = runtime.readEnv;
 /** A fetch that sends every request through the HTTP proxy at the given URL. */

@@ -217,8 +217,9 @@ Deno.test({
       );
 
       // Without --allow-net, Deno prompts on the first request: the line must not be drawn over it.
+      // A socket of its own: a new server on the one just killed can fail to start.
       const prompt = await inPane(
-        socket,
+        `${socket}-prompt`,
         `${deno} run --allow-read ${args}; echo "DONE $?"; sleep 60`,
         "DONE",
         { when: "Allow?", keys: ["n", "Enter"] },
@@ -229,6 +230,7 @@ Deno.test({
       assert.match(prompt.pane, /Denied net access[^]*\nsitemap-tree: .+\nDONE 1\n/, prompt.pane);
     } finally {
       await tmux(socket, "kill-server").catch(() => "");
+      await tmux(`${socket}-prompt`, "kill-server").catch(() => "");
       await server.close();
       await Deno.remove(dir, { recursive: true });
     }

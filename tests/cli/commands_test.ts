@@ -434,3 +434,26 @@ Deno.test("ls --sitemap-columns adds each sitemap's Last-Modified, ETag and down
     ]);
   });
 });
+
+Deno.test("deno task ls and main pass a command through: `deno task ls lint URL` lints, `deno task main -- lint` lints the demo", async () => {
+  await withSite(smallSite(), async (s) => {
+    const deno = quote(Deno.execPath());
+    const lint = await bash(`${deno} task ls lint ${quote(s.url("/"))} -k --no-feeds`);
+    assert.equal(lint.status, 1, lint.stderr);
+    assert.equal(lines(lint.stdout).at(-1), "2 errors, 0 warnings in 4 sitemaps (3 pages)");
+    const ls = await bash(`${deno} task ls ${quote(s.url("/"))} -k --no-feeds -f pages`);
+    assert.deepEqual([ls.status, lines(ls.stdout).length], [0, 3]);
+  });
+  // `npm run main` runs `deno task main --`: the README's showcase on the bundled demo site.
+  const summary = await bash(`${Deno.execPath()} task main -- -f summary`);
+  assert.equal(summary.status, 0, summary.stderr);
+  assert.match(
+    summary.stdout,
+    /\n14 sitemaps \(1 invalid\), 29 pages: 20 distinct, 9 duplicates; [\d.]+ kB downloaded\n$/,
+  );
+  const lint = await bash(`${Deno.execPath()} task main -- lint`);
+  assert.deepEqual(
+    [lint.status, lines(lint.stdout).at(-1)],
+    [1, "7 errors, 9 warnings in 14 sitemaps (29 pages)"],
+  );
+});

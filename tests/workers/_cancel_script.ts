@@ -45,6 +45,8 @@ async function startedPool(jobTimeoutMs = 30_000) {
     workers: 1,
     jobTimeoutMs,
     onStopped: (report) => stopped.push(report),
+    // Every stop reported even on a loaded machine: not replaced after 1 s.
+    stopGraceMs: 20_000,
   });
   pool.warm();
   await pool.ready();
@@ -57,9 +59,9 @@ function kindOf(outcome: { result: { kind: string; reason?: string } }): string 
     : outcome.result.kind;
 }
 
-/** Waits until the pool reports a stop (or 5 s). */
+/** Waits until the pool reports a stop (or 20 s). */
 async function nextStop(count: number): Promise<void> {
-  for (let waited = 0; stopped.length < count && waited < 5000; waited += 5) {
+  for (let waited = 0; stopped.length < count && waited < 20_000; waited += 5) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
