@@ -139,7 +139,7 @@ export class Crawler {
       /** Shared with other crawls: one connection cap and per-host politeness for all. */
       readonly scheduler?: RequestScheduler;
       /** The default fetch on a connection pool of this crawl's own (see `openConnections`). */
-      readonly fetch?: typeof fetch | null;
+      readonly fetch?: typeof globalThis.fetch | null;
     } = {},
   ) {
     this.#o = options;
