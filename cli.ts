@@ -118,12 +118,29 @@ const HANDLERS: Map<string, CommandHandler> = new Map([
   ["worker", queue("worker")],
 ]);
 
-/** The queue commands, loaded only when run: the other commands never load bullmq. */
+/**
+ * The queue commands, loaded only when run: the other commands never load
+ * bullmq, which the npm package has as an optional peer dependency. Without
+ * it installed they say so in one line instead of a loader's stack trace.
+ */
 function queue(command: "enqueue" | "worker"): CommandHandler {
   return async (parsed, io, stderr) => {
-    const { queueCommand } = await import("./src/cli/_queue.ts");
-    return await queueCommand(command, parsed.operands, parsed.flags, io, stderr);
+    let loaded: typeof import("./src/cli/_queue.ts");
+    try {
+      loaded = await import("./src/cli/_queue.ts");
+    } catch (error) {
+      if (!isMissingBullmq(error)) throw error;
+      stderr.write(`${PROGRAM}: ${command} needs the bullmq package: npm install bullmq\n`);
+      return 1;
+    }
+    return await loaded.queueCommand(command, parsed.operands, parsed.flags, io, stderr);
   };
+}
+
+/** Whether a failed import is the module loader not finding the bullmq package. */
+function isMissingBullmq(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes("'bullmq'");
 }
 
 /**
