@@ -34,6 +34,8 @@ export interface NormalBase {
   readonly origin: Uint8Array;
   /** The path, starting with `/`. */
   readonly path: Uint8Array;
+  /** The path without its last segment (and that segment's `/`). */
+  readonly dir: Uint8Array;
   /** The query with its `?`, or empty. */
   readonly query: Uint8Array;
 }
@@ -60,6 +62,7 @@ export function normalBase(base: URL | null): NormalBase | null {
       https: base.protocol === "https:" ? 1 : 0,
       origin: encoder.encode(href.slice(0, href.length - tail)),
       path: encoder.encode(base.pathname),
+      dir: encoder.encode(base.pathname.slice(0, base.pathname.lastIndexOf("/"))),
       query: encoder.encode(base.search),
     };
   }
@@ -305,10 +308,7 @@ function parse(
   } else {
     // Path-relative: the base's path without its last segment, then this one.
     pathStart = o;
-    const p = base!.path;
-    const cut = p.lastIndexOf(0x2f);
-    out.set(p.subarray(0, cut), o);
-    o += cut;
+    o = copy(base!.dir, out, o);
   }
   out[o++] = 0x2f;
   return path(s, i, b, out, o, pathStart, o, flags, relative);
@@ -438,25 +438,21 @@ function host(
 ): number {
   const h = o;
   let label = o;
-  let digitsOnly = true;
   for (; i < b; i++) {
     const c = s[i]!;
     const k = HOST[c]!;
     if (k === 1) {
       out[o++] = c;
-      if (c < 0x30 || c > 0x39) digitsOnly = false;
       continue;
     }
     if (k === 2) {
       out[o++] = c | 0x20;
-      digitsOnly = false;
       continue;
     }
     if (c === 0x2e) {
       if (o === label || isXn(out, label, o)) return DECLINE;
       out[o++] = c;
       label = o;
-      digitsOnly = true;
       continue;
     }
     break;
@@ -464,24 +460,29 @@ function host(
   // An empty host or label (a trailing dot included), an `xn--` label (the
   // parser checks its Punycode), user info, IPv6, other characters: decline.
   if (o === label || isXn(out, label, o)) return DECLINE;
-  if (out[label] === 0x30 && (out[label + 1]! | 0x20) === 0x78) return DECLINE;
-  if (digitsOnly && !isDottedQuad(out, h, o)) return DECLINE;
+  // A last label starting with a digit: a dotted-decimal IPv4 address is
+  // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
+  // parser refuses and Deno's keeps) is the parser's to judge.
+  const first = out[label]!;
+  if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
   let c = i < b ? s[i]! : -1;
   if (c === 0x3a) {
     i++;
     let port = 0;
     const p = i;
+    let digits = i;
     for (; i < b; i++) {
       const d = s[i]! - 0x30;
       if (d < 0 || d > 9) break;
+      // Leading zeros go: `:0080` is port 80.
+      if (port === 0) digits = i;
       port = port * 10 + d;
       if (port > 65535) return DECLINE;
     }
     c = i < b ? s[i]! : -1;
     if (i > p && port !== (https === 1 ? 443 : 80)) {
       out[o++] = 0x3a;
-      const text = String(port);
-      for (let k = 0; k < text.length; k++) out[o++] = text.charCodeAt(k);
+      for (let k = digits; k < i; k++) out[o++] = s[k]!;
     }
   }
   if (c !== -1 && !isSlash(c) && c !== 0x3f && c !== 0x23) {

@@ -12,9 +12,9 @@ import { KEEP_FRAGMENT, normalBase, normalizeUrl } from "./_normalize_url.ts";
  * letter, so never an IPv4 address), no port, no user info, a path of
  * characters it does not percent-encode, no `.`/`%2e` segment to remove, no
  * fragment, no `^` (Bun's parser encodes it in paths, Deno's does not), no
- * `xn--` label (the parser checks its Punycode). Such URLs skip `new URL()`, which costs several times more than
- * this test; anything else takes the slow path and comes out normalised, so
- * the result is the same either way.
+ * `xn--` label (the parser checks its Punycode). Such URLs skip the
+ * normaliser; anything else is normalised (src/parse/_normalize_url.ts, or
+ * `URL.parse` where that declines), so the result is the same either way.
  */
 const ALREADY_NORMAL =
   /^https?:\/\/(?!xn--)(?:[a-z0-9-]+\.(?!xn--))*[a-z][a-z0-9-]*(?:\/(?!\.|%2[eE])[!$%&(-.0-;=?-[\]_a-z|~]*)+$/;
@@ -88,10 +88,10 @@ export class NotUrlCounter {
   warning(): string | null {
     const n = this.#count;
     if (n === 0) return null;
-    return `Dropped ${n} value${
-      n === 1 ? " that is" : "s that are"
-    } not a URL (prose or markup), ` +
-      `the first: ${JSON.stringify(this.#first)}`;
+    const values = n === 1 ? "value that is" : "values that are";
+    return `Dropped ${n} ${values} not a URL (prose or markup), the first: ${
+      JSON.stringify(this.#first)
+    }`;
   }
 }
 
@@ -101,8 +101,8 @@ export class NotUrlCounter {
  *
  * @param raw The element's text.
  * @param base The sitemap's parsed URL, or null.
- * @returns The absolute http(s) URL, or null when `raw` is empty, unparseable
- * or of another scheme.
+ * @returns The absolute http(s) URL, or null when `raw` is empty, not a URL
+ * ({@linkcode isNotUrl}), unparseable or of another scheme.
  */
 export function resolvePageUrl(raw: string, base: URL | null): string | null {
   if (ALREADY_NORMAL.test(raw)) return raw;

@@ -80,6 +80,11 @@ export interface ParsePoolOptions {
    * gave up on (cancelled, timed out or closed), with where it stopped.
    */
   readonly onStopped?: (report: StoppedJob) => void;
+  /**
+   * How long a worker may take to stop a job given up on before it is
+   * terminated and replaced. @default {1000}
+   */
+  readonly stopGraceMs?: number;
 }
 
 /** A job a worker stopped after the pool gave up on it (see {@linkcode ParsePoolOptions.onStopped}). */
@@ -151,7 +156,7 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
   if (workers === 0) return new InThreadPool(null);
   const unavailable = runtime.workerUnavailable(url);
   if (unavailable !== null) return new InThreadPool(startFailure(unavailable));
-  return new WorkerPool(workers, jobTimeoutMs, url, options.warmUp ?? "light", options.onStopped);
+  return new WorkerPool(workers, jobTimeoutMs, url, options);
 }
 
 // Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
@@ -283,19 +288,15 @@ class WorkerPool implements ParsePool {
   #readyWaiters: (() => void)[] = [];
 
   readonly #onStopped: ((report: StoppedJob) => void) | undefined;
+  readonly #stopGraceMs: number;
 
-  constructor(
-    maxWorkers: number,
-    jobTimeoutMs: number,
-    url: URL,
-    warmUp: WarmUp,
-    onStopped: ((report: StoppedJob) => void) | undefined,
-  ) {
+  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL, options: ParsePoolOptions) {
     this.#maxWorkers = maxWorkers;
     this.#jobTimeoutMs = jobTimeoutMs;
     this.#url = url;
-    this.#warmUp = warmUp;
-    this.#onStopped = onStopped;
+    this.#warmUp = options.warmUp ?? "light";
+    this.#onStopped = options.onStopped;
+    this.#stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
   }
 
   get size(): number {
@@ -588,7 +589,7 @@ class WorkerPool implements ParsePool {
           this.#retire(slot);
           this.#settleReady();
           this.#pump();
-        }, STOP_GRACE_MS);
+        }, this.#stopGraceMs);
       }
     }
     task.resolve(invalidOutcome(reason));

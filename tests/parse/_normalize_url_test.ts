@@ -4,6 +4,7 @@ import { parseSitemap } from "../../src/parse/parse_sitemap.ts";
 import { parseBase, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
 import { sitemapFromString } from "../../src/sitemap_from_string.ts";
 import { checkDocument, checkSeed, type FuzzCounts } from "./_url_fuzz.ts";
+import { urls } from "./_unpack.ts";
 
 const SITEMAP = "https://www.example.com/dir/sitemap.xml";
 const base = parseBase(SITEMAP);
@@ -183,4 +184,15 @@ Deno.test("a sitemapindex <loc> of prose is dropped with a warning; odd forms of
     result.warning,
     'Dropped 1 value that is not a URL (prose or markup), the first: "no sitemap here"',
   );
+});
+
+Deno.test("a text sitemap's URL lines are normalised; its other lines skipped, as the format says", () => {
+  const text =
+    "HTTPS://Example.COM/a b\nsee our other pages\n\nhttp://127.0.0.1:80/x\nftp://example.com/f\n";
+  const result = parseSitemap(new TextEncoder().encode(text), {
+    url: "https://example.com/sitemap.txt",
+  });
+  if (result.kind !== "pages") throw new Error(result.kind);
+  deepStrictEqual(urls(result.pages), ["https://example.com/a%20b", "http://127.0.0.1/x"]);
+  equal(result.warning, null);
 });
