@@ -92,7 +92,7 @@ const EMPTY_PACKED: PackedPages = {
   lastModified: new Float64Array(0),
   priority: new Float64Array(0),
   changeFrequency: new Uint8Array(0),
-  extras: "",
+  extras: null,
 };
 
 /** Feed links read from the homepage at most (a guard against pages listing thousands). */
