@@ -108,6 +108,10 @@ Deno.test({
       workers[0]!.kill("SIGKILL");
       const killed = await workers[0]!.status;
       assert.equal(killed.signal, "SIGKILL");
+      // Read again now that w1 is dead: a job it finished between the look above and the
+      // kill is not one it died holding. Its locks last 1 s, so its jobs are still active.
+      held = (await queue.getActive()).filter((j) => j.processedBy === "w1").map((j) => j.id!);
+      assert.ok(held.length > 0, "w1 died holding jobs");
       for (const worker of workers.slice(1)) {
         const result = await output(worker);
         assert.deepEqual([result.code, result.stderr], [0, ""]);
