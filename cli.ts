@@ -1,34 +1,38 @@
 /**
- * `sitemap-tree ls URL`: the command line of `@sitemap/tree`, after USP's
- * `usp ls`. It finds every sitemap the website publishes and prints the tree
- * (`tabtree`, the default), its page URLs (`pages`), the whole tree as JSON
- * (`json`), one JSON object per page (`ndjson`) or a CSV table (`csv`).
+ * `sitemap-tree`: the command line of `@sitemap/tree`. `ls URL|FILE|-`
+ * (after USP's `usp ls`) prints a site's sitemap tree (`tabtree`, the
+ * default), its page URLs (`pages`), the tree as JSON (`json`), one JSON
+ * object per page (`ndjson`), a CSV table (`csv`), one row per sitemap
+ * (`summary`) or a chart of pages by lastmod month (`histogram`); `lint URL`
+ * reports protocol problems per sitemap. `sitemap-tree --help` lists the
+ * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
+ * set of flag names for every command: `src/cli/_args.ts`).
  *
  * ```sh
- * deno run --allow-net --allow-read --allow-write jsr:@sitemap/tree/cli ls https://example.com/ -f pages
+ * deno run -A jsr:@sitemap/tree/cli ls https://example.com/ -f pages
  * ```
  *
- * Streams: the output goes to stdout in batches, waiting for the reader, and a
- * reader that goes away (`| head`) ends the command quietly with status 0.
- * Everything else goes to stderr: usage errors, the `-v` log (or to
- * `--log-file`), the `--stats` report, and, only when stderr is a terminal, a
- * live progress line (`sitemaps 12 done / 3 queued · pages 240,118 · 18.4 MB ·
- * 2.3 s`) that is erased before the output is written.
+ * Inputs: a homepage is crawled with discovery; a URL that evidently names a
+ * sitemap (robots.txt, `.xml`, `.xml.gz`, `.gz`, `.txt`, `.rss`, `.atom`)
+ * is read alone, and stderr says so (`--homepage` forces discovery); a local
+ * file or `-` (stdin) is parsed without network.
  *
- * Formats: `json` is `JSON.stringify(tree.toJSON())` on one line (compact;
- * `sitemapTreeFromJSON()` reads it back); `ndjson` writes per page `url`,
- * `sitemap` (the sitemap that listed it), `lastModified`, `priority`,
- * `changeFrequency`, plus `newsStory`, `images`, `videos` and `alternates` when
- * the page has them; `csv` writes `url,lastmod,changefreq,priority,sitemap`
- * rows quoted as RFC 4180 says, ending in CRLF. `-u` (`--strip-url`) prints
- * URLs on the site's own origin as paths in `tabtree` and `pages`; URLs on
- * other hosts stay absolute (USP would print them as `/https://…`).
+ * Streams: the output goes to stdout in batches, waiting for the reader; the
+ * flat formats (`pages`, `ndjson`, `csv`) are written as each sitemap
+ * completes. A reader that goes away (`| head`) ends the command quietly
+ * with status 0. Everything else goes to stderr: usage errors, the `-v` log
+ * (or `--log-file`), the `--stats` report (`--json`: one JSON line), and,
+ * only when stderr is a terminal (not `TERM=dumb`, not `--no-progress`, and
+ * no Deno permission prompt to come), a live progress line that is erased
+ * before the output is written.
  *
- * `--timeout` is in milliseconds (the library's `timeoutMs`). Exit status: 0
- * when the crawl finished, even if some sitemaps were invalid; 1 for a runtime
- * failure; 2 for a usage error (one line saying what is wrong, then the usage);
- * 130 when interrupted (the first Ctrl-C stops the crawl and erases the
- * progress line; a second one kills the process as usual).
+ * Exit status: 0 at least one sitemap was read (invalid children are part of
+ * the answer); 1 the site could not be reached or another runtime failure,
+ * with one stderr line naming the cause; 2 a usage error (one line naming the
+ * flag, then "see sitemap-tree COMMAND --help"); 3 the site answered but
+ * publishes no sitemap (`lint`: 1 when it finds errors); 130 when
+ * interrupted (the first Ctrl-C stops the crawl and erases the progress
+ * line; a second one kills the process as usual).
  *
  * @example Run the command in-process
  * ```ts ignore
@@ -70,8 +74,8 @@ import {
   BatchWriter,
   type CliIO,
   isBrokenPipe,
-  onFirstInterrupt,
   processIO,
+  runAsCommand,
   SerialWriter,
 } from "./src/cli/_io.ts";
 import { logLine, type LogSink, openLogFile } from "./src/cli/_log.ts";
@@ -86,19 +90,21 @@ import {
   ndjsonFormat,
   ndjsonLine,
   pagesFormat,
+  sitemapColumns,
   summaryFormat,
 } from "./src/cli/_output.ts";
-import { streamOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
+import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
 import { stripOrigin } from "./src/format.ts";
+import { batchCommand } from "./src/cli/_batch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
-/** A command's handler: the parsed line in, the exit status out. */
-export type CommandHandler = (
+/** A command's handler: the parsed line in, the exit status out; a new command adds one to HANDLERS and its spec to COMMANDS (src/cli/_args.ts). */
+type CommandHandler = (
   parsed: Extract<ParsedArgs, { kind: "run" }>,
   io: CliIO,
   stderr: SerialWriter,
@@ -107,7 +113,35 @@ export type CommandHandler = (
 const HANDLERS: Map<string, CommandHandler> = new Map([
   ["ls", ls],
   ["lint", (parsed, io) => lintCommand(parsed, io)],
+  ["batch", (parsed, io, stderr) => batchCommand(parsed.operands, parsed.flags, io, stderr)],
+  ["enqueue", queue("enqueue")],
+  ["worker", queue("worker")],
 ]);
+
+/**
+ * The queue commands, loaded only when run: the other commands never load
+ * bullmq, which the npm package has as an optional peer dependency. Without
+ * it installed they say so in one line instead of a loader's stack trace.
+ */
+function queue(command: "enqueue" | "worker"): CommandHandler {
+  return async (parsed, io, stderr) => {
+    let loaded: typeof import("./src/cli/_queue.ts");
+    try {
+      loaded = await import("./src/cli/_queue.ts");
+    } catch (error) {
+      if (!isMissingBullmq(error)) throw error;
+      stderr.write(`${PROGRAM}: ${command} needs the bullmq package: npm install bullmq\n`);
+      return 1;
+    }
+    return await loaded.queueCommand(command, parsed.operands, parsed.flags, io, stderr);
+  };
+}
+
+/** Whether a failed import is the module loader not finding the bullmq package. */
+function isMissingBullmq(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes("'bullmq'");
+}
 
 /**
  * Runs the command line.
@@ -152,7 +186,7 @@ export async function main(args: string[], io: CliIO = processIO()): Promise<num
 }
 
 /** A usage error's one line, pointing at the help that explains it. */
-export function usageLine(error: UsageError): string {
+function usageLine(error: UsageError): string {
   const help = error.command === null ? `${PROGRAM} --help` : `${PROGRAM} ${error.command} --help`;
   return `${PROGRAM}: ${error.message}; see ${help}\n`;
 }
@@ -232,7 +266,8 @@ async function ls(
 
   try {
     progress?.start();
-    if (FLAT.has(output.format)) {
+    // The sitemap columns come from the fetch records, complete once the crawl is.
+    if (FLAT.has(output.format) && !output.sitemapColumns) {
       return await lsStream(input, output, crawl, io, stderr, progress, report);
     }
     const done = await crawlTree(input, crawl).then(
@@ -280,7 +315,7 @@ async function ls(
 /** Whether to draw the live line: a terminal, not `TERM=dumb`, not `--no-progress`, and no permission prompt to come. */
 async function drawsProgress(io: CliIO, flags: ParsedFlags): Promise<boolean> {
   if (!io.stderrIsTerminal || flags.has("no-progress")) return false;
-  if (process.env.TERM === "dumb") return false;
+  if (io.term === "dumb") return false;
   // A prompt drawn over the line would be garbled by its redraws.
   return !(await io.mayPrompt?.(["net", "read"]) ?? false);
 }
@@ -291,10 +326,10 @@ async function crawlTree(
 ): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
-    return { root, stats: root.stats, outcome: streamOutcome(root.stats, "homepage") };
+    return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
   }
   const { root, stats } = await crawlOneSitemap(input.url, options);
-  return { root, stats, outcome: streamOutcome(stats, "sitemap") };
+  return { root, stats, outcome: crawlOutcome(stats) };
 }
 
 function treePieces(
@@ -302,6 +337,7 @@ function treePieces(
   root: AbstractSitemap,
   stats: SitemapTreeStats,
 ): Iterable<string> {
+  const columns = output.sitemapColumns ? sitemapColumns(stats) : null;
   switch (output.format) {
     case "tabtree":
       return withNewlines(formatTabTree(root, { stripUrl: output.stripUrl, pages: output.pages }));
@@ -310,9 +346,9 @@ function treePieces(
     case "json":
       return jsonFormat(root);
     case "ndjson":
-      return ndjsonFormat(root, output.unique);
+      return ndjsonFormat(root, output.unique, columns);
     case "csv":
-      return csvFormat(root, output.unique);
+      return csvFormat(root, output.unique, columns);
     case "summary":
       return summaryFormat(root, stats);
     case "histogram":
@@ -407,7 +443,7 @@ async function lsStream(
   const stats = stream.stats;
   report(stats);
   if (stats === null) return 0;
-  const outcome = streamOutcome(stats, input.kind);
+  const outcome = crawlOutcome(stats);
   if (outcome.status !== 0) stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
   return outcome.status;
 }
@@ -467,17 +503,9 @@ async function lsLocal(
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of stream) {
-    chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
-  }
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
+  const chunks: (Uint8Array | string)[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
@@ -503,10 +531,6 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.main) {
-  const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(() => interrupt.abort());
-  const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
-  stopListening();
-  process.exit(status);
-}
+// Deno and Bun run this module as the program; Node (and anything bundled)
+// starts from bin/sitemap-tree.ts, which calls runAsCommand() unconditionally.
+if (import.meta.main) await runAsCommand(main);

@@ -5,6 +5,9 @@
  *
  *     deno run -A bench/_e2e_run.ts '{"case":"tree","origin":"http://127.0.0.1:PORT"}'
  *     bun bench/_e2e_run.ts '{"case":"tree","origin":"http://127.0.0.1:PORT","workers":2}'
+ *     node dist/bench/bench/_e2e_run.js '{"case":"tree","origin":"http://127.0.0.1:PORT"}'
+ *
+ * (Node runs it built: `node node_modules/typescript/bin/tsc -p build/tsconfig.bench.json`.)
  *
  * Cases: `tree` (sitemapTreeForHomepage, then count allPages()), `bomb` (the
  * same call on a site whose robots.txt names only the bomb; the bomb's node
@@ -26,6 +29,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
+import { pathToFileURL } from "node:url";
 import { lagMeter, statusMiB } from "./_peer_measure.mjs";
 import * as sitemapTree from "../mod.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "../mod.ts";
@@ -110,7 +114,9 @@ export interface Phases {
 
 const runtime = "Bun" in globalThis
   ? `Bun ${process.versions.bun}`
-  : `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`;
+  : "Deno" in globalThis
+  ? `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`
+  : `Node ${process.versions.node}`;
 
 /** CPU ms used so far by each thread of this process, by thread id (Linux). */
 function threadCpu(): Map<string, { name: string; ms: number }> {
@@ -337,7 +343,10 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   };
 }
 
-if (import.meta.main) {
+// Node 20 has no import.meta.main: there, this module is main when it is the script.
+const isMain = import.meta.main ??
+  (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href);
+if (isMain) {
   const arg = process.argv[2];
   if (arg === undefined) throw new Error("Usage: _e2e_run.ts '<RunSpec JSON>'");
   console.log(JSON.stringify(await run(JSON.parse(arg) as RunSpec)));

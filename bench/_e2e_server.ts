@@ -117,16 +117,32 @@ interface UrlsetFile {
  * a date-only `<lastmod>`, the reference's shape. Read from the cache when an
  * earlier run wrote it.
  */
-function urlset(first: number, count: number): UrlsetFile {
-  const name = `v${GENERATOR_VERSION}-urlset-${first}-${count}`;
+/**
+ * A gzipped document and its figures, read from `bench/generated/e2e/NAME.*`
+ * when an earlier run wrote them, else made by `make` and written there.
+ */
+function cached<T extends { readonly gzip: Uint8Array }>(name: string, make: () => T): T {
   const gzPath = new URL(`${name}.xml.gz`, CACHE_DIR);
   const metaPath = new URL(`${name}.json`, CACHE_DIR);
   try {
-    const meta = JSON.parse(readFileSync(metaPath, "utf8")) as Omit<UrlsetFile, "gzip">;
-    return { ...meta, gzip: new Uint8Array(readFileSync(gzPath)) };
+    const meta = JSON.parse(readFileSync(metaPath, "utf8")) as Omit<T, "gzip">;
+    return { ...meta, gzip: new Uint8Array(readFileSync(gzPath)) } as T;
   } catch {
     // Not generated yet.
   }
+  const file = make();
+  mkdirSync(CACHE_DIR, { recursive: true });
+  writeFileSync(gzPath, file.gzip);
+  const { gzip: _, ...meta } = file;
+  writeFileSync(metaPath, JSON.stringify(meta));
+  return file;
+}
+
+function urlset(first: number, count: number): UrlsetFile {
+  return cached(`v${GENERATOR_VERSION}-urlset-${first}-${count}`, () => makeUrlset(first, count));
+}
+
+function makeUrlset(first: number, count: number): UrlsetFile {
   const parts = [
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
   ];
@@ -140,14 +156,16 @@ function urlset(first: number, count: number): UrlsetFile {
   }
   parts.push("</urlset>\n");
   const plain = new TextEncoder().encode(parts.join(""));
-  const file = { gzip: gzip(plain), xmlBytes: plain.byteLength, recent };
-  mkdirSync(CACHE_DIR, { recursive: true });
-  writeFileSync(gzPath, file.gzip);
-  writeFileSync(metaPath, JSON.stringify({ xmlBytes: file.xmlBytes, recent }));
-  return file;
+  return { gzip: gzip(plain), xmlBytes: plain.byteLength, recent };
 }
 
 const GZIP = { contentType: "application/gzip" } as const;
+
+/** robots.txt naming `/sitemap_index.xml`, an index of `locs`. */
+function publishIndex(site: FixtureSite, origin: string, locs: readonly string[]): void {
+  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
+  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+}
 const MAIN_FILES = 20;
 const MAIN_PER_FILE = 50_000;
 
@@ -172,8 +190,7 @@ async function mainSite(): Promise<{ site: FixtureSite; info: E2eSites["main"] }
     site.file(path, doc.gzip, GZIP);
     locs.push(origin + path);
   }
-  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
-  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+  publishIndex(site, origin, locs);
   return {
     site,
     info: {
@@ -220,29 +237,18 @@ async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["rea
   let sinceUrls = 0;
   let xmlBytes = 0;
   for (let k = 0; k < MAIN_FILES; k++) {
-    const name = `realistic-${tag}-${k}`;
-    const gzPath = new URL(`${name}.xml.gz`, CACHE_DIR);
-    const metaPath = new URL(`${name}.json`, CACHE_DIR);
-    let file: { gzip: Uint8Array; urls: number; locs: number; since: number; xmlBytes: number };
-    try {
-      const meta = JSON.parse(readFileSync(metaPath, "utf8"));
-      file = { ...meta, gzip: new Uint8Array(readFileSync(gzPath)) };
-    } catch {
+    const url = `${origin}/sitemaps/realistic-${k + 1}.xml`;
+    const file = cached(`realistic-${tag}-${k}`, () => {
       const xml = gen.realisticUrlset(MAIN_PER_FILE, k + 1, { offset: k * MAIN_PER_FILE });
       const plain = new TextEncoder().encode(xml);
-      const url = `${origin}/sitemaps/realistic-${k + 1}.xml`;
-      file = {
+      return {
         gzip: gzip(plain),
         urls: sitemapFromString(plain, { url }).pages.length,
         locs: xml.split("<loc>").length - 1,
         since: sitemapFromString(plain, { url, since }).pages.length,
         xmlBytes: plain.byteLength,
       };
-      mkdirSync(CACHE_DIR, { recursive: true });
-      writeFileSync(gzPath, file.gzip);
-      const { gzip: _, ...meta } = file;
-      writeFileSync(metaPath, JSON.stringify(meta));
-    }
+    });
     urls += file.urls;
     locCount += file.locs;
     sinceUrls += file.since;
@@ -251,8 +257,7 @@ async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["rea
     site.file(path, file.gzip, GZIP);
     locs.push(origin + path);
   }
-  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
-  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+  publishIndex(site, origin, locs);
   return {
     site,
     info: {
@@ -280,8 +285,7 @@ async function floorSite(): Promise<{ site: FixtureSite; info: E2eSites["floor"]
     site.file(path, urlset(k * MAIN_PER_FILE, 1).gzip, GZIP);
     locs.push(origin + path);
   }
-  site.file("/sitemap_index.xml", generateIndex(locs), { contentType: "application/xml" });
-  site.file("/robots.txt", `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap_index.xml\n`);
+  publishIndex(site, origin, locs);
   return { site, info: { origin, urls: MAIN_FILES } };
 }
 

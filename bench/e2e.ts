@@ -8,9 +8,10 @@
  *
  *     deno run -A bench/e2e.ts                # everything, ~2-3 minutes
  *     deno run -A bench/e2e.ts --runs 5       # runs per case of ours (default 3)
- *     deno run -A bench/e2e.ts --no-peers --no-scale --no-bun --no-write
+ *     deno run -A bench/e2e.ts --no-peers --no-scale --no-bun --no-node --no-write
  *
- * Ours runs in Deno (this runtime), plus one Bun row; the peers run in Node,
+ * Ours runs in Deno (this runtime), plus one Bun row and one Node row (Node
+ * runs the runner built by tsc, as npm users get the package); the peers run in Node,
  * their home runtime. The machine has 2 cores shared with other work: each
  * run first waits (a few seconds at most) for the cores to be idle, the share
  * of the cores other processes took during each run is printed next to it
@@ -37,11 +38,13 @@ const PEERS = !flag("--no-peers");
 const SCALE = !flag("--no-scale");
 const WRITE = !flag("--no-write");
 const BUN = !flag("--no-bun");
+const NODE = !flag("--no-node");
 
 const here = new URL(".", import.meta.url);
 const path = (name: string): string => new URL(name, here).pathname;
 const deno = Deno.execPath();
 const bun = new URL("../node_modules/.bin/bun", import.meta.url).pathname;
+const nodeRunner = new URL("../dist/bench/bench/_e2e_run.js", import.meta.url).pathname;
 
 /** Busy and total jiffies of all cores since boot (/proc/stat). */
 function cpuJiffies(): { busy: number; total: number } {
@@ -104,11 +107,29 @@ async function child(cmd: string, argv: readonly string[], timeoutMs: number): P
   return JSON.parse(line) as RunFigures;
 }
 
-function ours(spec: RunSpec, runtime: "deno" | "bun" = "deno"): Promise<RunFigures> {
+function ours(spec: RunSpec, runtime: "deno" | "bun" | "node" = "deno"): Promise<RunFigures> {
   const json = JSON.stringify(spec);
-  return runtime === "bun"
-    ? child(bun, [path("_e2e_run.ts"), json], 120_000)
-    : child(deno, ["run", "-A", path("_e2e_run.ts"), json], 120_000);
+  switch (runtime) {
+    case "bun":
+      return child(bun, [path("_e2e_run.ts"), json], 120_000);
+    case "node":
+      return child("node", [nodeRunner, json], 120_000);
+    case "deno":
+      return child(deno, ["run", "-A", path("_e2e_run.ts"), json], 120_000);
+  }
+}
+
+if (NODE) {
+  // Node runs the runner and the library as tsc emits them for the npm package.
+  const tsc = new URL("../node_modules/typescript/bin/tsc", import.meta.url).pathname;
+  const built = await new Deno.Command("node", {
+    args: [tsc, "-p", new URL("../build/tsconfig.bench.json", import.meta.url).pathname],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!built.success) {
+    throw new Error("Building the Node runner failed (build/tsconfig.bench.json)");
+  }
 }
 
 function peer(name: "crawlee" | "sitemapper", origin: string): Promise<RunFigures> {
@@ -397,6 +418,15 @@ if (BUN) {
     workerRuns,
     main.urls,
     () => ours({ case: "tree", origin: homepage }, "bun"),
+  );
+}
+if (NODE) {
+  await measure(
+    "node",
+    "ours on Node, full tree",
+    workerRuns,
+    main.urls,
+    () => ours({ case: "tree", origin: homepage }, "node"),
   );
 }
 if (PEERS) {
@@ -705,12 +735,14 @@ const comparisons: [string, string][] = [
   ["workers2", "workers: 2 (= default here, min(4, cores))"],
   ["knownPaths", "defaults: also probes the 14 well-known paths"],
   ["bun", "same on Bun"],
+  ["node", "same on Node"],
 ];
 for (const [key, what] of comparisons) {
   const c = byKey(key);
   if (c === undefined) continue;
   rows.push({
-    what,
+    // The other runtimes' rows name the version they ran.
+    what: key === "bun" || key === "node" ? `same on ${c.runs[0]!.runtime}` : what,
     urls: urlsOf(c),
     time: `${spread(c, (r) => r.totalMs, sec)}: tree ${sec(med(c, (r) => r.treeMs))}`,
     cpu: sec(med(c, (r) => r.cpuMs)),

@@ -15,7 +15,12 @@
  * @module
  */
 import { corpus, mutate, rng } from "../tests/parse/_fuzz.ts";
-import { compareReaders, randomPlainUrlset } from "../tests/parse/_urlset_diff.ts";
+import {
+  compareReaders,
+  randomPlainUrlset,
+  randomSitemapIndex,
+  randomUrlset,
+} from "../tests/parse/_urlset_diff.ts";
 import { Rng } from "../tests/parse/_xml_gen.ts";
 import { numberFlag } from "./_flags.ts";
 
@@ -29,12 +34,23 @@ const encoder = new TextEncoder();
 function trySeed(seed: number): { how: string; taken: boolean; problem: string | null } {
   const random = new Rng(seed);
   const since = random.int(4) === 0 ? Date.UTC(2015 + random.int(10), random.int(12), 1) : NaN;
-  const kind = random.int(3);
+  const kind = random.int(5);
   if (kind === 0) {
-    return { how: "random plain urlset", ...compareReaders(randomPlainUrlset(random), since) };
+    const [how, doc] = random.pick(
+      [
+        ["random plain urlset", randomPlainUrlset],
+        ["random urlset", randomUrlset],
+        ["random sitemap index", randomSitemapIndex],
+      ] as const,
+    );
+    return { how, ...compareReaders(doc(random), since) };
   }
   const base = kind === 1
     ? { name: "random plain urlset", bytes: encoder.encode(randomPlainUrlset(random)) }
+    : kind === 2
+    ? { name: "random urlset", bytes: encoder.encode(randomUrlset(random)) }
+    : kind === 3
+    ? { name: "random sitemap index", bytes: encoder.encode(randomSitemapIndex(random)) }
     : fixtures[random.int(fixtures.length)]!;
   const next = rng(seed);
   let bytes = base.bytes;

@@ -57,7 +57,7 @@ function packed(sitemap: number): PackedPages {
     lastModified,
     priority,
     changeFrequency,
-    extras: "",
+    extras: null,
   };
 }
 

@@ -21,8 +21,10 @@
  *
  * @module
  */
+import { extrasEntries, packExtras } from "./parse/_extras.ts";
 import type {
   IndexEntry,
+  PackedExtras,
   PackedPages,
   PageExtrasData,
   PagesFormat,
@@ -297,7 +299,8 @@ export function encodeCacheEntry(entry: CacheEntry): Uint8Array {
       count: r.pages.count,
       found: r.found,
       urlByteLength: urlByteLength(r.pages),
-      extras: r.pages.extras,
+      // The extras keep the JSON form of format version 1: [pageIndex, extras][].
+      extras: r.pages.extras === null ? "" : JSON.stringify(extrasEntries(r.pages.extras)),
     }
     : {
       ...base,
@@ -515,6 +518,12 @@ export function decodeCacheEntry(bytes: Uint8Array, url: string): CacheEntry | s
     };
   }
   const count = header.count!;
+  let extras: PackedExtras | null;
+  try {
+    extras = header.extras === "" ? null : packExtras(JSON.parse(header.extras!), count);
+  } catch (e) {
+    return `Cache entry is corrupt: unreadable extras (${e instanceof Error ? e.message : e})`;
+  }
   const layout = columnLayout(headerEnd, count, header.urlByteLength!);
   if (layout.end !== total) {
     return `Cache entry is corrupt: ${count} pages need ${layout.end} bytes, the entry has ${total}`;
@@ -528,7 +537,7 @@ export function decodeCacheEntry(bytes: Uint8Array, url: string): CacheEntry | s
     lastModified: new Float64Array(buffer, at + layout.lastModified, count),
     priority: new Float64Array(buffer, at + layout.priority, count),
     changeFrequency: new Uint8Array(buffer, at + layout.changeFrequency, count),
-    extras: header.extras!,
+    extras,
   };
   let previous = 0;
   for (let i = 0; i < count; i++) {
@@ -604,7 +613,7 @@ function checkHeader(h: Header): string | null {
  *   lastModified: new Float64Array([Date.UTC(2024, 0, 1), Date.UTC(2025, 5, 1)]),
  *   priority: new Float64Array([0.5, 0.5]),
  *   changeFrequency: new Uint8Array(2),
- *   extras: "",
+ *   extras: null,
  * };
  * filterPagesSince(pages, Date.UTC(2025, 0, 1)).count; // 1
  * ```
@@ -664,15 +673,14 @@ export function filterPagesSince(pages: PackedPages, since: number): PackedPages
     }
     unit = endUnit;
   }
-  let extras = "";
-  if (pages.extras !== "") {
-    const all = JSON.parse(pages.extras) as [number, PageExtrasData][];
+  let extras: PackedExtras | null = null;
+  if (pages.extras !== null) {
     const keptExtras: [number, PageExtrasData][] = [];
-    for (const [index, data] of all) {
+    for (const [index, data] of extrasEntries(pages.extras)) {
       const j = keptIndex[index];
       if (j !== undefined && j >= 0) keptExtras.push([j, data]);
     }
-    extras = keptExtras.length === 0 ? "" : JSON.stringify(keptExtras);
+    extras = packExtras(keptExtras, kept);
   }
   return {
     count: kept,

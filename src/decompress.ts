@@ -73,6 +73,8 @@ const STREAM_PIECE_BYTES = 4 * 1024;
 
 const TRUNCATED_WARNING = "Gzip data ends early (truncated download?)";
 const NOTHING_INFLATED = "Gzip data ends before any of it inflates (truncated download?)";
+const NOTHING_INFLATED_OR_DAMAGED =
+  "Gzip data inflates to nothing (truncated download or damaged data)";
 
 /** One layer's outcome, before nesting is looked at. */
 type Inflated =
@@ -305,7 +307,14 @@ async function inflateWithStreams(
   } catch (error) {
     if (error instanceof ParseCancelled) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    if (total === 0) return { ok: false, reason: `Invalid gzip data: ${message}` };
+    // Streams do not tell a cut from damage (Deno says "checksum" for both):
+    // either way nothing inflated, and an empty document would read as an
+    // empty text sitemap.
+    if (total === 0) {
+      // A header that names deflate (RFC 1952 §2.3.1: CM = 8) and then nothing: cut or damaged.
+      const reason = bytes[2] === 8 ? NOTHING_INFLATED_OR_DAMAGED : "Invalid gzip data";
+      return { ok: false, reason: `${reason}: ${message}` };
+    }
     return {
       ok: true,
       bytes: concat(chunks, total),

@@ -92,7 +92,7 @@ const EMPTY_PACKED: PackedPages = {
   lastModified: new Float64Array(0),
   priority: new Float64Array(0),
   changeFrequency: new Uint8Array(0),
-  extras: "",
+  extras: null,
 };
 
 /** Feed links read from the homepage at most (a guard against pages listing thousands). */
@@ -135,14 +135,19 @@ export class Crawler {
     pool: ParsePool,
     sink: PagesSink | null = null,
     inspect: DocumentInspector | null = null,
-    scheduler: RequestScheduler | null = null,
+    shared: {
+      /** Shared with other crawls: one connection cap and per-host politeness for all. */
+      readonly scheduler?: RequestScheduler;
+      /** The default fetch on a connection pool of this crawl's own (see `openConnections`). */
+      readonly fetch?: typeof globalThis.fetch | null;
+    } = {},
   ) {
     this.#o = options;
     this.#pool = pool;
     this.#sink = sink;
     this.#inspect = inspect;
     this.stats = new StatsCollector();
-    this.#scheduler = scheduler ?? new RequestScheduler(options);
+    this.#scheduler = shared.scheduler ?? new RequestScheduler(options);
     const guard = createUrlGuard(options.homepage, options.allowPrivateNetworks, {
       // An injected fetch decides itself where it connects, so resolving names
       // here would only send DNS queries that say nothing about its target.
@@ -150,7 +155,9 @@ export class Crawler {
       // Behind a proxy only the proxy resolves names (they may not exist here).
       proxied: (url) => proxyFor(url, options.proxy) !== null,
     });
-    const fetch = options.proxy === null ? options.fetch : createProxyFetch(options.proxy);
+    const fetch = options.proxy !== null
+      ? createProxyFetch(options.proxy)
+      : options.fetch ?? shared.fetch ?? null;
     this.#client = new WebClient({
       ...(fetch === null ? {} : { fetch }),
       userAgent: options.userAgent,
@@ -457,6 +464,9 @@ export class Crawler {
       downloadedBytes,
       decompressedBytes: outcome.decompressedBytes,
       entries: entriesOf(result),
+      etag: fetched.headers.get("etag"),
+      lastModified: fetched.headers.get("last-modified"),
+      fetchedAt: requestedAt,
     });
     return { ok: true, url: fetched.url, result, unchanged: false };
   }
@@ -494,6 +504,9 @@ export class Crawler {
       downloadedBytes: 0,
       decompressedBytes: entry.decompressedBytes,
       entries: entriesOf(result),
+      etag: entry.etag,
+      lastModified: entry.lastModified,
+      fetchedAt: entry.fetchedAt,
     });
     this.#progress("fetched", finalUrl, performance.now() - started, {
       bytes: 0,

@@ -52,6 +52,7 @@
  *
  * @module
  */
+import { AbortWaiters } from "./_abortable.ts";
 import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
 
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
@@ -203,8 +204,11 @@ interface Waiter {
 export class Slots {
   #free: number;
   readonly #waiting: Waiter[] = [];
-  /** Each signal waited on, with its listener and how many wait on it. */
-  readonly #watched = new Map<AbortSignal, { waiters: number; readonly onAbort: () => void }>();
+  readonly #watch = new AbortWaiters<Waiter>((waiter, reason) => {
+    const i = this.#waiting.indexOf(waiter);
+    if (i >= 0) this.#waiting.splice(i, 1);
+    waiter.reject(reason);
+  });
 
   constructor(size: number) {
     this.#free = size;
@@ -217,8 +221,9 @@ export class Slots {
       return Promise.resolve();
     }
     return new Promise((grant, reject) => {
-      this.#waiting.push({ grant, reject, signal });
-      this.#watch(signal);
+      const waiter = { grant, reject, signal };
+      this.#waiting.push(waiter);
+      this.#watch.add(signal, waiter);
     });
   }
 
@@ -228,33 +233,8 @@ export class Slots {
       this.#free++;
       return;
     }
-    this.#unwatch(next.signal);
+    this.#watch.delete(next.signal, next);
     next.grant();
-  }
-
-  #watch(signal: AbortSignal): void {
-    const watched = this.#watched.get(signal);
-    if (watched !== undefined) {
-      watched.waiters++;
-      return;
-    }
-    const onAbort = (): void => {
-      this.#watched.delete(signal);
-      const waiting = this.#waiting.splice(0);
-      for (const waiter of waiting) {
-        if (waiter.signal === signal) waiter.reject(signal.reason);
-        else this.#waiting.push(waiter);
-      }
-    };
-    this.#watched.set(signal, { waiters: 1, onAbort });
-    signal.addEventListener("abort", onAbort, { once: true });
-  }
-
-  #unwatch(signal: AbortSignal): void {
-    const watched = this.#watched.get(signal);
-    if (watched === undefined || --watched.waiters > 0) return;
-    this.#watched.delete(signal);
-    signal.removeEventListener("abort", watched.onAbort);
   }
 }
 

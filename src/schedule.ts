@@ -15,6 +15,8 @@
  *
  * @module
  */
+import { AbortWaiters } from "./_abortable.ts";
+import { integerOption } from "./_option_checks.ts";
 
 /** The politeness and connection options, shared by every call that fetches. */
 export interface SchedulingOptions {
@@ -57,17 +59,6 @@ export interface ResolvedScheduling {
  * @throws {TypeError} When `respectCrawlDelay` is not a boolean.
  */
 export function resolveScheduling(options: SchedulingOptions): ResolvedScheduling {
-  const int = (name: string, value: number | undefined, fallback: number, min: number) => {
-    if (value === undefined) return fallback;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-      throw new RangeError(
-        `Option "${name}" must be an integer >= ${min}, got ${
-          JSON.stringify(value) ?? String(value)
-        }`,
-      );
-    }
-    return value;
-  };
   const respect = options.respectCrawlDelay ?? false;
   if (typeof respect !== "boolean") {
     throw new TypeError(
@@ -75,9 +66,9 @@ export function resolveScheduling(options: SchedulingOptions): ResolvedSchedulin
     );
   }
   return {
-    concurrency: int("concurrency", options.concurrency, 4, 1),
-    maxConnections: int("maxConnections", options.maxConnections, 64, 1),
-    delayMs: int("delayMs", options.delayMs, 0, 0),
+    concurrency: integerOption("concurrency", options.concurrency, 4, 1),
+    maxConnections: integerOption("maxConnections", options.maxConnections, 64, 1),
+    delayMs: integerOption("delayMs", options.delayMs, 0, 0),
     respectCrawlDelay: respect,
   };
 }
@@ -88,6 +79,8 @@ export type Release = () => void;
 interface Waiter {
   readonly host: Host;
   readonly ungated: boolean;
+  readonly signal: AbortSignal;
+  readonly reject: (reason: unknown) => void;
   readonly grant: () => void;
 }
 
@@ -124,6 +117,13 @@ export class RequestScheduler {
   readonly options: ResolvedScheduling;
   readonly #hosts = new Map<string, Host>();
   readonly #waiting: Waiter[] = [];
+  /** One abort listener per signal, not per waiting request. */
+  readonly #watch = new AbortWaiters<Waiter>((waiter, reason) => {
+    const i = this.#waiting.indexOf(waiter);
+    if (i >= 0) this.#waiting.splice(i, 1);
+    if (this.#waiting.length === 0) this.#disarm();
+    waiter.reject(reason);
+  });
   #active = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
@@ -159,21 +159,17 @@ export class RequestScheduler {
       return Promise.resolve(this.#start(host));
     }
     return new Promise<Release>((resolve, reject) => {
-      const onAbort = (): void => {
-        const i = this.#waiting.indexOf(waiter);
-        if (i >= 0) this.#waiting.splice(i, 1);
-        if (this.#waiting.length === 0) this.#disarm();
-        reject(signal.reason);
-      };
       const waiter: Waiter = {
         host,
         ungated,
+        signal,
+        reject,
         grant: () => {
-          signal.removeEventListener("abort", onAbort);
+          this.#watch.delete(signal, waiter);
           resolve(this.#start(host));
         },
       };
-      signal.addEventListener("abort", onAbort, { once: true });
+      this.#watch.add(signal, waiter);
       this.#waiting.push(waiter);
       this.#pump();
     });

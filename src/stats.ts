@@ -57,7 +57,18 @@ export interface SitemapFetchStat {
   readonly decompressedBytes: number;
   /** Pages (before `since`) or index children the document holds; 0 when none were read. */
   readonly entries: number;
+  /** The response's `ETag` header (for a 304: the cached one), or null. */
+  readonly etag: string | null;
+  /** The response's `Last-Modified` header as sent (for a 304: the cached one), or null. */
+  readonly lastModified: string | null;
+  /** When the body was requested (epoch ms; for a 304 or skip: when the cached copy was), or null. */
+  readonly fetchedAt: number | null;
 }
+
+/** A fetch record as the crawler notes it; the response details default to null. */
+export type FetchRecord =
+  & Omit<SitemapFetchStat, "etag" | "lastModified" | "fetchedAt">
+  & Partial<Pick<SitemapFetchStat, "etag" | "lastModified" | "fetchedAt">>;
 
 /**
  * How a crawl ended, in one word:
@@ -211,8 +222,8 @@ export class StatsCollector {
   }
 
   /** Notes how one sitemap URL was obtained. */
-  recordFetch(fetch: SitemapFetchStat): void {
-    this.#fetches.push(fetch);
+  recordFetch(fetch: FetchRecord): void {
+    this.#fetches.push({ etag: null, lastModified: null, fetchedAt: null, ...fetch });
   }
 
   /** Counts one node placed in the tree. */

@@ -20,7 +20,7 @@
  * @module
  */
 import { CHANGE_FREQUENCIES as CHANGE_FREQUENCY_LIST } from "./parse/_result.ts";
-import { chooseEncoding, decodeChunks } from "./parse/_decode.ts";
+import { chooseEncoding, decodeChunks, undecodableReason } from "./parse/_decode.ts";
 import { isRobotsUrl, sniffFormat } from "./parse/_detect.ts";
 import { SITEMAP_NS } from "./parse/_ns.ts";
 import { XmlTokenizer } from "./parse/_tokenizer.ts";
@@ -240,14 +240,7 @@ export function validateSitemapTree(
     order.push(node.url);
     const sitemap = node.url;
     if (node instanceof InvalidSitemap) {
-      problems.add({
-        severity: "error",
-        code: "invalid-sitemap",
-        sitemap,
-        url: null,
-        value: null,
-        message: node.reason,
-      });
+      problems.add(invalidSitemap(sitemap, node.reason));
       continue;
     }
     if (node.subSitemaps.length > MAX_SITEMAP_URLS) {
@@ -411,6 +404,18 @@ function isAbsoluteHttp(value: string): boolean {
   }
 }
 
+/** The problem of a sitemap that could not be read at all. */
+function invalidSitemap(sitemap: string, reason: string): SitemapProblem {
+  return {
+    severity: "error",
+    code: "invalid-sitemap",
+    sitemap,
+    url: null,
+    value: null,
+    message: reason,
+  };
+}
+
 /**
  * Checks one document's raw values, which the parser normalises or skips: in
  * a `<urlset>`, each `<loc>` must be an absolute http(s) URL, `<lastmod>` a
@@ -440,6 +445,11 @@ export function lintSitemapDocument(
   options: ValidateOptions = {},
 ): SitemapProblem[] {
   const problems = new Problems(options.examples ?? 5);
+  const undecodable = undecodableReason(bytes);
+  if (undecodable !== null) {
+    problems.add(invalidSitemap(sitemap, undecodable));
+    return problems.list([sitemap]);
+  }
   const encoding = chooseEncoding(bytes).encoding;
   let tokenizer: XmlTokenizer | null = null;
   let handler: RawEntryReader | null = null;

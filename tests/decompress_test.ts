@@ -284,6 +284,16 @@ Deno.test("decompressIfGzipWithStreams() keeps the prefix of truncated gzip, wit
   assert.ok(URLSET.startsWith(decoder.decode(result.bytes)));
 });
 
+Deno.test("decompressIfGzipWithStreams() refuses gzip cut before anything inflates, with a reason", async () => {
+  const data = gzip(URLSET);
+  const result = await decompressIfGzipWithStreams(data.subarray(0, 12), MiB);
+  assert.equal(result.ok, false);
+  assert.match(
+    result.ok ? "" : result.reason,
+    /^Gzip data inflates to nothing \(truncated download or damaged data\): \S/,
+  );
+});
+
 Deno.test("decompressIfGzipWithStreams() refuses corrupt gzip", async () => {
   const data = gzip(URLSET);
   data[2] = 7;

@@ -3,6 +3,7 @@ import { parseRetryAfter, Slots, WebClient, type WebClientOptions } from "../src
 import { FixtureSite } from "../fixtures/site.ts";
 import { withSite } from "./_tree_helpers.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
+import { countedSignal } from "./_signals.ts";
 
 const UA = "sitemap-tree-test/1.0";
 
@@ -414,33 +415,6 @@ Deno.test("WebClient.get() answers an invalid URL without a request", async () =
     reason: "Invalid URL: not a url",
   });
 });
-
-/** A signal whose abort listeners are counted as they are added and removed. */
-function countedSignal(): { controller: AbortController; listeners: () => number } {
-  const controller = new AbortController();
-  const signal = controller.signal;
-  let count = 0;
-  const add = signal.addEventListener.bind(signal);
-  const remove = signal.removeEventListener.bind(signal);
-  const listeners = new Set<unknown>();
-  signal.addEventListener = ((type: string, listener: EventListener, options?: unknown) => {
-    if (type === "abort" && !listeners.has(listener)) {
-      listeners.add(listener);
-      count++;
-    }
-    add(type, listener, options as AddEventListenerOptions);
-  }) as typeof signal.addEventListener;
-  signal.removeEventListener = ((type: string, listener: EventListener) => {
-    if (type === "abort" && listeners.delete(listener)) count--;
-    remove(type, listener);
-  }) as typeof signal.removeEventListener;
-  // Once listeners are gone after the abort ran them.
-  add("abort", () => {
-    listeners.clear();
-    count = 0;
-  });
-  return { controller, listeners: () => count };
-}
 
 Deno.test("Slots.acquire() adds one abort listener per signal, however many wait on it", async () => {
   const { controller, listeners } = countedSignal();

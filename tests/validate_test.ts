@@ -139,6 +139,9 @@ Deno.test("validateSitemapTree() counts URLs and bytes from the fetch records an
       downloadedBytes: 1_000_000,
       decompressedBytes: 60_000_000,
       entries: 1,
+      etag: null,
+      lastModified: null,
+      fetchedAt: null,
     }],
   });
   assertEquals(brief(validateSitemapTree(tree, { now: NOW }).problems, "https://example.com"), [
@@ -308,4 +311,17 @@ Deno.test("main() dispatches lint", async () => {
   const help = captureIO();
   assertEquals(await main(["lint", "--help"], help.io), 0);
   assertEquals(help.out(), commandUsage(LINT));
+});
+
+Deno.test("lintSitemapDocument() reports a UTF-32 document as unreadable, not as UTF-16 garbage", () => {
+  const utf32le = new Uint8Array([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0, 0x75, 0, 0, 0]);
+  assertEquals(lintSitemapDocument(utf32le, "https://example.com/sitemap.xml"), [{
+    severity: "error",
+    code: "invalid-sitemap",
+    sitemap: "https://example.com/sitemap.xml",
+    url: null,
+    value: null,
+    message: "Not a sitemap: the document is encoded as UTF-32LE (byte order mark FF FE 00 00), " +
+      "which cannot be decoded (the Encoding Standard has no UTF-32); serve it as UTF-8",
+  }]);
 });

@@ -1,10 +1,11 @@
 /**
  * The command line's standard streams, behind one small interface so `main()`
- * runs the same on Deno, on Bun and in tests with injected writers.
+ * runs the same on Deno, Bun and Node and in tests with injected writers.
  *
  * @module
  */
 import process from "node:process";
+import { permissionMayPrompt, readEnv } from "../runtime/mod.ts";
 
 /** A byte sink such as stdout; `write` settles once the bytes are taken (backpressure). */
 export interface CliWriter {
@@ -29,6 +30,11 @@ export interface CliIO {
    * progress line is erased, and `main()` returns 130.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The `TERM` variable, when it can be read without a permission prompt:
+   * `dumb` means no progress line.
+   */
+  readonly term?: string;
   /** What `-` reads. @default {process.stdin} */
   readonly stdin?: AsyncIterable<Uint8Array | string>;
   /**
@@ -77,64 +83,49 @@ export function isBrokenPipe(error: unknown): boolean {
 let processWriters: { readonly stdout: CliWriter; readonly stderr: CliWriter } | null = null;
 
 /**
- * The process's real streams: Deno's own on Deno, `node:process` elsewhere (Bun).
+ * The process's real streams, through `node:process`, which Deno, Bun and
+ * Node all provide: one code path on every runtime.
  *
  * @returns The streams.
  */
 export function processIO(): CliIO {
-  // Deno's stdout can have one writer only, so every call (main() may run more
-  // than once in a process) shares the first writers.
-  const io = freshProcessIO(processWriters);
-  processWriters ??= { stdout: io.stdout, stderr: io.stderr };
-  return io;
-}
-
-function freshProcessIO(
-  writers: { readonly stdout: CliWriter; readonly stderr: CliWriter } | null,
-): CliIO {
-  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
-  if (deno !== undefined) {
-    const columns = denoColumns(deno);
-    return {
-      stdout: writers?.stdout ?? denoWriter(deno.stdout.writable),
-      stderr: writers?.stderr ?? denoWriter(deno.stderr.writable),
-      stderrIsTerminal: deno.stderr.isTerminal(),
-      ...(columns === undefined ? {} : { stderrColumns: columns }),
-      mayPrompt: async (names) => {
-        for (const name of names) {
-          if ((await deno.permissions.query({ name })).state === "prompt") return true;
-        }
-        return false;
-      },
-    };
-  }
+  // Every call (main() may run more than once in a process) shares the first
+  // writers, so there is one "error" listener per stream, not one per call.
+  processWriters ??= { stdout: nodeWriter(process.stdout), stderr: nodeWriter(process.stderr) };
   const columns = process.stderr.columns;
   return {
-    stdout: writers?.stdout ?? nodeWriter(process.stdout),
-    stderr: writers?.stderr ?? nodeWriter(process.stderr),
+    stdout: processWriters.stdout,
+    stderr: processWriters.stderr,
     stderrIsTerminal: process.stderr.isTTY === true,
+    ...termOf(readEnv("TERM")),
     ...(typeof columns === "number" && columns > 0 ? { stderrColumns: columns } : {}),
+    mayPrompt: permissionMayPrompt,
   };
 }
 
-function denoColumns(deno: typeof Deno): number | undefined {
-  try {
-    return deno.consoleSize().columns;
-  } catch {
-    // No terminal on any standard stream.
-    return undefined;
-  }
+/** TERM as read without a permission prompt (Deno asks for env access otherwise). */
+function termOf(term: string | undefined): { term?: string } {
+  return term === undefined ? {} : { term };
 }
 
-function denoWriter(stream: WritableStream<Uint8Array>): CliWriter {
-  // One writer for the whole run: the stream stays locked, writes stay ordered.
-  const writer = stream.getWriter();
-  return {
-    async write(chunk: Uint8Array): Promise<void> {
-      await writer.ready;
-      await writer.write(chunk);
-    },
-  };
+/**
+ * Runs a command line's `main` as the process: with the arguments after the
+ * script name, the process's streams and the first Ctrl-C as an interrupt,
+ * then exits with the status it returns. The entry points call this (`cli.ts`
+ * when it is the main module, `bin/sitemap-tree.ts` always), so Deno, Bun and
+ * Node start the command the same way.
+ *
+ * @param main The command line, e.g. `cli.ts`'s `main`.
+ * @returns Never: the process exits.
+ */
+export async function runAsCommand(
+  main: (args: string[], io: CliIO) => Promise<number>,
+): Promise<never> {
+  const interrupt = new AbortController();
+  const stopListening = onFirstInterrupt(() => interrupt.abort());
+  const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
+  stopListening();
+  process.exit(status);
 }
 
 interface NodeStream {

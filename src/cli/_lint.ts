@@ -22,7 +22,7 @@ import {
 import { createParsePool, defaultWorkerCount } from "../workers/pool.ts";
 import { type CliIO, isBrokenPipe } from "./_io.ts";
 import { crawlOptions, type ParsedArgs, PROGRAM, readInput } from "./_args.ts";
-import { streamOutcome } from "./_outcome.ts";
+import { crawlOutcome } from "./_outcome.ts";
 import { IndexWebsiteSitemap } from "../objects/sitemap.ts";
 
 type RunArgs = Extract<ParsedArgs, { kind: "run" }>;
@@ -101,7 +101,7 @@ export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {
         ({ root, stats }) => new IndexWebsiteSitemap(resolved.homepage.href, [root], stats),
       )
       : await abortable(crawler.crawlWebsite(), resolved.signal);
-    const outcome = streamOutcome(tree.stats, input.kind);
+    const outcome = crawlOutcome(tree.stats);
     if (outcome.status !== 0) {
       await write("stderr", `${PROGRAM}: ${outcome.reason}\n`);
       return outcome.status;

@@ -103,16 +103,89 @@ export function ndjsonRecord(page: SitemapPage, sitemap: string): Record<string,
 export function* ndjsonFormat(
   root: AbstractSitemap,
   unique = false,
+  columns: SitemapColumns | null = null,
+): Generator<string, void, undefined> {
+  yield* rows(root, unique, (sitemap) => {
+    const field = JSON.stringify(sitemap);
+    const extra = columns === null ? "" : columns.json(sitemap);
+    return (page) => {
+      const line = ndjsonLine(page, sitemap, field);
+      return extra === "" ? line : line.slice(0, -2) + extra + "}\n";
+    };
+  });
+}
+
+/**
+ * One row per page in tree order, written by the writer `start` makes once
+ * per sitemap (so per-sitemap fields are encoded once, not per page).
+ */
+function* rows(
+  root: AbstractSitemap,
+  unique: boolean,
+  start: (sitemap: string) => (page: SitemapPage) => string,
 ): Generator<string, void, undefined> {
   let sitemap: string | null = null;
-  let field = "";
+  let row: (page: SitemapPage) => string = () => "";
   for (const { page, node } of treePages(root, unique)) {
     if (node.url !== sitemap) {
       sitemap = node.url;
-      field = JSON.stringify(sitemap);
+      row = start(sitemap);
     }
-    yield ndjsonLine(page, sitemap, field);
+    yield row(page);
   }
+}
+
+/**
+ * advertools' per-sitemap columns (`--sitemap-columns`): the sitemap's
+ * `Last-Modified` header (ISO 8601), its `ETag` and when it was downloaded,
+ * from the call's fetch records, as the ndjson keys `sitemapLastModified`,
+ * `etag`, `downloadDate` and the csv columns `sitemap_last_modified`, `etag`,
+ * `download_date` (null or empty when unknown).
+ */
+export interface SitemapColumns {
+  /** `,"sitemapLastModified":…,"etag":…,"downloadDate":…` for the sitemap at `url`. */
+  json(url: string): string;
+  /** `,sitemap_last_modified,etag,download_date` fields for the sitemap at `url`. */
+  csv(url: string): string;
+}
+
+/** The names of the csv columns {@linkcode SitemapColumns} adds. */
+export const SITEMAP_CSV_COLUMNS: readonly string[] = [
+  "sitemap_last_modified",
+  "etag",
+  "download_date",
+];
+
+/**
+ * The per-sitemap columns of a crawl.
+ *
+ * @param stats The call's counters (`fetches`).
+ * @returns The columns, looked up by a sitemap's final URL.
+ */
+export function sitemapColumns(stats: SitemapTreeStats): SitemapColumns {
+  const byUrl = new Map<string, SitemapTreeStats["fetches"][number]>();
+  for (const f of stats.fetches) if (!byUrl.has(f.finalUrl)) byUrl.set(f.finalUrl, f);
+  const values = (url: string): [string | null, string | null, string | null] => {
+    const f = byUrl.get(url);
+    if (f === undefined) return [null, null, null];
+    const modified = f.lastModified === null ? NaN : Date.parse(f.lastModified);
+    return [
+      Number.isNaN(modified) ? null : isoString(modified),
+      f.etag,
+      f.fetchedAt === null ? null : isoString(f.fetchedAt),
+    ];
+  };
+  return {
+    json(url) {
+      const [modified, etag, at] = values(url);
+      return `,"sitemapLastModified":${JSON.stringify(modified)},"etag":${
+        JSON.stringify(etag)
+      },"downloadDate":${JSON.stringify(at)}`;
+    },
+    csv(url) {
+      return values(url).map((v) => "," + (v === null ? "" : csvField(v))).join("");
+    },
+  };
 }
 
 /**
@@ -173,17 +246,17 @@ export function csvField(value: string): string {
 export function* csvFormat(
   root: AbstractSitemap,
   unique = false,
+  columns: SitemapColumns | null = null,
 ): Generator<string, void, undefined> {
-  yield csvHeader();
-  let sitemap: string | null = null;
-  let field = "";
-  for (const { page, node } of treePages(root, unique)) {
-    if (node.url !== sitemap) {
-      sitemap = node.url;
-      field = csvField(sitemap);
-    }
-    yield csvRow(page, field);
-  }
+  yield columns === null ? csvHeader() : [...CSV_HEADER, ...SITEMAP_CSV_COLUMNS].join(",") + "\r\n";
+  yield* rows(root, unique, (sitemap) => {
+    const field = csvField(sitemap);
+    const extra = columns === null ? "" : columns.csv(sitemap);
+    return (page) => {
+      const row = csvRow(page, field);
+      return extra === "" ? row : row.slice(0, -2) + extra + "\r\n";
+    };
+  });
 }
 
 /** @returns The CSV header row with its CRLF. */
@@ -397,8 +470,9 @@ const HISTOGRAM_WIDTH = 50;
 
 /**
  * `histogram`: a bar chart of pages by lastmod month (UTC), every month from
- * the first to the last (by year when they span more than three years),
- * then a bar for pages without a lastmod.
+ * the first to the last (by year when they span more than three years; three
+ * or more empty rows in a row are shown as one), then a bar for pages without
+ * a lastmod.
  *
  * @param root The tree.
  * @returns Lines with their `\n`.
@@ -438,6 +512,12 @@ export function* histogramFormat(root: AbstractSitemap): Generator<string, void,
       }
     }
   }
+  // A long gap is one row ("2004–2022  0"), so the months with pages stay on one screen.
+  for (let i = 0; i < rows.length; i++) {
+    let j = i;
+    while (j < rows.length && rows[j]![1] === 0) j++;
+    if (j - i >= 3) rows.splice(i, j - i, [`${rows[i]![0]}–${rows[j - 1]![0]}`, 0]);
+  }
   if (undated > 0) rows.push(["no date", undated]);
   if (rows.length === 0) {
     yield "no pages\n";
@@ -445,10 +525,11 @@ export function* histogramFormat(root: AbstractSitemap): Generator<string, void,
   }
   const max = Math.max(...rows.map(([, n]) => n));
   const countWidth = Math.max(...rows.map(([, n]) => formatCount(n).length));
+  const labelWidth = Math.max(...rows.map(([label]) => label.length));
   for (const [label, n] of rows) {
     // A month with pages always shows at least one block.
     const bar = n === 0 ? 0 : Math.max(1, Math.round((n / max) * HISTOGRAM_WIDTH));
-    yield `${label.padEnd(7)}  ${formatCount(n).padStart(countWidth)}${
+    yield `${label.padEnd(labelWidth)}  ${formatCount(n).padStart(countWidth)}${
       bar === 0 ? "" : "  " + "█".repeat(bar)
     }\n`;
   }

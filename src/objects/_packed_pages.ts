@@ -21,6 +21,7 @@ import {
   type PageExtrasData,
   type VideoData,
 } from "../parse/_result.ts";
+import { ExtrasReader } from "../parse/_extras.ts";
 import {
   SitemapAlternate,
   SitemapImage,
@@ -83,9 +84,29 @@ export function checkPackedPages(packed: PackedPages): void {
     }
     previous = end;
   }
+  const x = packed.extras;
+  if (x !== null) {
+    if (x.pageStarts.length < count + 1) {
+      throw new RangeError(
+        `Expected PackedPages.extras.pageStarts to hold ${
+          count + 1
+        } entries but it holds ${x.pageStarts.length}`,
+      );
+    }
+    previous = 0;
+    for (let i = 0; i <= count; i++) {
+      const start = x.pageStarts[i]!;
+      if (start < previous || start > x.records.length) {
+        throw new RangeError(
+          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${x.records.length} but got ${start}`,
+        );
+      }
+      previous = start;
+    }
+  }
 }
 
-/** JSON turns NaN into null; both mean "no date". */
+/** Absent dates are NaN (or null, from JSON). */
 function dateFromEpoch(ms: number | null | undefined): Date | null {
   return ms == null || ms !== ms ? null : new Date(ms);
 }
@@ -129,11 +150,6 @@ function videoFrom(data: VideoData): SitemapVideo {
 
 function alternateFrom(data: AlternateData): SitemapAlternate {
   return new SitemapAlternate(data);
-}
-
-/** JSON of `[pageIndex, extras][]`, ascending; "" means none. */
-function parseExtras(extras: string): [number, PageExtrasData][] {
-  return extras === "" ? [] : JSON.parse(extras) as [number, PageExtrasData][];
 }
 
 function pageWithExtras(
@@ -218,8 +234,9 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
   #lastModified: Float64Array = EMPTY_F64;
   #priority: Float64Array = EMPTY_F64;
   #changeFrequency: Uint8Array = EMPTY_U8;
-  #extras: [number, PageExtrasData][] = [];
-  #nextExtra = 0;
+  /** The current source's extras, read page by page; null when it has none. */
+  #extras: ExtrasReader | null = null;
+  #pageStarts: Uint32Array = EMPTY_U32;
   /** Index of the next page with extras, or -1. */
   #extrasAt = -1;
 
@@ -352,9 +369,10 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
     this.#lastModified = packed.lastModified;
     this.#priority = packed.priority;
     this.#changeFrequency = packed.changeFrequency;
-    this.#extras = parseExtras(packed.extras);
-    this.#nextExtra = 0;
-    this.#extrasAt = this.#extras.length > 0 ? this.#extras[0]![0] : -1;
+    const x = packed.extras;
+    this.#extras = x === null ? null : new ExtrasReader(x);
+    this.#pageStarts = x === null ? EMPTY_U32 : x.pageStarts;
+    this.#extrasAt = this.#nextWithExtras(0);
   }
 
   /**
@@ -384,19 +402,22 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
         this.#priority[i]!,
         this.#lastModified[i]!,
         FREQUENCY_BY_CODE[this.#changeFrequency[i]!] ?? null,
-        this.#extras[this.#nextExtra]![1],
+        this.#extras!.page(i)!,
       );
     } catch (error) {
       this.#close();
       throw error;
     }
-    const extras = this.#extras;
-    let next = this.#nextExtra;
-    // Skips any repeated index, so a malformed list cannot stall on one page.
-    while (next < extras.length && extras[next]![0] <= i) next++;
-    this.#nextExtra = next;
-    this.#extrasAt = next < extras.length ? extras[next]![0] : -1;
+    this.#extrasAt = this.#nextWithExtras(i + 1);
     return page;
+  }
+
+  /** The first page from `i` on that has extras, or -1. */
+  #nextWithExtras(i: number): number {
+    const starts = this.#pageStarts;
+    const count = Math.min(this.#count, starts.length - 1);
+    for (; i < count; i++) if (starts[i + 1]! > starts[i]!) return i;
+    return -1;
   }
 
   /** Lets go of the columns (and the decoded text) of a finished source. */
@@ -410,8 +431,8 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
     this.#lastModified = EMPTY_F64;
     this.#priority = EMPTY_F64;
     this.#changeFrequency = EMPTY_U8;
-    this.#extras = [];
-    this.#nextExtra = 0;
+    this.#extras = null;
+    this.#pageStarts = EMPTY_U32;
     this.#extrasAt = -1;
   }
 

@@ -19,6 +19,7 @@
  * @module
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
+import { type ExtrasSource, ExtrasWriter } from "./_extras.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import {
@@ -203,7 +204,11 @@ export interface BuilderOptions {
 export interface BuiltPages {
   /** The kept pages. */
   readonly pages: PackedPages;
-  /** Distinct valid pages, before the `since` filter. */
+  /**
+   * Pages before the `since` filter: the distinct valid pages kept, plus
+   * every page dropped for its lastmod (those are never checked or
+   * compared, so a duplicate or invalid one among them counts too).
+   */
   readonly found: number;
   /** How many values were dropped for not being URLs (DESIGN §4), with the first; null for none. */
   readonly warning: string | null;
@@ -252,12 +257,16 @@ export class PackedPagesBuilder {
   #lastModified = new Float64Array(1024);
   #priority = new Float64Array(1024);
   #changeFrequency = new Uint8Array(1024);
-  /** Entries with extras, ascending, and each one's extras as JSON. */
+  /** Entries with extras, ascending, and where each one's records start and end. */
   #extrasOf: number[] = [];
-  #extras: string[] = [];
+  #extrasFrom: number[] = [];
+  #extrasTo: number[] = [];
+  #extras: ExtrasWriter | null = null;
   /** A view of `#bytes` for word reads, made when `#bytes` changes. */
   #view = NO_VIEW;
   #viewOf: Uint8Array | null = null;
+  /** Pages dropped for their lastmod before their URL was read; counted in `found`. */
+  #filtered = 0;
   /** Hash of the URL just checked by `#isNormal` or written by `#writeString`. */
   #hash = 0;
   /** End of the `<loc>` {@linkcode copyLoc} copied, or -1 when it was not a normal URL. */
@@ -369,17 +378,54 @@ export class PackedPagesBuilder {
   }
 
   #flush(): void {
-    const n = this.#pN;
+    let n = this.#pN;
     if (n === 0) return;
     this.#flushDates();
+    // Pages older than `since` leave before their URLs are encoded, checked or hashed.
+    if (this.#since === this.#since) n = this.#dropOld(n);
     this.#commitBatch(this.#pUrls, n);
     // Drops the references into the document.
-    this.#pUrls.fill("", 0, n);
+    this.#pUrls.fill("", 0, this.#pN);
     if (this.#pAnyExtras) {
-      this.#pExtras.fill(null, 0, n);
+      this.#pExtras.fill(null, 0, this.#pN);
       this.#pAnyExtras = false;
     }
     this.#pN = 0;
+  }
+
+  /**
+   * Moves the batch's pages whose lastmod passes `since` to its front, in
+   * order, and counts the others; returns how many are left. The slots past
+   * the new end are cleared by the caller as usual.
+   */
+  #dropOld(n: number): number {
+    const since = this.#since;
+    const urls = this.#pUrls;
+    const lastModified = this.#pLastModified;
+    const extras = this.#pExtras;
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const ms = lastModified[i]!;
+      if (ms < since) continue;
+      if (kept !== i) {
+        urls[kept] = urls[i]!;
+        lastModified[kept] = ms;
+        this.#pPriority[kept] = this.#pPriority[i]!;
+        this.#pChangeFrequency[kept] = this.#pChangeFrequency[i]!;
+        extras[kept] = extras[i]!;
+      }
+      kept++;
+    }
+    this.#filtered += n - kept;
+    return kept;
+  }
+
+  /**
+   * Counts a page the caller dropped, unread, for a lastmod before `since`
+   * (the byte-level reader decides that before copying its URL).
+   */
+  countOld(): void {
+    this.#filtered++;
   }
 
   /** Checks, resolves and commits the batch's `n` URLs. */
@@ -506,18 +552,23 @@ export class PackedPagesBuilder {
   /** Records the URL written at [#used, end) (hash in `#hash`) as batch page `i`. */
   #commit(end: number, i: number): void {
     const extras = this.#pExtras[i];
-    if (extras) {
-      // Serialising now copies the strings out of the document; NaN dates
-      // become null, which readers map back to "absent".
-      this.#extrasOf.push(this.#n);
-      this.#extras.push(JSON.stringify(extras));
-    }
+    if (extras) this.#recordExtras(extras);
     this.#commitValues(
       end,
       this.#pLastModified[i]!,
       this.#pPriority[i]!,
       this.#pChangeFrequency[i]!,
     );
+  }
+
+  /** Keeps the extras of the entry about to be recorded. */
+  #recordExtras(extras: PageExtrasData | ExtrasSource): void {
+    // Writing the columns now copies the strings out of the document.
+    const writer = this.#extras ??= new ExtrasWriter();
+    this.#extrasOf.push(this.#n);
+    this.#extrasFrom.push(writer.length);
+    writer.write(extras);
+    this.#extrasTo.push(writer.length);
   }
 
   /** Records the URL written at [#used, end) (hash in `#hash`) with these columns. */
@@ -589,7 +640,7 @@ export class PackedPagesBuilder {
   }
 
   /**
-   * Adds, as a page without extras, the `<loc>` text `src[a, b)` that
+   * Adds, as a page, the `<loc>` text `src[a, b)` that
    * {@linkcode copyLoc} read: as copied when it was a normal URL, else
    * decoded as the tokenizer would ({@linkcode decodeRawText}) and resolved
    * like {@linkcode add}'s. Pages added this way and with `add` keep their
@@ -601,6 +652,8 @@ export class PackedPagesBuilder {
    * @param lastModified Epoch ms, NaN for none.
    * @param priority Already in [0, 1].
    * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
+   * @param extras The page's rare data, or null; an {@linkcode ExtrasSource}
+   * writes into {@linkcode extrasWriter} during this call.
    */
   commitLoc(
     src: Uint8Array,
@@ -609,15 +662,27 @@ export class PackedPagesBuilder {
     lastModified: number,
     priority: number,
     changeFrequency: number,
+    extras: PageExtrasData | ExtrasSource | null = null,
   ): void {
     if (this.#locEnd !== -1) {
+      if (extras !== null) this.#recordExtras(extras);
       this.#commitValues(this.#locEnd, lastModified, priority, changeFrequency);
       return;
     }
     const url = this.#resolve(decodeRawText(src, a, b));
     if (url !== null) {
-      this.#commitValues(this.#writeString(url), lastModified, priority, changeFrequency);
+      const end = this.#writeString(url);
+      if (extras !== null) this.#recordExtras(extras);
+      this.#commitValues(end, lastModified, priority, changeFrequency);
     }
+  }
+
+  /**
+   * The writer of this builder's extras columns, for a reader that adds
+   * strings to the table as it reads them (see {@linkcode ExtrasSource}).
+   */
+  get extrasWriter(): ExtrasWriter {
+    return this.#extras ??= new ExtrasWriter();
   }
 
   /**
@@ -771,7 +836,9 @@ export class PackedPagesBuilder {
     const priorities = this.#priority;
     const changeFrequencies = this.#changeFrequency;
     const extrasOf = this.#extrasOf;
-    const extras: string[] = [];
+    const writer = this.#extras;
+    const extrasFrom = writer === null ? null : new Uint32Array(n);
+    const extrasTo = writer === null ? null : new Uint32Array(n);
     let found = 0;
     let count = 0;
     let at = 0;
@@ -799,10 +866,14 @@ export class PackedPagesBuilder {
       }
       if (x < extrasOf.length) {
         while (x < extrasOf.length && extrasOf[x]! < e) x++;
-        if (extrasOf[x] === e) extras.push(`[${count},${this.#extras[x]}]`);
+        if (extrasOf[x] === e) {
+          extrasFrom![count] = this.#extrasFrom[x]!;
+          extrasTo![count] = this.#extrasTo[x]!;
+        }
       }
       count++;
     }
+    found += this.#filtered;
     const pages: PackedPages = {
       count,
       urlBytes: bytes.slice(0, at),
@@ -810,7 +881,7 @@ export class PackedPagesBuilder {
       lastModified: this.#lastModified.slice(0, count),
       priority: this.#priority.slice(0, count),
       changeFrequency: this.#changeFrequency.slice(0, count),
-      extras: extras.length === 0 ? "" : `[${extras.join(",")}]`,
+      extras: writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!),
     };
     const warning = this.#notUrls.warning();
     this.#recycle();
@@ -848,7 +919,10 @@ export class PackedPagesBuilder {
     this.#priority = new Float64Array(0);
     this.#changeFrequency = new Uint8Array(0);
     this.#extrasOf = [];
-    this.#extras = [];
+    this.#extrasFrom = [];
+    this.#extrasTo = [];
+    this.#extras = null;
+    this.#filtered = 0;
     this.#notUrls = new NotUrlCounter();
   }
 }
@@ -882,4 +956,18 @@ function parseAnyDate(text: string): number {
   if (w3c.length > 64) return NaN;
   const bytes = encoder.encode(w3c);
   return parseW3cDateBytes(bytes, 0, bytes.length);
+}
+
+/**
+ * Whether `src[a, e)`, bytes as written in a UTF-8 document with no
+ * reference in them, is an absolute http(s) URL the WHATWG parser returns
+ * unchanged ({@linkcode normalUrlEnd}), so it can be kept as it is.
+ *
+ * @param src The document's bytes.
+ * @param a Start of the URL.
+ * @param e End of the URL.
+ * @returns True when it needs no normalising.
+ */
+export function isNormalUrlBytes(src: Uint8Array, a: number, e: number): boolean {
+  return normalUrlEnd(src, a, e, RAW_PATH_OK) === e;
 }

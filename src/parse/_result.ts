@@ -1,6 +1,6 @@
 /**
  * What a format reader hands back: plain data that crosses a worker boundary
- * cheaply (typed arrays and one string of extras), never one object per page.
+ * cheaply (typed arrays), never one object per page.
  *
  * Both the parsers (which build it) and the tree (which reads it lazily) depend
  * on this file; it depends on nothing.
@@ -111,11 +111,23 @@ export interface PackedPages {
   readonly priority: Float64Array;
   /** 0 = none, otherwise 1 + index in {@linkcode CHANGE_FREQUENCIES}. */
   readonly changeFrequency: Uint8Array;
-  /**
-   * JSON of `[pageIndex, PageExtrasData][]` in ascending page order, or "" when
-   * no page has extras.
-   */
-  readonly extras: string;
+  /** The pages' news stories, images, videos and alternates, or null when none has any. */
+  readonly extras: PackedExtras | null;
+}
+
+/**
+ * Extension data of a sitemap's pages in columns (written and read by
+ * `_extras.ts`): a string table and a stream of 32-bit records per page.
+ */
+export interface PackedExtras {
+  /** UTF-8 bytes of every string value, concatenated. */
+  readonly text: Uint8Array;
+  /** Where string k ends in the decoded `text`, in UTF-16 code units. */
+  readonly textEnds: Uint32Array;
+  /** Each page's records, one after another. */
+  readonly records: Uint32Array;
+  /** Page i's records are `records[pageStarts[i], pageStarts[i + 1])`; `count + 1` entries. */
+  readonly pageStarts: Uint32Array;
 }
 
 /** One child named by a sitemap index or robots.txt. */
@@ -168,11 +180,18 @@ export function joinWarnings(first: string | null, second: string | null): strin
 export function transferablesOf(result: ParseResult): ArrayBuffer[] {
   if (result.kind !== "pages") return [];
   const p = result.pages;
-  return [
+  const buffers = [
     p.urlBytes.buffer,
     p.urlEnds.buffer,
     p.lastModified.buffer,
     p.priority.buffer,
     p.changeFrequency.buffer,
   ] as ArrayBuffer[];
+  const x = p.extras;
+  if (x !== null) {
+    buffers.push(
+      ...[x.text.buffer, x.textEnds.buffer, x.records.buffer, x.pageStarts.buffer] as ArrayBuffer[],
+    );
+  }
+  return buffers;
 }

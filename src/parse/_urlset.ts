@@ -74,7 +74,8 @@ const C_NEWS = 1;
 const C_IMAGE = 2;
 const C_VIDEO = 3;
 
-const NEWS_FIELDS = new Map<string, number>([
+/** News fields by local name (inside `<news:news>`). */
+export const NEWS_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
   ["publication_date", F_NEWS_DATE],
   ["title", F_NEWS_TITLE],
   ["access", F_NEWS_ACCESS],
@@ -83,7 +84,8 @@ const NEWS_FIELDS = new Map<string, number>([
   ["stock_tickers", F_NEWS_TICKERS],
 ]);
 
-const IMAGE_FIELDS = new Map<string, number>([
+/** Image fields by local name (inside `<image:image>`). */
+export const IMAGE_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
   ["loc", F_IMAGE_LOC],
   ["caption", F_IMAGE_CAPTION],
   ["geo_location", F_IMAGE_GEO],
@@ -91,7 +93,8 @@ const IMAGE_FIELDS = new Map<string, number>([
   ["license", F_IMAGE_LICENSE],
 ]);
 
-const VIDEO_FIELDS = new Map<string, number>([
+/** Video fields by local name (inside `<video:video>`). */
+export const VIDEO_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
   ["thumbnail_loc", F_VIDEO_THUMBNAIL],
   ["title", F_VIDEO_TITLE],
   ["description", F_VIDEO_DESCRIPTION],
@@ -113,7 +116,24 @@ const CHANGE_FREQUENCY_CODES = new Map<string, number>(
   CHANGE_FREQUENCIES.map((name: ChangeFrequency, i) => [name, i + 1]),
 );
 
-function newNews(): Mutable<NewsStoryData> {
+/** Fields of `<publication>` inside `<news:news>`. */
+export const NEWS_PUBLICATION_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
+  ["name", F_NEWS_NAME],
+  ["language", F_NEWS_LANGUAGE],
+]);
+
+/**
+ * A `<changefreq>`'s code from its text.
+ *
+ * @param text The element's text.
+ * @returns 0, or 1 + index in `CHANGE_FREQUENCIES`.
+ */
+export function changeFrequencyCode(text: string): number {
+  return CHANGE_FREQUENCY_CODES.get(text.trim().toLowerCase()) ?? 0;
+}
+
+/** An empty news story, to be filled field by field. */
+export function newNews(): Mutable<NewsStoryData> {
   return {
     title: "",
     publishDate: NaN,
@@ -126,11 +146,16 @@ function newNews(): Mutable<NewsStoryData> {
   };
 }
 
-function newImage(): Mutable<ImageData> {
+/** An empty image, to be filled field by field. */
+export function newImage(): Mutable<ImageData> {
   return { loc: "", caption: null, geoLocation: null, title: null, license: null };
 }
 
-function newVideo(): Mutable<VideoData> & { tags: string[] } {
+/** A video being read: its tags are pushed as they come. */
+export type VideoBeingRead = Mutable<VideoData> & { tags: string[] };
+
+/** An empty video, to be filled field by field. */
+export function newVideo(): VideoBeingRead {
   return {
     thumbnailLoc: null,
     title: null,
@@ -153,6 +178,52 @@ function newVideo(): Mutable<VideoData> & { tags: string[] } {
 function attr(attrs: readonly XmlAttribute[], local: string): string | null {
   for (const a of attrs) if (a.local === local && a.ns === "") return a.value;
   return null;
+}
+
+/**
+ * An `xhtml:link`'s alternate from its attributes, or null when it is not a
+ * `rel="alternate"` link with a hreflang and a href.
+ *
+ * @param rel The `rel` attribute's value, or null.
+ * @param hreflang The `hreflang` attribute's value, or null.
+ * @param rawHref The `href` attribute's value, or null.
+ * @param base The sitemap URL, or null.
+ * @returns The alternate, or null.
+ */
+export function alternateOf(
+  rel: string | null,
+  hreflang: string | null,
+  rawHref: string | null,
+  base: URL | null,
+): AlternateData | null {
+  if (rel === null || rel.trim().toLowerCase() !== "alternate") return null;
+  if (hreflang === null || rawHref === null || hreflang.trim() === "") return null;
+  const href = resolveDataUrl(rawHref, base);
+  return href === null ? null : { hreflang: hreflang.trim(), href };
+}
+
+/**
+ * The extras of a page from what its `<url>` held, or null when nothing.
+ *
+ * @param news The news story, or null.
+ * @param images The images, or null.
+ * @param videos The videos, or null.
+ * @param alternates The alternates, or null.
+ * @returns The extras, or null.
+ */
+export function extrasOf(
+  news: NewsStoryData | null,
+  images: readonly ImageData[] | null,
+  videos: readonly VideoData[] | null,
+  alternates: readonly AlternateData[] | null,
+): PageExtrasData | null {
+  if (news === null && images === null && videos === null && alternates === null) return null;
+  const e: Mutable<PageExtrasData> = {};
+  if (news !== null) e.newsStory = news;
+  if (images !== null) e.images = images;
+  if (videos !== null) e.videos = videos;
+  if (alternates !== null) e.alternates = alternates;
+  return e;
 }
 
 /** Reads a `<urlset>` document into packed pages. */
@@ -179,7 +250,7 @@ export class UrlsetReader implements DocumentReader {
   #images: ImageData[] | null = null;
   #image: Mutable<ImageData> | null = null;
   #videos: VideoData[] | null = null;
-  #video: (Mutable<VideoData> & { tags: string[] }) | null = null;
+  #video: VideoBeingRead | null = null;
   #alternates: AlternateData[] | null = null;
 
   /**
@@ -279,14 +350,13 @@ export class UrlsetReader implements DocumentReader {
       this.#container = C_VIDEO;
       this.#video = newVideo();
     } else if (local === "link" && (kind === Ns.Xhtml || kind === Ns.None)) {
-      const rel = attr(attrs, "rel");
-      const hreflang = attr(attrs, "hreflang");
-      const rawHref = attr(attrs, "href");
-      if (rel === null || rel.trim().toLowerCase() !== "alternate") return;
-      if (hreflang === null || rawHref === null || hreflang.trim() === "") return;
-      const href = resolveDataUrl(rawHref, this.#base);
-      if (href === null) return;
-      (this.#alternates ??= []).push({ hreflang: hreflang.trim(), href });
+      const alternate = alternateOf(
+        attr(attrs, "rel"),
+        attr(attrs, "hreflang"),
+        attr(attrs, "href"),
+        this.#base,
+      );
+      if (alternate !== null) (this.#alternates ??= []).push(alternate);
     }
   }
 
@@ -348,7 +418,7 @@ export class UrlsetReader implements DocumentReader {
           this.#priority = parsePriority(text);
           return;
         case F_CHANGEFREQ:
-          this.#changeFrequency = CHANGE_FREQUENCY_CODES.get(text.trim().toLowerCase()) ?? 0;
+          this.#changeFrequency = changeFrequencyCode(text);
           return;
       }
       return;
@@ -360,126 +430,23 @@ export class UrlsetReader implements DocumentReader {
 
   #endNewsField(field: number, text: string): void {
     const news = this.#news;
-    if (news === null) return;
-    switch (field) {
-      case F_NEWS_NAME:
-        news.publicationName = textOrNull(text);
-        break;
-      case F_NEWS_LANGUAGE:
-        news.publicationLanguage = textOrNull(text);
-        break;
-      case F_NEWS_DATE:
-        news.publishDate = parseDate(text);
-        break;
-      case F_NEWS_TITLE:
-        news.title = text.trim();
-        break;
-      case F_NEWS_ACCESS:
-        news.access = textOrNull(text);
-        break;
-      case F_NEWS_GENRES:
-        news.genres = commaList(text);
-        break;
-      case F_NEWS_KEYWORDS:
-        news.keywords = commaList(text);
-        break;
-      case F_NEWS_TICKERS:
-        news.stockTickers = commaList(text);
-        break;
-    }
+    if (news !== null) setNewsField(news, field, text);
   }
 
   #endImageField(field: number, text: string): void {
     const image = this.#image;
-    if (image === null) return;
-    switch (field) {
-      case F_IMAGE_LOC:
-        image.loc = resolveDataUrl(text, this.#base) ?? "";
-        break;
-      case F_IMAGE_CAPTION:
-        image.caption = textOrNull(text);
-        break;
-      case F_IMAGE_GEO:
-        image.geoLocation = textOrNull(text);
-        break;
-      case F_IMAGE_TITLE:
-        image.title = textOrNull(text);
-        break;
-      case F_IMAGE_LICENSE:
-        image.license = resolveDataUrl(text, this.#base);
-        break;
-    }
+    if (image !== null) setImageField(image, field, text, this.#base);
   }
 
   #endVideoField(field: number, text: string): void {
     const video = this.#video;
-    if (video === null) return;
-    switch (field) {
-      case F_VIDEO_THUMBNAIL:
-        video.thumbnailLoc = resolveDataUrl(text, this.#base);
-        break;
-      case F_VIDEO_TITLE:
-        video.title = textOrNull(text);
-        break;
-      case F_VIDEO_DESCRIPTION:
-        video.description = textOrNull(text);
-        break;
-      case F_VIDEO_CONTENT:
-        video.contentLoc = resolveDataUrl(text, this.#base);
-        break;
-      case F_VIDEO_PLAYER:
-        video.playerLoc = resolveDataUrl(text, this.#base);
-        break;
-      case F_VIDEO_DURATION:
-        video.duration = decimalOrNull(text);
-        break;
-      case F_VIDEO_EXPIRATION:
-        video.expirationDate = parseDate(text);
-        break;
-      case F_VIDEO_RATING:
-        video.rating = decimalOrNull(text);
-        break;
-      case F_VIDEO_VIEWS:
-        video.viewCount = decimalOrNull(text);
-        break;
-      case F_VIDEO_PUBLISHED:
-        video.publicationDate = parseDate(text);
-        break;
-      case F_VIDEO_FAMILY:
-        video.familyFriendly = yesNo(text);
-        break;
-      case F_VIDEO_SUBSCRIPTION:
-        video.requiresSubscription = yesNo(text);
-        break;
-      case F_VIDEO_LIVE:
-        video.live = yesNo(text);
-        break;
-      case F_VIDEO_UPLOADER:
-        video.uploader = textOrNull(text);
-        break;
-      case F_VIDEO_TAG: {
-        const tag = textOrNull(text);
-        if (tag !== null) video.tags.push(tag);
-        break;
-      }
-    }
+    if (video !== null) setVideoField(video, field, text, this.#base);
   }
 
   #commit(): void {
     const loc = this.#loc;
     if (loc === null) return;
-    let extras: PageExtrasData | null = null;
-    if (
-      this.#news !== null || this.#images !== null || this.#videos !== null ||
-      this.#alternates !== null
-    ) {
-      const e: Mutable<PageExtrasData> = {};
-      if (this.#news !== null) e.newsStory = this.#news;
-      if (this.#images !== null) e.images = this.#images;
-      if (this.#videos !== null) e.videos = this.#videos;
-      if (this.#alternates !== null) e.alternates = this.#alternates;
-      extras = e;
-    }
+    const extras = extrasOf(this.#news, this.#images, this.#videos, this.#alternates);
     this.#builder.add(
       loc,
       this.#lastModified ?? NaN,
@@ -505,5 +472,139 @@ export class UrlsetReader implements DocumentReader {
       found,
       warning: joinWarnings(warning, built.warning),
     };
+  }
+}
+
+/**
+ * Sets one field of a news story from its element's text.
+ *
+ * @param news The news being read.
+ * @param field The field's code.
+ * @param text The element's text.
+ */
+export function setNewsField(news: Mutable<NewsStoryData>, field: number, text: string): void {
+  switch (field) {
+    case F_NEWS_NAME:
+      news.publicationName = textOrNull(text);
+      break;
+    case F_NEWS_LANGUAGE:
+      news.publicationLanguage = textOrNull(text);
+      break;
+    case F_NEWS_DATE:
+      news.publishDate = parseDate(text);
+      break;
+    case F_NEWS_TITLE:
+      news.title = text.trim();
+      break;
+    case F_NEWS_ACCESS:
+      news.access = textOrNull(text);
+      break;
+    case F_NEWS_GENRES:
+      news.genres = commaList(text);
+      break;
+    case F_NEWS_KEYWORDS:
+      news.keywords = commaList(text);
+      break;
+    case F_NEWS_TICKERS:
+      news.stockTickers = commaList(text);
+      break;
+  }
+}
+
+/**
+ * Sets one field of an image from its element's text.
+ *
+ * @param image The image being read.
+ * @param field The field's code.
+ * @param text The element's text.
+ * @param base The sitemap URL, for relative URLs; null if unknown.
+ */
+export function setImageField(
+  image: Mutable<ImageData>,
+  field: number,
+  text: string,
+  base: URL | null,
+): void {
+  switch (field) {
+    case F_IMAGE_LOC:
+      image.loc = resolveDataUrl(text, base) ?? "";
+      break;
+    case F_IMAGE_CAPTION:
+      image.caption = textOrNull(text);
+      break;
+    case F_IMAGE_GEO:
+      image.geoLocation = textOrNull(text);
+      break;
+    case F_IMAGE_TITLE:
+      image.title = textOrNull(text);
+      break;
+    case F_IMAGE_LICENSE:
+      image.license = resolveDataUrl(text, base);
+      break;
+  }
+}
+
+/**
+ * Sets one field of a video from its element's text.
+ *
+ * @param video The video being read.
+ * @param field The field's code.
+ * @param text The element's text.
+ * @param base The sitemap URL, for relative URLs; null if unknown.
+ */
+export function setVideoField(
+  video: VideoBeingRead,
+  field: number,
+  text: string,
+  base: URL | null,
+): void {
+  switch (field) {
+    case F_VIDEO_THUMBNAIL:
+      video.thumbnailLoc = resolveDataUrl(text, base);
+      break;
+    case F_VIDEO_TITLE:
+      video.title = textOrNull(text);
+      break;
+    case F_VIDEO_DESCRIPTION:
+      video.description = textOrNull(text);
+      break;
+    case F_VIDEO_CONTENT:
+      video.contentLoc = resolveDataUrl(text, base);
+      break;
+    case F_VIDEO_PLAYER:
+      video.playerLoc = resolveDataUrl(text, base);
+      break;
+    case F_VIDEO_DURATION:
+      video.duration = decimalOrNull(text);
+      break;
+    case F_VIDEO_EXPIRATION:
+      video.expirationDate = parseDate(text);
+      break;
+    case F_VIDEO_RATING:
+      video.rating = decimalOrNull(text);
+      break;
+    case F_VIDEO_VIEWS:
+      video.viewCount = decimalOrNull(text);
+      break;
+    case F_VIDEO_PUBLISHED:
+      video.publicationDate = parseDate(text);
+      break;
+    case F_VIDEO_FAMILY:
+      video.familyFriendly = yesNo(text);
+      break;
+    case F_VIDEO_SUBSCRIPTION:
+      video.requiresSubscription = yesNo(text);
+      break;
+    case F_VIDEO_LIVE:
+      video.live = yesNo(text);
+      break;
+    case F_VIDEO_UPLOADER:
+      video.uploader = textOrNull(text);
+      break;
+    case F_VIDEO_TAG: {
+      const tag = textOrNull(text);
+      if (tag !== null) video.tags.push(tag);
+      break;
+    }
   }
 }

@@ -1,359 +1,544 @@
 /**
- * A byte-level reader for the shape nearly every large sitemap has: a UTF-8
- * `<urlset>` of `<url>` elements holding only `<loc>`, `<lastmod>`,
- * `<changefreq>` and `<priority>`. It reads the bytes in place, without
- * decoding the document to text or tokenizing it, and hands each `<loc>`'s
- * bytes straight to the page builder, which copies and checks them where
- * they land; a 4 MB sitemap costs a few milliseconds instead of ~50.
+ * A byte-level reader for UTF-8 `<urlset>` documents: every common shape
+ * (loc/lastmod/changefreq/priority, Google Image, Video and News blocks,
+ * `xhtml:link` alternates, any namespace prefix, pretty-printing, comments,
+ * CDATA, references) read from the bytes in place by
+ * {@linkcode readXmlBytes}, without decoding the document to text or
+ * tokenizing it. Each `<loc>`'s bytes go straight to the page builder, which
+ * copies and checks them where they land; extension values are decoded one
+ * by one, as the general reader's are.
  *
- * It accepts a strict subset of what the general path (decoder, tokenizer,
- * {@linkcode UrlsetReader}) reads, and for that subset gives the same result:
- * same pages, same order, same values. On anything else — another element,
- * an attribute inside the root, CDATA, a DOCTYPE, text where markup is
- * expected, a prefixed root, a value too long, a document that does not
- * close its root — it returns null and the caller reads the document the
- * general way, from the start. A differential test holds the two paths
- * together.
+ * It mirrors {@linkcode UrlsetReader} event for event (same depths, same
+ * names, same fields, the same helpers for extension values), so for what
+ * it accepts it gives the same result: same pages, order and values. What
+ * it declines (see {@linkcode readXmlBytes}) goes the general way. A
+ * differential test and a fuzzer hold the two paths together.
  *
  * @module
  */
-import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint.ts";
+import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
-import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
-import { MAX_FIELD_LENGTH, parsePriority } from "./_reader.ts";
-import { CHANGE_FREQUENCIES, type ParseResult } from "./_result.ts";
+import { Ns } from "./_ns.ts";
+import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
+import { decodeRawText, isNormalUrlBytes, PackedPagesBuilder, parseDateText } from "./_pack.ts";
+import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
+import { resolveDataUrl } from "./_url.ts";
+import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
+import {
+  type AlternateData,
+  CHANGE_FREQUENCIES,
+  type ImageData,
+  type NewsStoryData,
+  type PageExtrasData,
+  type ParseResult,
+  type VideoData,
+} from "./_result.ts";
+import {
+  changeFrequencyCode,
+  extrasOf,
+  IMAGE_FIELDS,
+  newNews,
+  NEWS_FIELDS,
+  NEWS_PUBLICATION_FIELDS,
+  newVideo,
+  setNewsField,
+  setVideoField,
+  VIDEO_FIELDS,
+  type VideoBeingRead,
+} from "./_urlset.ts";
+import {
+  attributeValue,
+  type ByteReader,
+  type ElementName,
+  isCoreName,
+  isSpace,
+  readXmlBytes,
+  runText,
+  textEnd,
+} from "./_xml_bytes.ts";
 
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const BANG = 0x21;
-const QUESTION = 0x3f;
-const AMP = 0x26;
+// Fields of the core elements; extension fields use the codes of _urlset.ts (10 and up).
+const F_LOC = 1;
+const F_LASTMOD = 2;
+const F_PRIORITY = 3;
+const F_CHANGEFREQ = 4;
 
-/** Longest comment, processing instruction or root tag skipped here; longer goes the general way. */
-const MAX_MARKUP = 64 << 10;
+// Local names, in the low byte of a name's code.
+const L_OTHER = 0;
+const L_URL = 1;
+const L_LOC = 2;
+const L_LASTMOD = 3;
+const L_PRIORITY = 4;
+const L_CHANGEFREQ = 5;
+const L_NEWS = 6;
+const L_IMAGE = 7;
+const L_VIDEO = 8;
+const L_LINK = 9;
+const L_PUBLICATION = 10;
+/** Set when the name is in the root's (or the sitemaps.org, or no) namespace. */
+const CORE = 0x40;
+/** Set when a news/image/video/link name is in its extension's namespace (or none). */
+const EXT = 0x80;
 
-const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-const URLSET = enc("urlset");
-const END_URLSET = enc("/urlset>");
-const TMOD_END = enc("tmod>");
-const PRIORITY = enc("priority>");
-const END_PRIORITY = enc("/priority>");
-const CHANGEFREQ = enc("changefreq>");
-const END_CHANGEFREQ = enc("/changefreq>");
-const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map(enc);
+const LOCALS = new Map<string, number>([
+  ["url", L_URL],
+  ["loc", L_LOC],
+  ["lastmod", L_LASTMOD],
+  ["priority", L_PRIORITY],
+  ["changefreq", L_CHANGEFREQ],
+  ["news", L_NEWS],
+  ["image", L_IMAGE],
+  ["video", L_VIDEO],
+  ["link", L_LINK],
+  ["publication", L_PUBLICATION],
+]);
 
-/** Bytes accepted in a root attribute's name: `A-Z a-z 0-9 _ : . -`. */
-const NAME_CHAR = new Uint8Array(256);
-for (const c of enc("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-")) {
-  NAME_CHAR[c] = 1;
+const EXT_KIND: number[] = [];
+EXT_KIND[L_NEWS] = Ns.News;
+EXT_KIND[L_IMAGE] = Ns.Image;
+EXT_KIND[L_VIDEO] = Ns.Video;
+EXT_KIND[L_LINK] = Ns.Xhtml;
+
+/**
+ * A name's code: local name id, CORE and EXT flags in the low byte; news,
+ * image and video field codes (by local name alone, as the general reader
+ * matches them) in the next three; the publication field above.
+ */
+function codeOf(name: ElementName, rootNs: string): number {
+  const local = LOCALS.get(name.local) ?? L_OTHER;
+  let code = local;
+  if (isCoreName(name, rootNs)) code |= CORE;
+  const ext = EXT_KIND[local];
+  if (ext !== undefined && (name.kind === ext || name.kind === Ns.None)) code |= EXT;
+  code += (NEWS_FIELDS.get(name.local) ?? 0) * 0x100;
+  code += (IMAGE_FIELDS.get(name.local) ?? 0) * 0x10000;
+  code += (VIDEO_FIELDS.get(name.local) ?? 0) * 0x1000000;
+  code += (NEWS_PUBLICATION_FIELDS.get(name.local) ?? 0) * 0x100000000;
+  return code;
 }
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-}
+const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
+const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
-/** Whether `b` holds `word` at `i`. */
-function at(b: Uint8Array, i: number, word: Uint8Array): boolean {
-  if (i + word.length > b.length) return false;
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) return false;
+/** Whether `b[a, e)` is ASCII without references or control bytes (tabs and line breaks included). */
+function plainBytes(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i]!;
+    if (c >= 0x7f || c === 0x26 || c < 0x20) return false;
+  }
   return true;
 }
 
-/** The four bytes at `i` as one little-endian number (missing bytes read as 0). */
-function word(b: Uint8Array, i: number): number {
-  return (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
-}
+const C_NONE = 0;
+const C_NEWS = 1;
+const C_IMAGE = 2;
+const C_VIDEO = 3;
 
-/** The first four bytes of `s` as {@linkcode word} reads them. */
-function wordOf(s: string): number {
-  return word(enc(s.padEnd(4, "\0")), 0);
-}
+/** Which `<loc>` a `<url>` has: none yet, one run of bytes, or decoded text. */
+const LOC_NONE = 0;
+const LOC_RAW = 1;
+const LOC_TEXT = 2;
 
-// The common tags compared four bytes at a time: `at()`'s loop over a
-// pattern was ~10% of the reader.
-const W_LOC = wordOf("loc>");
-const W_END_LOC = wordOf("/loc");
-const W_LAST = wordOf("last");
-const W_MOD = wordOf("mod>");
-const W_END_LAST = wordOf("/las");
-const W_URL = wordOf("url>");
-const W_END_URL = wordOf("/url");
-
-/** Index of the first of two bytes `x y` at or after `from`, or -1. */
-function find2(b: Uint8Array, from: number, x: number, y: number): number {
-  for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
-    if (b[i + 1] === y) return i;
-  }
-  return -1;
-}
-
-/** Index of `-->` at or after `from`, or -1. */
-function findCommentEnd(b: Uint8Array, from: number): number {
-  for (let i = b.indexOf(0x2d, from); i !== -1; i = b.indexOf(0x2d, i + 1)) {
-    if (b[i + 1] === 0x2d && b[i + 2] === GT) return i;
-  }
-  return -1;
-}
-
-/**
- * Skips the comment or processing instruction starting at `i` (`<!` or
- * `<?`), as the tokenizer does: returns the index after it, or -1 when it is
- * something else, unterminated or too long.
- */
-function skipMarkup(b: Uint8Array, i: number): number {
-  let end: number;
-  if (b[i + 1] === QUESTION) {
-    const e = find2(b, i + 2, QUESTION, GT);
-    end = e === -1 ? -1 : e + 2;
-  } else if (b[i + 2] === 0x2d && b[i + 3] === 0x2d) {
-    const e = findCommentEnd(b, i + 4);
-    end = e === -1 ? -1 : e + 3;
-  } else {
-    return -1; // a DOCTYPE, CDATA or other declaration
-  }
-  return end === -1 || end - i > MAX_MARKUP ? -1 : end;
-}
-
-/** Index after the root's start tag `<urlset ...>` at `i`, or -1 when it is anything else. */
-function rootEnd(b: Uint8Array, i: number): number {
-  if (!at(b, i + 1, URLSET)) return -1;
-  let j = i + 1 + URLSET.length;
-  const limit = Math.min(b.length, i + MAX_MARKUP);
-  for (;;) {
-    const before = j;
-    while (j < limit && isSpace(b[j]!)) j++;
-    if (j >= limit) return -1;
-    if (b[j] === GT) return j + 1;
-    if (j === before) return -1; // `<urlsetx`, `<urlset/>`, or attributes run together
-    // name = quoted value, nothing that needs decoding. Names of ASCII name
-    // characters only: the tokenizer reads a quote, say, inside a name as
-    // the start of a value, which moves the end of the tag.
-    const name = j;
-    while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
-    if (j === name) return -1;
-    while (j < limit && isSpace(b[j]!)) j++;
-    if (b[j] !== 0x3d) return -1;
-    j++;
-    while (j < limit && isSpace(b[j]!)) j++;
-    const quote = b[j];
-    if (quote !== 0x22 && quote !== 0x27) return -1;
-    j++;
-    while (j < limit && b[j] !== quote) {
-      const c = b[j]!;
-      if (c === LT || c === AMP) return -1;
-      j++;
-    }
-    if (j >= limit) return -1;
-    j++;
-  }
-}
-
-/**
- * End of the text that starts at `from` (the index of the `<` after it) when
- * the text is short, plain ASCII without references, or -1.
- */
-function plainTextEnd(b: Uint8Array, from: number): number {
-  const limit = Math.min(b.length, from + MAX_FIELD_LENGTH);
-  for (let i = from; i < limit; i++) {
+/** Whether `b[a, e)` is short ASCII without references or control bytes other than whitespace. */
+function plainAscii(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
     const c = b[i]!;
-    if (c === LT) return i;
-    if (c >= 0x7f || c === AMP || (c < 0x20 && !isSpace(c))) return -2;
+    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c))) return false;
   }
-  return -1;
+  return true;
 }
 
-/** End of any text that starts at `from` (the index of the `<` after it), or -1 when too long. */
-function textEnd(b: Uint8Array, from: number): number {
-  // Values are short: a loop beats indexOf's call.
-  const limit = Math.min(b.length, from + MAX_FIELD_LENGTH + 1);
-  for (let i = from; i < limit; i++) if (b[i] === LT) return i;
-  return -1;
+/** Whether `b` holds the ASCII `word` at `i`. */
+function isAscii(b: Uint8Array, i: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
+  return true;
 }
 
-/** A `<priority>`'s value from its bytes, as {@linkcode parsePriority} reads its text. */
-function priorityOf(b: Uint8Array, a: number, e: number): number {
-  let i = a;
-  while (i < e && isSpace(b[i]!)) i++;
-  let end = e;
-  while (end > i && isSpace(b[end - 1]!)) end--;
-  let value = 0;
-  let digits = 0;
-  let scale = 1;
-  let dot = false;
-  for (let k = i; k < end; k++) {
-    const c = b[k]!;
-    if (c >= 0x30 && c <= 0x39) {
-      value = value * 10 + (c - 0x30);
-      digits++;
-      if (dot) scale *= 10;
-    } else if (c === 0x2e && !dot) {
-      dot = true;
+/** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
+class UrlsetBytes implements ByteReader {
+  readonly #builder: PackedPagesBuilder;
+  readonly #base: URL | null;
+  readonly #rootNs: string;
+  #inUrl = false;
+  #container = C_NONE;
+  #inPublication = false;
+
+  #locKind = LOC_NONE;
+  #locStart = 0;
+  #locEnd = 0;
+  #locText = "";
+  #lastModified = NaN;
+  #priority = 0.5;
+  #changeFrequency = 0;
+  #news: Mutable<NewsStoryData> | null = null;
+  #videos: VideoData[] | null = null;
+  #video: VideoBeingRead | null = null;
+  /**
+   * The `<url>`'s images and alternates as references into the builder's
+   * string table: five per image (loc, caption, geo location, title,
+   * license), two per alternate (hreflang, href). Strings go into the table
+   * as they are read, bytes copied as they stand when they need no decoding.
+   */
+  readonly #imageRefs: number[] = [];
+  readonly #alternateRefs: number[] = [];
+  /** The open `<image:image>`'s references, while one is open. */
+  readonly #image = [0, 0, 0, 0, 0];
+  #inImage = false;
+  readonly #writer: ExtrasWriter;
+
+  readonly #doc: Uint8Array;
+  readonly #since: number;
+
+  constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
+    this.#rootNs = rootNs;
+    this.#base = base;
+    this.#doc = doc;
+    this.#since = since;
+    this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
+    this.#writer = this.#builder.extrasWriter;
+  }
+
+  start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
+    let code = name.code;
+    if (code === -1) code = name.code = codeOf(name, this.#rootNs);
+    if (d === 2) {
+      if ((code & 0x7f) === (L_URL | CORE)) this.#startUrl();
+      return 0;
+    }
+    if (!this.#inUrl) return 0;
+    if (d === 3) return this.#startUrlChild(code, b, attrs);
+    if (d === 4) {
+      if (this.#container === C_NEWS) {
+        if ((code & 0x3f) === L_PUBLICATION) {
+          this.#inPublication = true;
+          return 0;
+        }
+        return (code >>> 8) & 0xff;
+      }
+      if (this.#container === C_IMAGE) return (code >>> 16) & 0xff;
+      if (this.#container === C_VIDEO) return code >>> 24;
+      return 0;
+    }
+    if (d === 5 && this.#inPublication) return Math.floor(code / 0x100000000);
+    return 0;
+  }
+
+  #startUrl(): void {
+    this.#inUrl = true;
+    this.#locKind = LOC_NONE;
+    this.#lastModified = NaN;
+    this.#priority = 0.5;
+    this.#changeFrequency = 0;
+    this.#news = null;
+    this.#videos = null;
+    this.#imageRefs.length = 0;
+    this.#alternateRefs.length = 0;
+  }
+
+  #startUrlChild(code: number, b: Uint8Array, attrs: readonly number[]): number {
+    const local = code & 0x3f;
+    if (local >= L_LOC && local <= L_CHANGEFREQ) return (code & CORE) === 0 ? 0 : local - 1;
+    if ((code & EXT) === 0) return 0;
+    if (local === L_NEWS) {
+      this.#container = C_NEWS;
+      // A second <news:news> in one <url> adds to the first rather than replacing it.
+      this.#news ??= newNews();
+    } else if (local === L_IMAGE) {
+      this.#container = C_IMAGE;
+      this.#image.fill(0);
+      this.#inImage = true;
+    } else if (local === L_VIDEO) {
+      this.#container = C_VIDEO;
+      this.#video = newVideo();
+    } else if (local === L_LINK) {
+      return this.#link(b, attrs);
+    }
+    return 0;
+  }
+
+  /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
+  #link(b: Uint8Array, out: readonly number[]): number {
+    // The first attribute of each name counts, as in the general reader: -1 while not seen.
+    let rel = -1;
+    let hreflang = -1;
+    let href = -1;
+    for (let k = 0; k < out.length; k += 4) {
+      const a = out[k]!;
+      const e = out[k + 1]!;
+      const len = e - a;
+      for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
+      if (len === 3 && isAscii(b, a, "rel")) {
+        if (rel === -1) rel = k;
+      } else if (len === 4 && isAscii(b, a, "href")) {
+        if (href === -1) href = k;
+      } else if (len === 8 && isAscii(b, a, "hreflang")) {
+        if (hreflang === -1) hreflang = k;
+      }
+    }
+    if (rel === -1 || hreflang === -1 || href === -1) return 0;
+    const relA = out[rel + 2]!;
+    const relE = out[rel + 3]!;
+    if (
+      !(relE - relA === 9 && isAscii(b, relA, "alternate")) &&
+      attributeValue(b, relA, relE).trim().toLowerCase() !== "alternate"
+    ) {
+      return 0;
+    }
+    const lang = attributeValue(b, out[hreflang + 2]!, out[hreflang + 3]!).trim();
+    if (lang === "") return 0;
+    const hrefA = out[href + 2]!;
+    const hrefE = out[href + 3]!;
+    const ref = plainBytes(b, hrefA, hrefE)
+      ? this.#urlRef(b, hrefA, hrefE)
+      : this.#writer.ref(resolveDataUrl(attributeValue(b, hrefA, hrefE), this.#base));
+    if (ref !== 0) this.#alternateRefs.push(this.#writer.ref(lang), ref);
+    return 0;
+  }
+
+  /**
+   * The reference of an extension URL from bytes with no reference or
+   * control byte in them, as {@linkcode resolveDataUrl} gives it: copied as
+   * they stand when already normal, else resolved from their text.
+   */
+  #urlRef(b: Uint8Array, a: number, e: number): number {
+    while (a < e && isSpace(b[a]!)) a++;
+    while (e > a && isSpace(b[e - 1]!)) e--;
+    if (a === e) return 0;
+    if (isNormalUrlBytes(b, a, e)) return this.#writer.bytes(b, a, e);
+    return this.#writer.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
+  }
+
+  /** The reference of a text field from one run of bytes, as {@linkcode textOrNull} gives it. */
+  #textRef(b: Uint8Array, a: number, e: number): number {
+    // A CR inside would read as LF: such text goes the string way.
+    if (!plainAscii(b, a, e) || b.subarray(a, e).includes(0x0d)) {
+      return this.#writer.ref(textOrNull(runText(b, a, e)));
+    }
+    while (a < e && isSpace(b[a]!)) a++;
+    while (e > a && isSpace(b[e - 1]!)) e--;
+    if (a === e) return 0;
+    // Short values (languages, names) repeat: the string form is stored once.
+    return e - a <= 8 ? this.#writer.ref(decodeRawText(b, a, e)) : this.#writer.bytes(b, a, e);
+  }
+
+  scan(field: number, b: Uint8Array, from: number): number {
+    // The first <loc> counts: its bytes are copied and checked as they are
+    // passed, unless a `since` filter may drop the page (then at its end).
+    if (field === F_LOC && this.#locKind === LOC_NONE && this.#since !== this.#since) {
+      return this.#builder.copyLoc(b, from, MAX_FIELD_LENGTH);
+    }
+    return textEnd(b, from);
+  }
+
+  raw(field: number, b: Uint8Array, a: number, e: number): void {
+    switch (field) {
+      case F_LOC:
+        if (this.#locKind === LOC_NONE) {
+          this.#locKind = LOC_RAW;
+          this.#locStart = a;
+          this.#locEnd = e;
+        }
+        return;
+      case F_LASTMOD: {
+        let ms = parseW3cDateBytes(b, a, e);
+        if (Number.isNaN(ms)) ms = parseDateText(decodeRawText(b, a, e));
+        this.#lastModified = ms;
+        return;
+      }
+      case F_PRIORITY:
+        this.#priority = plainAscii(b, a, e)
+          ? priorityOf(b, a, e)
+          : parsePriority(decodeRawText(b, a, e));
+        return;
+      case F_CHANGEFREQ:
+        this.#changeFrequency = plainAscii(b, a, e)
+          ? frequencyOf(b, a, e)
+          : changeFrequencyCode(decodeRawText(b, a, e));
+        return;
+    }
+    if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {
+      if (!this.#inImage) return;
+      const slot = field - F_IMAGE_LOC;
+      this.#image[slot] = slot === 0 || slot === 4
+        ? (plainBytes(b, a, e)
+          ? this.#urlRef(b, a, e)
+          : this.#writer.ref(resolveDataUrl(runText(b, a, e), this.#base)))
+        : this.#textRef(b, a, e);
+      return;
+    }
+    this.#extensionField(field, runText(b, a, e));
+  }
+
+  text(field: number, text: string): void {
+    switch (field) {
+      case F_LOC:
+        if (this.#locKind === LOC_NONE) {
+          this.#locKind = LOC_TEXT;
+          this.#locText = text;
+        }
+        return;
+      case F_LASTMOD:
+        this.#lastModified = parseDateText(text);
+        return;
+      case F_PRIORITY:
+        this.#priority = parsePriority(text);
+        return;
+      case F_CHANGEFREQ:
+        this.#changeFrequency = changeFrequencyCode(text);
+        return;
+    }
+    this.#extensionField(field, text);
+  }
+
+  #extensionField(field: number, text: string): void {
+    if (field < 20) {
+      if (this.#news !== null) setNewsField(this.#news, field, text);
+    } else if (field < 30) {
+      if (!this.#inImage) return;
+      const slot = field - F_IMAGE_LOC;
+      this.#image[slot] = this.#writer.ref(
+        slot === 0 || slot === 4 ? resolveDataUrl(text, this.#base) : textOrNull(text),
+      );
+    } else if (this.#video !== null) {
+      setVideoField(this.#video, field, text, this.#base);
+    }
+  }
+
+  end(d: number): void {
+    if (!this.#inUrl) return;
+    if (d === 2) {
+      this.#inUrl = false;
+      this.#commit();
+    } else if (d === 3) {
+      if (this.#container === C_IMAGE) {
+        // An image without a loc is dropped, as in the general reader.
+        if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
+        this.#inImage = false;
+      } else if (this.#container === C_VIDEO) {
+        if (this.#video !== null) (this.#videos ??= []).push(this.#video);
+        this.#video = null;
+      }
+      this.#container = C_NONE;
+      this.#inPublication = false;
+    } else if (d === 4) {
+      this.#inPublication = false;
+    }
+  }
+
+  #commit(): void {
+    if (this.#locKind === LOC_NONE) return;
+    if (this.#lastModified < this.#since) {
+      // Never copied, checked or hashed.
+      this.#builder.countOld();
+      this.#locText = "";
+      return;
+    }
+    const any = this.#news !== null || this.#videos !== null || this.#imageRefs.length > 0 ||
+      this.#alternateRefs.length > 0;
+    if (this.#locKind === LOC_RAW) {
+      const extras = any ? this : null;
+      if (this.#since === this.#since) {
+        this.#builder.copyLoc(this.#doc, this.#locStart, MAX_FIELD_LENGTH);
+      }
+      this.#builder.commitLoc(
+        this.#doc,
+        this.#locStart,
+        this.#locEnd,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        extras,
+      );
     } else {
-      return 0.5;
+      const extras = any ? this.#extrasData() : null;
+      this.#builder.add(
+        this.#locText,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        extras,
+      );
+      this.#locText = "";
     }
   }
-  if (digits === 0) return 0.5;
-  // Both are exact below 2^53, so one division rounds as Number() would.
-  if (digits > 15) return parsePriority(decodeRawText(b, a, e));
-  const n = value / scale;
-  return n <= 1 ? n : 0.5;
-}
 
-/** A `<changefreq>`'s code from its bytes: 1 + index in CHANGE_FREQUENCIES, or 0. */
-function frequencyOf(b: Uint8Array, a: number, e: number): number {
-  while (a < e && isSpace(b[a]!)) a++;
-  while (e > a && isSpace(b[e - 1]!)) e--;
-  next: for (let f = 0; f < FREQUENCY_NAMES.length; f++) {
-    const name = FREQUENCY_NAMES[f]!;
-    if (name.length !== e - a) continue;
-    for (let k = 0; k < name.length; k++) {
-      const c = b[a + k]!;
-      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name[k]) continue next;
+  /** Writes the `<url>`'s extras as records (called inside `commitLoc`). */
+  writeTo(w: ExtrasWriter): void {
+    const images = this.#imageRefs;
+    const alternates = this.#alternateRefs;
+    w.word(
+      (this.#news !== null ? EXTRAS_MASK.news : 0) |
+        (images.length > 0 ? EXTRAS_MASK.images : 0) |
+        (this.#videos !== null ? EXTRAS_MASK.videos : 0) |
+        (alternates.length > 0 ? EXTRAS_MASK.alternates : 0),
+    );
+    if (this.#news !== null) w.news(this.#news);
+    if (images.length > 0) {
+      w.word(images.length / 5);
+      for (const ref of images) w.word(ref);
     }
-    return f + 1;
+    if (this.#videos !== null) {
+      w.word(this.#videos.length);
+      for (const video of this.#videos) w.video(video);
+    }
+    if (alternates.length > 0) {
+      w.word(alternates.length / 2);
+      for (const ref of alternates) w.word(ref);
+    }
   }
-  return 0;
+
+  /** The `<url>`'s extras as objects, for a page whose `<loc>` was not one run of bytes. */
+  #extrasData(): PageExtrasData | null {
+    const w = this.#writer;
+    let images: ImageData[] | null = null;
+    const refs = this.#imageRefs;
+    for (let k = 0; k < refs.length; k += 5) {
+      (images ??= []).push({
+        loc: w.stringOf(refs[k]!) ?? "",
+        caption: w.stringOf(refs[k + 1]!),
+        geoLocation: w.stringOf(refs[k + 2]!),
+        title: w.stringOf(refs[k + 3]!),
+        license: w.stringOf(refs[k + 4]!),
+      });
+    }
+    let alternates: AlternateData[] | null = null;
+    const alt = this.#alternateRefs;
+    for (let k = 0; k < alt.length; k += 2) {
+      (alternates ??= []).push({ hreflang: w.stringOf(alt[k]!)!, href: w.stringOf(alt[k + 1]!)! });
+    }
+    return extrasOf(this.#news, images, this.#videos, alternates);
+  }
+
+  finish(): ParseResult {
+    const { pages, found, warning } = this.#builder.build();
+    return { kind: "pages", format: "urlset", pages, found, warning };
+  }
+
+  discard(): void {
+    this.#builder.discard();
+  }
 }
 
 /**
- * Reads a UTF-8 `<urlset>` of plain entries straight from its bytes.
+ * Reads a UTF-8 `<urlset>` straight from its bytes.
  *
  * @param b The decompressed document, known to be UTF-8.
  * @param base The sitemap URL, for relative `<loc>`s; null if unknown.
  * @param since Keep pages whose lastmod is >= this (epoch ms) or missing; NaN keeps all.
  * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel.
  * @returns The same result the general path gives, or null when the document
- * is not of this shape (then nothing has been kept).
+ * is not of the shape read here (then nothing has been kept).
  */
-export function readPlainUrlset(
+export function readUrlsetBytes(
   b: Uint8Array,
   base: URL | null,
   since: number,
   checkpoint: Checkpoint = NO_CHECKPOINT,
 ): ParseResult | null {
-  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  // Prolog: whitespace, the XML declaration, comments, processing instructions.
-  for (;;) {
-    while (isSpace(b[i]!)) i++;
-    if (b[i] !== LT) return null;
-    const c = b[i + 1];
-    if (c !== QUESTION && c !== BANG) break;
-    i = skipMarkup(b, i);
-    if (i === -1) return null;
-  }
-  i = rootEnd(b, i);
-  if (i === -1) return null;
-  const builder = new PackedPagesBuilder(base, since, { sizeHint: b.length });
-  let result: ParseResult | null = null;
-  try {
-    result = readEntries(b, i, builder, checkpoint);
-  } finally {
-    if (result === null) builder.discard();
-  }
-  return result;
-}
-
-function readEntries(
-  b: Uint8Array,
-  i: number,
-  builder: PackedPagesBuilder,
-  checkpoint: Checkpoint,
-): ParseResult | null {
-  let nextCheckpoint = i + CHECKPOINT_BYTES;
-  for (;;) {
-    if (i >= nextCheckpoint) {
-      checkpoint(i);
-      nextCheckpoint = i + CHECKPOINT_BYTES;
-    }
-    while (isSpace(b[i]!)) i++;
-    if (b[i] !== LT) return null;
-    const c = b[i + 1];
-    if (word(b, i + 1) === W_URL) {
-      i = readUrl(b, i + 5, builder);
-      if (i === -1) return null;
-    } else if (c === SLASH) {
-      if (!at(b, i + 1, END_URLSET)) return null;
-      // The general path stops at the root's end tag too: what follows is ignored.
-      const { pages, found, warning } = builder.build();
-      return { kind: "pages", format: "urlset", pages, found, warning };
-    } else if (c === BANG || c === QUESTION) {
-      i = skipMarkup(b, i);
-      if (i === -1) return null;
-    } else {
-      return null;
-    }
-  }
-}
-
-/** Reads one `<url>`'s children from `i` (after `<url>`); returns the index after `</url>`, or -1. */
-function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder): number {
-  let locStart = -1;
-  let locEnd = -1;
-  let lastModified = NaN;
-  let priority = 0.5;
-  let changeFrequency = 0;
-  for (;;) {
-    while (isSpace(b[i]!)) i++;
-    if (b[i] !== LT) return -1;
-    const c = b[i + 1];
-    let t: number;
-    let e: number;
-    if (c === 0x6c) { // l
-      const w = word(b, i + 1);
-      if (w === W_LOC) {
-        t = i + 5;
-        // The first <loc> counts, as in the general reader.
-        e = locStart === -1 ? builder.copyLoc(b, t, MAX_FIELD_LENGTH) : textEnd(b, t);
-        if (e === -1 || word(b, e + 1) !== W_END_LOC || b[e + 5] !== GT) return -1;
-        if (locStart === -1) {
-          locStart = t;
-          locEnd = e;
-        }
-        i = e + 6;
-        continue;
-      }
-      if (w !== W_LAST || word(b, i + 5) !== W_MOD) return -1;
-      t = i + 9;
-      e = textEnd(b, t);
-      if (e === -1 || word(b, e + 1) !== W_END_LAST || !at(b, e + 5, TMOD_END)) return -1;
-      lastModified = parseW3cDateBytes(b, t, e);
-      if (Number.isNaN(lastModified)) lastModified = parseDateText(decodeRawText(b, t, e));
-      i = e + 10;
-    } else if (c === 0x70) { // p
-      if (!at(b, i + 1, PRIORITY)) return -1;
-      t = i + 1 + PRIORITY.length;
-      e = plainTextEnd(b, t);
-      if (e === -2) {
-        e = textEnd(b, t);
-        if (e === -1) return -1;
-        priority = parsePriority(decodeRawText(b, t, e));
-      } else if (e === -1) {
-        return -1;
-      } else {
-        priority = priorityOf(b, t, e);
-      }
-      if (!at(b, e + 1, END_PRIORITY)) return -1;
-      i = e + 1 + END_PRIORITY.length;
-    } else if (c === 0x63) { // c
-      if (!at(b, i + 1, CHANGEFREQ)) return -1;
-      t = i + 1 + CHANGEFREQ.length;
-      e = plainTextEnd(b, t);
-      if (e < 0) return -1; // rare enough to leave to the general path
-      if (!at(b, e + 1, END_CHANGEFREQ)) return -1;
-      changeFrequency = frequencyOf(b, t, e);
-      i = e + 1 + END_CHANGEFREQ.length;
-    } else if (c === SLASH) {
-      if (word(b, i + 1) !== W_END_URL || b[i + 5] !== GT) return -1;
-      if (locStart !== -1) {
-        builder.commitLoc(b, locStart, locEnd, lastModified, priority, changeFrequency);
-      }
-      return i + 6;
-    } else if (c === BANG || c === QUESTION) {
-      i = skipMarkup(b, i);
-      if (i === -1) return -1;
-    } else {
-      return -1;
-    }
-  }
+  return readXmlBytes(
+    b,
+    "urlset",
+    (rootNs) => new UrlsetBytes(rootNs, base, since, b),
+    checkpoint,
+  );
 }

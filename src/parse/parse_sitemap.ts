@@ -18,7 +18,9 @@ import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
-import { readPlainUrlset } from "./_urlset_fast.ts";
+import { readSitemapIndexBytes } from "./_sitemapindex_fast.ts";
+import { readUrlsetBytes } from "./_urlset_fast.ts";
+import { readPlainUrlset } from "./_urlset_plain.ts";
 
 /** Options of {@linkcode parseSitemap}. */
 export interface ParseSitemapOptions {
@@ -144,9 +146,12 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   }
   const encoding = forced ?? chooseEncoding(bytes, options.contentType).encoding;
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
-    // Most large sitemaps are plain urlsets: read those straight from the bytes.
-    const plain = readPlainUrlset(bytes, base, since, checkpoint);
-    if (plain !== null) return plain;
+    // Nearly every sitemap is a well-formed UTF-8 urlset or index: read those
+    // straight from the bytes.
+    const fastResult = readPlainUrlset(bytes, base, since, checkpoint) ??
+      readUrlsetBytes(bytes, base, since, checkpoint) ??
+      readSitemapIndexBytes(bytes, base, checkpoint);
+    if (fastResult !== null) return fastResult;
   }
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);

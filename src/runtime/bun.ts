@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
 import process from "node:process";
 
@@ -65,6 +65,11 @@ export function parentPort(): ParentPort {
 /** Bun grants every connection: no permission to name. */
 export const PERMISSION_ADVICE: string | null = null;
 
+/** Never: this runtime has no permission prompts. */
+export function permissionMayPrompt(_permissions: readonly ("net" | "read")[]): Promise<boolean> {
+  return Promise.resolve(false);
+}
+
 /** An environment variable, or undefined when unset. */
 export function readEnv(name: string): string | undefined {
   return process.env[name];
@@ -79,4 +84,9 @@ export function createProxyFetch(proxyUrl: string): typeof fetch {
     const withProxy: RequestInit & { proxy: string } = { ...init, proxy: proxyUrl };
     return fetch(input, withProxy);
   };
+}
+
+/** The runtime's own fetch: its connection pool is bounded already. */
+export function openConnections(): Connections {
+  return { fetch: null, close: () => {} };
 }

@@ -10,12 +10,12 @@
  *
  * @module
  */
-import type { Runtime } from "./_types.ts";
+import type { Connections, Runtime } from "./_types.ts";
 import * as bun from "./bun.ts";
 import * as deno from "./deno.ts";
 import * as node from "./node.ts";
 
-export type { ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
+export type { Connections, ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
 
 const g = globalThis as { Bun?: unknown; Deno?: { version?: { deno?: unknown } } };
 
@@ -32,7 +32,11 @@ export const runtime: Runtime = g.Bun !== undefined
 
 /** What to tell the user when the runtime forbids a connection, or null when it never does. */
 export const PERMISSION_ADVICE: string | null = runtime.PERMISSION_ADVICE;
+/** Whether using one of these permissions may draw a permission prompt (Deno); false elsewhere. */
+export const permissionMayPrompt: Runtime["permissionMayPrompt"] = runtime.permissionMayPrompt;
 /** Reads an environment variable without prompting; undefined when unset or not permitted. */
 export const readEnv: (name: string) => string | undefined = runtime.readEnv;
 /** A fetch that sends every request through the HTTP proxy at the given URL. */
 export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;
+/** Connections of one site of many, closed when the site is done. */
+export const openConnections: () => Connections = runtime.openConnections;

@@ -6,7 +6,7 @@
  */
 import type * as os from "node:os";
 import type * as workerThreads from "node:worker_threads";
-import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import process from "node:process";
 
 interface NodeProcess {
@@ -107,6 +107,11 @@ export function parentPort(): ParentPort {
 /** Node grants every connection: no permission to name. */
 export const PERMISSION_ADVICE: string | null = null;
 
+/** Never: this runtime has no permission prompts. */
+export function permissionMayPrompt(_permissions: readonly ("net" | "read")[]): Promise<boolean> {
+  return Promise.resolve(false);
+}
+
 /** An environment variable, or undefined when unset. */
 export function readEnv(name: string): string | undefined {
   return process.env[name];
@@ -122,4 +127,9 @@ export function createProxyFetch(_proxyUrl: string): typeof fetch {
   throw new TypeError(
     'Option "proxy" needs Deno or Bun; on Node pass a "fetch" that goes through the proxy',
   );
+}
+
+/** The runtime's own fetch: its connection pool is bounded already. */
+export function openConnections(): Connections {
+  return { fetch: null, close: () => {} };
 }

@@ -80,6 +80,11 @@ export interface ParsePoolOptions {
    * gave up on (cancelled, timed out or closed), with where it stopped.
    */
   readonly onStopped?: (report: StoppedJob) => void;
+  /**
+   * How long a worker may take to stop a job given up on before it is
+   * terminated and replaced. @default {1000}
+   */
+  readonly stopGraceMs?: number;
 }
 
 /** A job a worker stopped after the pool gave up on it (see {@linkcode ParsePoolOptions.onStopped}). */
@@ -151,7 +156,7 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
   if (workers === 0) return new InThreadPool(null);
   const unavailable = runtime.workerUnavailable(url);
   if (unavailable !== null) return new InThreadPool(startFailure(unavailable));
-  return new WorkerPool(workers, jobTimeoutMs, url, options.warmUp ?? "light", options.onStopped);
+  return new WorkerPool(workers, jobTimeoutMs, url, options);
 }
 
 // Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
@@ -278,22 +283,20 @@ class WorkerPool implements ParsePool {
   startFailure: string | null = null;
   /** The next step of {@linkcode warm}, pending. */
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
+  /** {@linkcode warm} has workers left to start, once the last one started is idle. */
+  #warmPending = false;
   #readyWaiters: (() => void)[] = [];
 
   readonly #onStopped: ((report: StoppedJob) => void) | undefined;
+  readonly #stopGraceMs: number;
 
-  constructor(
-    maxWorkers: number,
-    jobTimeoutMs: number,
-    url: URL,
-    warmUp: WarmUp,
-    onStopped: ((report: StoppedJob) => void) | undefined,
-  ) {
+  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL, options: ParsePoolOptions) {
     this.#maxWorkers = maxWorkers;
     this.#jobTimeoutMs = jobTimeoutMs;
     this.#url = url;
-    this.#warmUp = warmUp;
-    this.#onStopped = onStopped;
+    this.#warmUp = options.warmUp ?? "light";
+    this.#onStopped = options.onStopped;
+    this.#stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
   }
 
   get size(): number {
@@ -336,11 +339,19 @@ class WorkerPool implements ParsePool {
       this.#cannotStart(errorMessage(error));
       return;
     }
-    // One worker per turn of the event loop: starting one holds this thread
-    // ~25-35 ms in Deno, so starting two back to back held it ~60-100 ms.
-    if (this.#slots.length < this.#maxWorkers) {
-      this.#warmTimer = setTimeout(() => this.warm(), 0);
-    }
+    // The next worker starts once this one is loaded and idle (#warmNext):
+    // starting one holds this thread ~25-35 ms in Deno, and a second
+    // isolate loading beside the first held back the first one's first job
+    // (a call's first sitemap waited for both; bench/hostile.ts, gzip-bomb
+    // with pool 0). A job that finds no idle worker starts one at once anyway.
+    this.#warmPending = this.#slots.length < this.#maxWorkers;
+  }
+
+  /** Goes on with {@linkcode warm} after `slot`'s worker loaded or finished a job, if it is idle. */
+  #warmNext(slot: Slot): void {
+    if (!this.#warmPending || slot.task !== null || slot.stopping !== 0) return;
+    this.#warmPending = false;
+    this.#warmTimer = setTimeout(() => this.warm(), 0);
   }
 
   ready(): Promise<void> {
@@ -516,6 +527,7 @@ class WorkerPool implements ParsePool {
       slot.ready = true;
       this.#send(slot, worker);
       this.#settleReady();
+      this.#warmNext(slot);
       return;
     }
     if (slot.stopping !== 0 && reply.id === slot.stopping) {
@@ -526,6 +538,7 @@ class WorkerPool implements ParsePool {
     if (reply.type === "done") {
       this.#release(slot)?.resolve(reply.outcome);
       this.#pump();
+      this.#warmNext(slot);
     } else {
       this.#fail(slot, reply.id, `Parser worker failed: ${reply.message}`);
     }
@@ -576,7 +589,7 @@ class WorkerPool implements ParsePool {
           this.#retire(slot);
           this.#settleReady();
           this.#pump();
-        }, STOP_GRACE_MS);
+        }, this.#stopGraceMs);
       }
     }
     task.resolve(invalidOutcome(reason));
@@ -587,6 +600,7 @@ class WorkerPool implements ParsePool {
     clearTimeout(slot.stopTimer);
     slot.stopTimer = undefined;
     slot.stopping = 0;
+    this.#warmNext(slot);
     const cancelled = reply.type === "done" ? reply.outcome.cancelled : undefined;
     this.#onStopped?.({
       url: slot.stoppingUrl,

@@ -47,7 +47,13 @@ Deno.test("parseArgs() gives the library's defaults for `ls URL`", () => {
     skipUnchangedSitemaps: false,
     headers: {},
   });
-  assert.deepEqual(lsOutput(f), { format: "tabtree", stripUrl: false, unique: false, pages: true });
+  assert.deepEqual(lsOutput(f), {
+    format: "tabtree",
+    stripUrl: false,
+    unique: false,
+    pages: true,
+    sitemapColumns: false,
+  });
   assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
 });
 
@@ -219,8 +225,11 @@ Deno.test("readInput() tells a homepage from a sitemap URL, a file and stdin", (
 });
 
 Deno.test("the help lists every command; each command's help lists its flags once", () => {
-  assert.ok(programUsage().includes("\n  ls    print a site's sitemap tree"));
-  assert.ok(programUsage().includes("\n  lint  report protocol problems per sitemap"));
+  assert.ok(programUsage().includes("\n  ls       print a site's sitemap tree"));
+  assert.ok(programUsage().includes("\n  lint     report protocol problems per sitemap"));
+  assert.ok(programUsage().includes("\n  batch    find the sitemaps of every homepage listed"));
+  assert.ok(programUsage().includes("\n  enqueue  put one job per homepage of FILE on a BullMQ"));
+  assert.ok(programUsage().includes("\n  worker   crawl the sites of a BullMQ queue"));
   for (const spec of COMMANDS.values()) {
     const help = commandUsage(spec);
     assert.ok(help.startsWith(`usage: sitemap-tree ${spec.name} [options] `), spec.name);
@@ -239,9 +248,9 @@ Deno.test("the help lists every command; each command's help lists its flags onc
 
 Deno.test("parseArgs() names the flag in every usage error", () => {
   const cases: [string[], string][] = [
-    [[], "Missing command (one of ls, lint)"],
-    [["list", URL_], 'Unknown command "list" (one of ls, lint)'],
-    [[URL_], 'Unknown command "https://example.com/" (one of ls, lint)'],
+    [[], "Missing command (one of ls, lint, batch, enqueue, worker)"],
+    [["list", URL_], 'Unknown command "list" (one of ls, lint, batch, enqueue, worker)'],
+    [[URL_], 'Unknown command "https://example.com/" (one of ls, lint, batch, enqueue, worker)'],
     [["ls"], "Missing URL|FILE|-"],
     [
       ["ls", URL_, "https://example.org/"],
@@ -288,6 +297,10 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       ["ls", URL_, "--user-agent", "bot/日本"],
       'Option --user-agent must be one line of Latin-1, got "bot/日本"',
     ],
+    [
+      ["ls", URL_, "--proxy", "proxy.example:3128"],
+      'Option --proxy must be an http(s) URL such as http://proxy.example:3128, got "proxy.example:3128"',
+    ],
     [["ls", URL_, "--log-file="], "Option --log-file needs a file name"],
     [["ls", URL_, "--extra-path="], "Option --extra-path needs a path"],
     [["ls", URL_, "--cache="], "Option --cache needs a directory"],
@@ -309,6 +322,10 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       "Option --no-pages applies to the tabtree format, not csv",
     ],
     [["ls", URL_, "--json"], "Option --json in ls applies to --stats; add --stats"],
+    [
+      ["ls", URL_, "--sitemap-columns", "-f", "pages"],
+      "Option --sitemap-columns applies to the ndjson and csv formats, not pages",
+    ],
   ];
   for (const [args, expected] of cases) {
     assert.equal(usageError(args), expected, args.join(" "));

@@ -51,7 +51,7 @@ Deno.test("isBrokenPipe() knows Deno's BrokenPipe and Node's EPIPE, nothing else
   assert.equal(isBrokenPipe(null), false);
 });
 
-Deno.test("processIO() hands every call the same writers (Deno's stdout takes one writer)", () => {
+Deno.test("processIO() hands every call the same writers (one error listener per stream)", () => {
   const first = processIO();
   const second = processIO();
   assert.equal(second.stdout, first.stdout);

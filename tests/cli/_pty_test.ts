@@ -19,6 +19,12 @@ const HAVE_TOOLS = ["/usr/bin/tmux", "/usr/bin/script"].every((path) => {
   }
 });
 
+/**
+ * How long a pane may take to show its end marker: each run starts a Deno
+ * process and its parser workers, which a loaded machine can make slow.
+ */
+const PANE_DEADLINE_MS = 120_000;
+
 function quote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
@@ -69,7 +75,8 @@ Deno.test({
       ].join("; ");
       await tmux(socket, "new-session", "-d", "-x", "200", "-y", "50", "-c", ROOT, command);
       let pane = "";
-      for (let i = 0; i < 300 && !pane.includes("DONE2"); i++) {
+      const deadline = Date.now() + PANE_DEADLINE_MS;
+      while (Date.now() < deadline && !pane.includes("DONE2")) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         pane = await tmux(socket, "capture-pane", "-p");
       }
@@ -140,6 +147,103 @@ Deno.test({
       assert.equal(await Deno.readTextFile(err), "", "no progress bytes when stderr is a file");
     } finally {
       await tmux(socket, "kill-server").catch(() => "");
+      await server.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+/**
+ * Runs `command` in a fresh tmux pane and returns what the pane shows once
+ * `done` appears; with `onScreen`, types its keys once its text shows, and
+ * returns the pane of that moment too.
+ */
+async function inPane(
+  socket: string,
+  command: string,
+  done: string,
+  onScreen?: { readonly when: string; readonly keys: readonly string[] },
+): Promise<{ pane: string; seen: string }> {
+  await tmux(socket, "new-session", "-d", "-x", "200", "-y", "50", "-c", ROOT, command);
+  let pane = "";
+  let seen = "";
+  let sentAt = -Infinity;
+  const deadline = Date.now() + PANE_DEADLINE_MS;
+  while (Date.now() < deadline && !pane.includes(done)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    pane = await tmux(socket, "capture-pane", "-p");
+    if (onScreen === undefined || !pane.includes(onScreen.when)) continue;
+    if (seen === "") seen = pane;
+    // Deno discards what was typed before it reads the answer, so the keys go
+    // 500 ms after the question shows, and again every 2 s while it is still
+    // the last line (on a loaded machine, Deno may not have been reading yet).
+    const lastLine = pane.trimEnd().split("\n").at(-1) ?? "";
+    const waiting = sentAt === -Infinity || lastLine.includes(onScreen.when);
+    if (waiting && Date.now() - sentAt >= 2_000) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (const key of onScreen.keys) await tmux(socket, "send-keys", key);
+      sentAt = Date.now();
+    }
+  }
+  return { pane, seen };
+}
+
+Deno.test({
+  name:
+    "ls draws no progress line with TERM=dumb or --no-progress, and none over Deno's permission prompt",
+  ignore: !HAVE_TOOLS,
+  async fn() {
+    const site = new FixtureSite()
+      .file("/robots.txt", (o) => `Sitemap: ${o}/index.xml\n`)
+      .file("/index.xml", (o) => generateIndex([`${o}/pages.xml`]))
+      .file(
+        "/pages.xml",
+        (o) =>
+          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/</loc></url></urlset>`,
+      );
+    site.latencyMs = 150;
+    const server = await site.listen();
+    const dir = await Deno.makeTempDir();
+    const socket = `sitemap-tree-cli-test-quiet-${Deno.pid}`;
+    try {
+      const deno = quote(Deno.execPath());
+      const args = `cli.ts ls ${quote(server.url("/"))} -k --no-feeds`;
+      // The progress line is drawn at once when allowed, so the raw bytes show whether it was.
+      const runs = [
+        ["drawn", `${deno} run -A ${args}`],
+        ["dumb", `TERM=dumb ${deno} run -A ${args}`],
+        ["flag", `${deno} run -A ${args} --no-progress`],
+      ] as const;
+      const command = runs.map(([name, cli]) =>
+        `script -qfec ${quote(cli)} ${quote(`${dir}/${name}`)} >/dev/null; echo "${name} $?"`
+      ).join("; ") + "; echo ALLDONE; sleep 60";
+      const { pane } = await inPane(socket, command, "ALLDONE");
+      assert.ok(pane.includes("drawn 0\ndumb 0\nflag 0\nALLDONE"), pane);
+      const drawn = async (name: string): Promise<boolean> =>
+        (await Deno.readTextFile(`${dir}/${name}`)).includes("\r\x1b[2Ksitemaps ");
+      assert.deepEqual(
+        [await drawn("drawn"), await drawn("dumb"), await drawn("flag")],
+        [true, false, false],
+      );
+      await tmux(socket, "kill-server").catch(() =>
+        ""
+      );
+
+      // Without --allow-net, Deno prompts on the first request: the line must not be drawn over it.
+      // A socket of its own: a new server on the one just killed can fail to start.
+      const prompt = await inPane(
+        `${socket}-prompt`,
+        `${deno} run --allow-read ${args}; echo "DONE $?"; sleep 60`,
+        "DONE",
+        { when: "Allow?", keys: ["n", "Enter"] },
+      );
+      assert.ok(prompt.seen.includes("Deno requests net access"), prompt.seen);
+      assert.equal(prompt.seen.includes("sitemaps "), false, prompt.seen);
+      assert.equal(prompt.pane.includes("sitemaps "), false, prompt.pane);
+      assert.match(prompt.pane, /Denied net access[^]*\nsitemap-tree: .+\nDONE 1\n/, prompt.pane);
+    } finally {
+      await tmux(socket, "kill-server").catch(() => "");
+      await tmux(`${socket}-prompt`, "kill-server").catch(() => "");
       await server.close();
       await Deno.remove(dir, { recursive: true });
     }

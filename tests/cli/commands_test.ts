@@ -5,8 +5,6 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
-import { streamOutcome } from "../../src/cli/_outcome.ts";
 import { gzip } from "../../fixtures/generate.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
 import { sitemapIndex, urlset, withSite } from "../_tree_helpers.ts";
@@ -21,19 +19,23 @@ function closedPort(): number {
 }
 
 Deno.test("ls and lint exit 1 with one stderr line when the site cannot be reached", async () => {
-  const home = `http://127.0.0.1:${closedPort()}/`;
-  const options = { workers: 0, retries: 0 };
-  // The line is the library's reason for the outcome, word for word.
-  const tree = await sitemapTreeForHomepage(home, options);
-  const { status, reason } = streamOutcome(tree.stats, "homepage");
-  assert.equal(status, 1);
-  assert.ok(reason.includes(new URL(home).host), reason);
-  for (const args of [["ls", home], ["ls", home, "-f", "pages"], ["lint", home]]) {
-    assert.deepEqual(await run([...args, "--retries", "0"]), {
-      status: 1,
-      stdout: "",
-      stderr: `sitemap-tree: ${reason}\n`,
-    }, args.join(" "));
+  const port = closedPort();
+  const home = `http://127.0.0.1:${port}/`;
+  for (
+    const args of [
+      ["ls", home],
+      ["ls", home, "-f", "pages"],
+      ["ls", `${home}sitemap.xml`],
+      ["lint", home],
+    ]
+  ) {
+    const result = await run([...args, "--retries", "0"]);
+    assert.deepEqual(
+      [result.status, result.stdout, lines(result.stderr).at(-1)],
+      [1, "", `sitemap-tree: connection refused (127.0.0.1:${port})`],
+      args.join(" "),
+    );
+    assert.equal(lines(result.stderr).length, args[1]!.endsWith(".xml") ? 2 : 1);
   }
 });
 
@@ -74,7 +76,7 @@ Deno.test("ls given a sitemap URL reads it alone and says so; --homepage crawls 
     assert.deepEqual([missing.status, missing.stdout, lines(missing.stderr)[1]], [
       3,
       "",
-      `sitemap-tree: no sitemap found (Unable to fetch sitemap from ${o}/nope.xml: 404 Not Found)`,
+      `sitemap-tree: Unable to fetch sitemap from ${o}/nope.xml: 404 Not Found`,
     ]);
     const crawled = await run(["ls", s.url("/pages.xml"), "--homepage", "-k", "--no-pages"]);
     assert.deepEqual([crawled.status, crawled.stderr, lines(crawled.stdout)[1]], [
@@ -334,9 +336,9 @@ Deno.test("lint warns of a redirected sitemap, not of a redirected robots.txt", 
   });
 });
 
-Deno.test("lint of the demo site reports only its documents' own defects, none of host or relative locs", async () => {
-  const { demoSite } = await import("../../fixtures/demo_site.ts");
-  await withSite(demoSite(), async (s) => {
+Deno.test("lint of the defects edition of the demo site reports only its documents' own defects, none of host or relative locs", async () => {
+  const { defectsSite } = await import("../../fixtures/demo_site.ts");
+  await withSite(defectsSite(), async (s) => {
     const result = await run(["lint", s.url("/")]);
     const codes = lines(result.stdout).flatMap((line) =>
       /^ {2}(?:error|warning) +(\S+)/.exec(line)?.[1] ?? []
@@ -351,4 +353,107 @@ Deno.test("lint of the demo site reports only its documents' own defects, none o
     assert.equal(lines(result.stdout).at(-1), "7 errors, 9 warnings in 14 sitemaps (29 pages)");
     assert.equal(result.stdout.includes("cross-host"), false);
   });
+});
+
+Deno.test("ls --proxy sends every request through the proxy, which alone resolves the site's name", async () => {
+  const { startProxy } = await import("../../fixtures/proxy.ts");
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\n")
+    .file("/index.xml", sitemapIndex(["/a.xml"]))
+    .file("/a.xml", urlset(["/a", "/b"]));
+  await withSite(site, async (server) => {
+    const proxy = await startProxy({ "site.test": server.origin });
+    try {
+      const result = await run([
+        "ls",
+        "http://site.test/",
+        ...DUP,
+        "-f",
+        "pages",
+        "--proxy",
+        proxy.url,
+      ]);
+      assert.deepEqual(result, {
+        status: 0,
+        stdout: "https://site.test/a\nhttps://site.test/b\n",
+        stderr: "",
+      });
+      assert.deepEqual(proxy.log, [
+        "GET http://site.test/robots.txt",
+        "GET http://site.test/index.xml",
+        "GET http://site.test/a.xml",
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+Deno.test("ls --sitemap-columns adds each sitemap's Last-Modified, ETag and download date to ndjson and csv", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /a.xml\nSitemap: /b.xml\n")
+    .file("/a.xml", urlset(["/a"]), {
+      headers: { etag: '"v1,a"', "last-modified": "Wed, 01 May 2024 10:00:00 GMT" },
+    })
+    .file("/b.xml", urlset(["/b"]));
+  await withSite(site, async (s) => {
+    const o = s.origin;
+    const before = Date.now();
+    const ndjson = await run(["ls", s.url("/"), ...DUP, "-f", "ndjson", "--sitemap-columns"]);
+    const after = Date.now();
+    const records = lines(ndjson.stdout).map((line) => JSON.parse(line));
+    const dates = records.map((r) => Date.parse(r.downloadDate));
+    assert.ok(dates.every((d) => d >= before - 1000 && d <= after), JSON.stringify(records));
+    assert.deepEqual(records.map(({ downloadDate: _, ...rest }) => rest), [
+      {
+        url: "https://site.test/a",
+        sitemap: `${o}/a.xml`,
+        lastModified: null,
+        priority: 0.5,
+        changeFrequency: null,
+        sitemapLastModified: "2024-05-01T10:00:00.000Z",
+        etag: '"v1,a"',
+      },
+      {
+        url: "https://site.test/b",
+        sitemap: `${o}/b.xml`,
+        lastModified: null,
+        priority: 0.5,
+        changeFrequency: null,
+        sitemapLastModified: null,
+        etag: null,
+      },
+    ]);
+    const csv = await run(["ls", s.url("/"), ...DUP, "-f", "csv", "--sitemap-columns"]);
+    const rows = csv.stdout.split("\r\n");
+    assert.deepEqual(rows.map((row) => row.replace(/,[0-9T:.Z-]{24}$/, ",DATE")), [
+      "url,lastmod,changefreq,priority,sitemap,sitemap_last_modified,etag,download_date",
+      `https://site.test/a,,,0.5,${o}/a.xml,2024-05-01T10:00:00.000Z,"""v1,a""",DATE`,
+      `https://site.test/b,,,0.5,${o}/b.xml,,,DATE`,
+      "",
+    ]);
+  });
+});
+
+Deno.test("deno task ls and main pass a command through: `deno task ls lint URL` lints, `deno task main -- lint` finds the showcase clean", async () => {
+  await withSite(smallSite(), async (s) => {
+    const deno = quote(Deno.execPath());
+    const lint = await bash(`${deno} task ls lint ${quote(s.url("/"))} -k --no-feeds`);
+    assert.equal(lint.status, 1, lint.stderr);
+    assert.equal(lines(lint.stdout).at(-1), "2 errors, 0 warnings in 4 sitemaps (3 pages)");
+    const ls = await bash(`${deno} task ls ${quote(s.url("/"))} -k --no-feeds -f pages`);
+    assert.deepEqual([ls.status, lines(ls.stdout).length], [0, 3]);
+  });
+  // `npm run main` runs `deno task main --`: the README's showcase on the bundled demo site,
+  // a clean site, so lint prints its one summary line and exits 0.
+  const summary = await bash(`${Deno.execPath()} task main -- -f summary`);
+  assert.equal(summary.status, 0, summary.stderr);
+  assert.match(
+    summary.stdout,
+    /\n13 sitemaps \(0 invalid\), 29 pages: 29 distinct, 0 duplicates; [\d.]+ kB downloaded\n$/,
+  );
+  const lint = await bash(`${Deno.execPath()} task main -- lint`);
+  assert.deepEqual([lint.status, lint.stdout], [0, "No problems in 13 sitemaps (29 pages)\n"]);
+  // All of stderr is deno task's own "Task main …" line: lint writes nothing there.
+  assert.deepEqual(lines(lint.stderr).map((line) => /Task\S* \S*main/.test(line)), [true]);
 });

@@ -5,14 +5,14 @@
 //
 // Run: node tests/node/node_smoke.mjs <path to bundled mod.js>
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { createServer } from "node:http";
 import { gzipSync } from "node:zlib";
 
 const modPath = process.argv[2];
 if (!modPath) throw new Error("usage: node tests/node/node_smoke.mjs <bundled mod.js>");
-const { sitemapTreeForHomepage, InvalidSitemap, streamPages } = await import(
-  new URL(modPath, `file://${process.cwd()}/`).href
-);
+const modUrl = new URL(modPath, `file://${process.cwd()}/`).href;
+const { sitemapTreeForHomepage, InvalidSitemap, streamPages } = await import(modUrl);
 
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const urlset = (paths) =>
@@ -85,8 +85,25 @@ try {
   assert.equal(many, 30);
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.deepEqual(warnings, []);
+
+  // Workers started from `node --input-type=module -e`: that flag does not
+  // apply to a worker's module file, and inherited it made them fail to start.
+  const script = `
+    const m = await import(${JSON.stringify(modUrl)});
+    const tree = await m.sitemapTreeForHomepage(${JSON.stringify(`${origin}/`)}, {
+      useKnownPaths: false, useFeeds: false, workers: 2,
+    });
+    console.log(JSON.stringify({ pages: [...tree.allPages()].length, warnings: tree.stats.warnings }));
+  `;
+  const stdout = await new Promise((resolve, reject) => {
+    execFile(process.execPath, ["--input-type=module", "-e", script], (error, out, err) => {
+      if (error) reject(new Error(`${error.message}\n${err}`));
+      else resolve(out);
+    });
+  });
+  assert.deepEqual(JSON.parse(stdout), { pages: 2, warnings: [] });
   console.log(`Node ${process.version} smoke test:`);
-  console.log("node: 3 passed, 0 failed");
+  console.log("node: 4 passed, 0 failed");
 } finally {
   server.close();
 }

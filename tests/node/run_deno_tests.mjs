@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { importTests, installDenoTest, runTests } from "../../fixtures/_deno_test_shim.mjs";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 const out = join(root, "node_modules/.cache/sitemap-tree/node-tests");
@@ -32,15 +33,7 @@ function bundle(entry, output) {
   ], { cwd: root, stdio: "inherit" });
 }
 
-const registered = [];
-let currentFile = "";
-globalThis.Deno = {
-  test(a, b) {
-    if (typeof a === "string") {
-      registered.push({ file: currentFile, name: a, fn: b, ignore: false });
-    } else registered.push({ file: currentFile, ...a, ignore: a.ignore ?? false });
-  },
-};
+installDenoTest();
 
 const bundles = [];
 const prepared = new Set();
@@ -64,26 +57,5 @@ for (const file of process.argv.slice(2)) {
   bundles.push([file, output]);
 }
 
-let failed = 0;
-let ignored = 0;
-for (const [file, output] of bundles) {
-  currentFile = file;
-  await import(pathToFileURL(output).href);
-}
-for (const t of registered) {
-  if (t.ignore) {
-    ignored++;
-    continue;
-  }
-  const started = performance.now();
-  try {
-    await t.fn();
-    console.log(`ok    ${t.name} (${Math.round(performance.now() - started)} ms)`);
-  } catch (error) {
-    failed++;
-    console.log(`FAIL  ${t.name}\n${error instanceof Error ? error.stack : String(error)}`);
-  }
-}
-const passed = registered.length - failed - ignored;
-console.log(`${passed} passed, ${failed} failed, ${ignored} ignored (Node ${process.version})`);
-if (failed > 0) process.exitCode = 1;
+for (const [file, output] of bundles) await importTests(file, pathToFileURL(output).href);
+await runTests(`Node ${process.version}`);

@@ -12,6 +12,7 @@ import {
   type PageExtrasData,
 } from "../../src/parse/_result.ts";
 import type { SitemapPage } from "../../src/objects/page.ts";
+import { packExtras } from "../../src/parse/_extras.ts";
 
 function epoch(date: Date | null): number {
   return date === null ? NaN : date.getTime();
@@ -66,6 +67,6 @@ export function packPages(pages: readonly SitemapPage[]): PackedPages {
     lastModified,
     priority,
     changeFrequency,
-    extras: extras.length === 0 ? "" : JSON.stringify(extras),
+    extras: packExtras(extras, count),
   };
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import type { PackedPages } from "../../src/parse/_result.ts";
+import { packExtras } from "../../src/parse/_extras.ts";
+import type { PackedExtras, PackedPages } from "../../src/parse/_result.ts";
 import {
   checkPackedPages,
   iteratePackedPages,
@@ -17,7 +18,7 @@ import {
 
 const URLS = ["https://例え.jp/ä?q=ü", "https://example.com/a", "https://x.test/😀/ß"];
 
-/** Written by hand, as a parser in a worker would hand it over (JSON has turned NaN into null). */
+/** Written by hand, as a parser in a worker would hand it over. */
 function handPacked(): PackedPages {
   return {
     count: 3,
@@ -27,11 +28,11 @@ function handPacked(): PackedPages {
     lastModified: new Float64Array([Date.UTC(2024, 0, 2), NaN, 0]),
     priority: new Float64Array([0.5, 1, 0.1]),
     changeFrequency: new Uint8Array([0, 3, 7]),
-    extras: JSON.stringify([
+    extras: packExtras([
       [0, {
         newsStory: {
           title: "Neu",
-          publishDate: null,
+          publishDate: NaN,
           publicationName: "Zeitung",
           publicationLanguage: "de",
           access: null,
@@ -76,7 +77,7 @@ function handPacked(): PackedPages {
           tags: ["t"],
         }],
       }],
-    ]),
+    ], 3),
   };
 }
 
@@ -144,7 +145,7 @@ Deno.test("iteratePackedPages() puts extras on the pages their index names and n
 });
 
 Deno.test("iteratePackedPages() reads only count entries of longer columns", () => {
-  const packed = { ...handPacked(), count: 2, extras: "" };
+  const packed = { ...handPacked(), count: 2, extras: null };
   assert.deepEqual([...iteratePackedPages(packed)].map((p) => p.url), URLS.slice(0, 2));
 });
 
@@ -157,7 +158,7 @@ Deno.test("iteratePackedPages() keeps a leading U+FEFF as part of the first URL"
     lastModified: new Float64Array([NaN, NaN]),
     priority: new Float64Array([0.5, 0.5]),
     changeFrequency: new Uint8Array([0, 0]),
-    extras: "",
+    extras: null,
   };
   assert.deepEqual([...iteratePackedPages(packed)].map((p) => p.url), urls);
 });
@@ -172,7 +173,7 @@ function asciiPacked(urls: readonly string[]): PackedPages {
     lastModified: new Float64Array(urls.length).fill(NaN),
     priority: new Float64Array(urls.length).fill(0.5),
     changeFrequency: new Uint8Array(urls.length),
-    extras: "",
+    extras: null,
   };
 }
 
@@ -247,7 +248,7 @@ Deno.test("iteratePackedPages() maps an unknown change-frequency code to null", 
 });
 
 /** Plain pages `/p0`, `/p1`, ... with priority i / 10, packed; `extras` as in PackedPages. */
-function plainPacked(count: number, extras = ""): PackedPages {
+function plainPacked(count: number, extras: PackedExtras | null = null): PackedPages {
   const urls = Array.from({ length: count }, (_, i) => `https://example.com/p${i}`);
   let end = 0;
   return {
@@ -281,11 +282,11 @@ Deno.test("iteratePages() builds equal pages, as fresh objects, on every travers
 Deno.test("iteratePages() puts extras interleaved with plain pages in order, across sources", () => {
   const held = [new SitemapPage({ url: "https://example.com/held" })];
   const sources: PageSource[] = [
-    plainPacked(5, JSON.stringify([[1, { images: [IMAGE] }], [3, { images: [IMAGE, IMAGE] }]])),
+    plainPacked(5, packExtras([[1, { images: [IMAGE] }], [3, { images: [IMAGE, IMAGE] }]], 5)),
     plainPacked(0),
     held,
     [],
-    plainPacked(2, JSON.stringify([[0, { alternates: [{ hreflang: "de", href: "x" }] }]])),
+    plainPacked(2, packExtras([[0, { alternates: [{ hreflang: "de", href: "x" }] }]], 2)),
   ];
   const pages = [...iteratePages(sources)];
   assert.deepEqual(
@@ -367,9 +368,19 @@ Deno.test("iteratePages() reads each source only when the pages before it are us
   assert.deepEqual(pulled, [0, 1]);
 });
 
-Deno.test("iteratePages() throws a malformed extras list once, then is finished", () => {
-  const pages = iteratePages([{ ...plainPacked(2), extras: "[[0," }, plainPacked(1)]);
-  assert.throws(() => pages.next(), SyntaxError);
+Deno.test("iteratePages() throws malformed extras columns once, then is finished", () => {
+  // Page 0 says it has records, but they stop after the mask that announces images.
+  const extras = {
+    text: new Uint8Array(0),
+    textEnds: new Uint32Array(0),
+    records: new Uint32Array([2]),
+    pageStarts: new Uint32Array([0, 1, 1]),
+  };
+  const pages = iteratePages([{ ...plainPacked(2), extras }, plainPacked(1)]);
+  assert.throws(() => pages.next(), {
+    name: "RangeError",
+    message: "Extras records end inside a page",
+  });
   assert.deepEqual(pages.next(), { value: undefined, done: true });
 });
 
@@ -390,4 +401,27 @@ Deno.test("checkPackedPages() rejects short columns and out-of-order offsets", (
     message: "Expected PackedPages.count to be a non-negative integer but got -1",
   });
   checkPackedPages(handPacked());
+});
+
+Deno.test("checkPackedPages() rejects extras columns that do not cover every page", () => {
+  const extras = packExtras([[1, { alternates: [{ hreflang: "de", href: "x" }] }]], 2)!;
+  assert.throws(
+    () => checkPackedPages({ ...plainPacked(3), extras }),
+    {
+      name: "RangeError",
+      message: "Expected PackedPages.extras.pageStarts to hold 4 entries but it holds 3",
+    },
+  );
+  assert.throws(
+    () =>
+      checkPackedPages({
+        ...plainPacked(2),
+        extras: { ...extras, pageStarts: new Uint32Array([0, 9, 5]) },
+      }),
+    {
+      name: "RangeError",
+      message:
+        `Expected PackedPages.extras.pageStarts[1] to be between 0 and ${extras.records.length} but got 9`,
+    },
+  );
 });

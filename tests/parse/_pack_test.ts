@@ -1,7 +1,7 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { PackedPagesBuilder } from "../../src/parse/_pack.ts";
 import { isNotUrl } from "../../src/parse/_url.ts";
-import { extras, rows, urls } from "./_unpack.ts";
+import { extras, extrasJson, rows, urls } from "./_unpack.ts";
 
 const base = new URL("https://a.example/dir/sitemap.xml");
 
@@ -78,24 +78,27 @@ Deno.test("PackedPagesBuilder parses raw lastmod texts, W3C or RFC 822", () => {
   ]);
 });
 
-Deno.test("PackedPagesBuilder applies since after dedup and counts found before it", () => {
+Deno.test("PackedPagesBuilder drops pages older than since before reading their URLs, and counts them in found", () => {
   const b = new PackedPagesBuilder(null, 5000);
   b.add("https://a.example/old", 1000, 0.5, 0, null);
   b.add("https://a.example/new", 6000, 0.5, 0, { images: [] });
   b.add("https://a.example/undated", NaN, 0.5, 0, null);
   b.add("https://a.example/exact", 5000, 0.5, 0, null);
-  // A later, newer copy of a filtered page is still a duplicate: the first wins.
+  // The filtered page was never hashed, so a later, newer copy is the first one kept.
   b.add("https://a.example/old", 9000, 0.5, 0, null);
+  // Not even checked: an invalid URL that is too old counts as found.
+  b.add("not a url", 10, 0.5, 0, null);
   const { pages, found } = b.build();
-  equal(found, 4);
-  equal(pages.count, 3);
+  equal(found, 6);
+  equal(pages.count, 4);
   deepStrictEqual(urls(pages), [
     "https://a.example/new",
     "https://a.example/undated",
     "https://a.example/exact",
+    "https://a.example/old",
   ]);
-  deepStrictEqual([...pages.urlEnds], [21, 46, 69]);
-  equal(pages.extras, '[[0,{"images":[]}]]');
+  deepStrictEqual([...pages.urlEnds], [21, 46, 69, 90]);
+  equal(extrasJson(pages), '[[0,{"images":[]}]]');
 });
 
 Deno.test("PackedPagesBuilder gives every column its own exactly sized buffer", () => {
@@ -156,7 +159,7 @@ Deno.test("PackedPagesBuilder dedups exactly within long runs of one hash", () =
     ["https://a.example/6", "1970-01-01T00:00:00.006Z"],
   ]);
   const each = [0, 1, 2, 3, 4, 5, 6].map((k) => `[${k},{"images":[]}]`);
-  equal(pages.extras, `[${each.join(",")}]`);
+  equal(extrasJson(pages), `[${each.join(",")}]`);
 });
 
 Deno.test("PackedPagesBuilder matches a URL-parser-and-Set reference on mixed random input", () => {

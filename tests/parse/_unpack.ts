@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { extrasEntries } from "../../src/parse/_extras.ts";
 import { CHANGE_FREQUENCIES, type PackedPages, type ParseResult } from "../../src/parse/_result.ts";
 import { parseSitemap, type ParseSitemapOptions } from "../../src/parse/parse_sitemap.ts";
 
@@ -47,9 +48,18 @@ export function urls(pages: PackedPages): string[] {
   return rows(pages).map((r) => r.url);
 }
 
-/** The extras of `pages` as a map from page index, with JSON's nulls left as they are. */
+/**
+ * The extras of `pages` in their JSON form, `[pageIndex, extras][]` with
+ * absent dates as null, or "" when no page has any.
+ */
+export function extrasJson(pages: PackedPages): string {
+  return pages.extras === null ? "" : JSON.stringify(extrasEntries(pages.extras));
+}
+
+/** The extras of `pages` as a map from page index, with JSON's nulls for absent dates. */
 export function extras(pages: PackedPages): Map<number, unknown> {
-  return new Map(pages.extras === "" ? [] : JSON.parse(pages.extras));
+  const json = extrasJson(pages);
+  return new Map(json === "" ? [] : JSON.parse(json));
 }
 
 /** Parses `doc` (a string is UTF-8 encoded first) with {@linkcode BASE} as URL by default. */

@@ -8,7 +8,7 @@ Deno.test("urlset fixture: every field, exact values, duplicates dropped", () =>
   equal(result.format, "urlset");
   equal(result.found, 7);
   equal(result.warning, null);
-  equal(result.pages.extras, "");
+  equal(result.pages.extras, null);
   deepStrictEqual(rows(result.pages), [
     {
       url: "https://www.example.com/",
@@ -322,7 +322,7 @@ Deno.test("urlset: an image without a loc is dropped", () => {
   const doc = `<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
     <url><loc>https://www.example.com/p</loc><image:image><image:title>No loc</image:title></image:image></url>
   </urlset>`;
-  equal(pagesOf(parse(doc)).pages.extras, "");
+  equal(pagesOf(parse(doc)).pages.extras, null);
 });
 
 Deno.test("urlset: xhtml:link alternates, exact; other rels and incomplete links ignored", () => {

@@ -5,10 +5,18 @@
  */
 import { deepStrictEqual, equal, notEqual } from "node:assert/strict";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
+import { realisticUrlset, SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
 import { corpus, mutate, rng } from "./_fuzz.ts";
-import { compareReaders, plain, randomPlainUrlset, urlsetOf as urlset } from "./_urlset_diff.ts";
+import {
+  compareReaders,
+  plain,
+  randomPlainUrlset,
+  randomSitemapIndex,
+  randomUrlset,
+  urlsetOf as urlset,
+} from "./_urlset_diff.ts";
 import { Rng, urlsetDocument } from "./_xml_gen.ts";
-import { BASE, rows } from "./_unpack.ts";
+import { BASE, extras, rows } from "./_unpack.ts";
 
 const encoder = new TextEncoder();
 
@@ -70,25 +78,31 @@ Deno.test("byte-level urlset reader: the lastmod filter, a BOM, no declaration, 
   );
 });
 
-Deno.test("byte-level urlset reader: hands everything else to the general path", () => {
-  const declined = [
-    urlset(
-      '<url><loc>https://www.example.com/a</loc><image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><image:loc>https://www.example.com/i.png</image:loc></image:image></url>',
-    ),
+Deno.test("byte-level reader: takes every common shape and declines what is really different", () => {
+  const taken = [
     urlset("<url><loc><![CDATA[https://www.example.com/a]]></loc></url>"),
     urlset(
       '<url><loc>https://www.example.com/a</loc><xhtml:link rel="alternate" hreflang="fr" href="https://www.example.com/fr"/></url>',
     ),
-    urlset("<url><loc>https://www.example.com/a</loc></url>").replace("</urlset>", ""),
-    "<!DOCTYPE urlset><urlset><url><loc>https://www.example.com/a</loc></url></urlset>",
     '<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>https://www.example.com/a</sm:loc></sm:url></sm:urlset>',
-    '<urlset a="1&amp;2"><url><loc>https://www.example.com/a</loc></url></urlset>',
     "<urlset><url><loc/></url></urlset>",
     "<urlset><url id='1'><loc>https://www.example.com/a</loc></url></urlset>",
     "<urlset>text<url><loc>https://www.example.com/a</loc></url></urlset>",
     "<sitemapindex><sitemap><loc>https://www.example.com/s.xml</loc></sitemap></sitemapindex>",
-    `<urlset><url><loc>https://www.example.com/${"a".repeat(70_000)}</loc></url></urlset>`,
     "<urlset><url><changefreq>da&#105;ly</changefreq><loc>https://www.example.com/a</loc></url></urlset>",
+  ];
+  for (const doc of taken) equal(check(doc), true, doc.slice(0, 120));
+  const declined = [
+    // A prefix declared below the root: left to the tokenizer's scoping.
+    urlset(
+      '<url><loc>https://www.example.com/a</loc><image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><image:loc>https://www.example.com/i.png</image:loc></image:image></url>',
+    ),
+    urlset("<url><loc>https://www.example.com/a</loc></url>").replace("</urlset>", ""),
+    "<!DOCTYPE urlset><urlset><url><loc>https://www.example.com/a</loc></url></urlset>",
+    '<urlset a="1&amp;2"><url><loc>https://www.example.com/a</loc></url></urlset>',
+    `<urlset><url><loc>https://www.example.com/${"a".repeat(70_000)}</loc></url></urlset>`,
+    "<urlset><url><loc>https://www.example.com/<b>a</b></loc></url></urlset>",
+    "<urlset><url><loc>https://www.example.com/a</loc></urlset>",
     // Found by bench/fuzz_urlset_fast.ts (seed 11412): a quote and non-ASCII
     // bytes inside an attribute name, which the tokenizer reads as a value
     // that never closes, so the document has no root element.
@@ -149,4 +163,53 @@ Deno.test("byte-level urlset reader: mutated documents give the general path's r
   }
   // Many mutations leave a readable plain urlset (a changed URL or date).
   equal(taken > 100, true, `only ${taken} mutated documents took the byte-level path`);
+});
+
+Deno.test("byte-level reader: every generated shape and the realistic mix read the same both ways", () => {
+  for (const shape of SHAPES) {
+    for (let seed = 1; seed <= 3; seed++) {
+      const doc = shapeUrlset(shape, 300, seed);
+      equal(check(doc), true, `${shape} seed ${seed}`);
+      equal(check(doc, Date.UTC(2023, 0, 1)), true, `${shape} seed ${seed}, since`);
+    }
+  }
+  for (const layout of ["compact", "indented", "tabs-crlf"] as const) {
+    equal(check(realisticUrlset(1500, 9, { layout })), true, layout);
+  }
+});
+
+Deno.test("byte-level reader: random urlsets and indexes of every shape read the same both ways", () => {
+  const random = new Rng(19);
+  let taken = 0;
+  for (let round = 0; round < 600; round++) {
+    const doc = round % 4 === 3 ? randomSitemapIndex(random) : randomUrlset(random);
+    const since = random.int(3) === 0 ? Date.UTC(2010, 0, 1) : NaN;
+    if (check(doc, since)) taken++;
+  }
+  // Every one is of a shape the byte-level reader takes.
+  equal(taken, 600);
+});
+
+Deno.test("since: the pages kept are the full read's pages with a lastmod at or after it, or none", () => {
+  const url = "https://www.shop.example/sitemap.xml";
+  const since = Date.UTC(2024, 0, 1);
+  for (const doc of [realisticUrlset(3000, 4), shapeUrlset("plain", 3000, 4)]) {
+    const full = parseSitemap(encoder.encode(doc), { url });
+    const some = parseSitemap(encoder.encode(doc), { url, since });
+    if (full.kind !== "pages" || some.kind !== "pages") throw new Error("not pages");
+    const fullRows = rows(full.pages);
+    const fullExtras = [...extras(full.pages).entries()];
+    const keep = fullRows.map((r) =>
+      r.lastModified === null || Date.parse(r.lastModified) >= since
+    );
+    deepStrictEqual(rows(some.pages), fullRows.filter((_, i) => keep[i]));
+    // Extras stay with their pages: renumbered to the kept pages' positions.
+    const position = keep.map((k, i) => k ? keep.slice(0, i).filter(Boolean).length : -1);
+    deepStrictEqual(
+      [...extras(some.pages).entries()],
+      fullExtras.filter(([i]) => keep[i as number]).map(([i, x]) => [position[i as number], x]),
+    );
+    // Found counts the dropped pages too: these documents have no duplicates.
+    equal(some.found, full.found);
+  }
 });

@@ -43,7 +43,7 @@ export function corpusFiles(): CorpusFile[] {
 }
 
 /** The bytes of one corpus document, by corpus path. */
-export function corpusBytes(file: string): Uint8Array {
+export function corpusBytes(file: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(readFileSync(`${CORPUS_DIR}${file}`));
 }
 
@@ -93,7 +93,7 @@ export interface CorpusRead {
  */
 export async function readCorpusFile(f: CorpusFile): Promise<CorpusRead> {
   const url = corpusUrl(f);
-  let bytes = corpusBytes(f.file);
+  let bytes: Uint8Array = corpusBytes(f.file);
   let gzip: string | null = null;
   const inflated = await decompressIfGzip(bytes, BOUNDS.maxInflatedBytes);
   if (!inflated.ok) {

@@ -9,6 +9,8 @@
 import { assert, assertEquals } from "../_assert.ts";
 import { decompressIfGzip } from "../../src/decompress.ts";
 import type { SitemapPageJSON } from "../../src/objects/page.ts";
+import { AbstractIndexSitemap } from "../../src/objects/sitemap.ts";
+import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
 import { CORPUS_PRESENT, corpusBytes, corpusFiles, readCorpusFile } from "./_corpus.ts";
 
 /** One fixture's expected outcome; absent fields are not asserted. */
@@ -23,6 +25,8 @@ interface Expectation {
   readonly priority?: readonly number[];
   /** Child sitemap URLs of an index or robots.txt, in order. */
   readonly children?: readonly string[];
+  /** Each child's `<lastmod>` as ISO 8601 (null: none), in order. */
+  readonly childLastModified?: readonly (string | null)[];
   /** Only the number of children (the source asserts a count). */
   readonly childCount?: number;
   /** Only the number of pages (the source asserts a count). */
@@ -58,6 +62,14 @@ async function check(e: Expectation): Promise<void> {
   const children = node.subSitemaps.map((c) => c.url);
   if (e.children !== undefined) assertEquals(children, e.children, at("children"));
   if (e.childCount !== undefined) assertEquals(children.length, e.childCount, at("child count"));
+  if (e.childLastModified !== undefined) {
+    const dates = node instanceof AbstractIndexSitemap ? node.subSitemapLastModified : [];
+    assertEquals(
+      dates.map((d) => d?.toISOString() ?? null),
+      e.childLastModified,
+      at("child lastmod"),
+    );
+  }
   for (const d of e.derived ?? []) assertEquals(d.of(pages), d.is, at(d.what));
 }
 
@@ -71,6 +83,7 @@ export function assertionCount(list: readonly Expectation[]): number {
     "priority",
     "children",
     "childCount",
+    "childLastModified",
     "pageCount",
   ] as const;
   return list.reduce(
@@ -267,6 +280,28 @@ export const CRAWLER_COMMONS_EXTENSIONS: readonly Expectation[] = [
   { file: `${CCX}hebdenbridgetimes-articles-sitemap.xml`, type: "urlset", pageCount: 74 },
 ];
 
+// --- crawler-commons: src/test/java/crawlercommons/robots/SimpleRobotRulesParserTest.java ----
+
+const CCR = "corpus/crawler-commons-robots/";
+const NEWSWEEK = ["http://www.newsweek.com/sitemap_index.xml"];
+export const CRAWLER_COMMONS_ROBOTS: readonly Expectation[] = [
+  {
+    // testSitemap: 3 sitemaps, the last one's case kept.
+    file: `${CCR}sitemap-robots.txt`,
+    children: ["http://domain.com/sitemap.xml", "http://domain.com/dir/MixedCased-sitemap.xml"],
+    differs: "a bare URL line without Sitemap: is no record (RFC 9309 §2.2: records are " +
+      "name: value lines), so 2 sitemaps where crawler-commons guesses a third",
+  },
+  // testRelativeSitemap: 1, resolved against the robots.txt URL; testSitemapDedup: 1.
+  { file: `${CCR}relative-sitemap-robots.txt`, childCount: 1 },
+  { file: `${CCR}sitemap-robots-dedup.txt`, childCount: 1 },
+  // testRobotsWithUTF8BOM / UTF16LEBOM / UTF16BEBOM check a rule read through the BOM;
+  // the part we read, the Sitemap line, comes through each BOM the same.
+  { file: `${CCR}robots-with-utf8-bom.txt`, children: NEWSWEEK },
+  { file: `${CCR}robots-with-utf16le-bom.txt`, children: NEWSWEEK },
+  { file: `${CCR}robots-with-utf16be-bom.txt`, children: NEWSWEEK },
+];
+
 // --- StormCrawler: core/src/test/java/.../bolt/SiteMapParserBoltTest.java --------------------
 // The stored test names the fixtures digitalpebble.*; the corpus holds them
 // under their later stormcrawler.* names. Each extension test checks the
@@ -338,6 +373,128 @@ export const STORMCRAWLER: readonly Expectation[] = [
   // testSitemapParsingWithAllExtensions: all four on the first URL.
   { file: `${SC}extensions.all.xml`, derived: [SC_IMAGE, SC_NEWS, SC_VIDEO, SC_LINKS] },
 ];
+
+// --- advertools: tests/test_sitemaps.py ---------------------------------------------------
+
+const AT = "corpus/advertools/";
+const some = (what: string, has: (p: SitemapPageJSON) => boolean) => ({
+  what: `some page has ${what}`,
+  of: (pages: readonly SitemapPageJSON[]) => pages.some(has),
+  is: true,
+});
+
+export const ADVERTOOLS: readonly Expectation[] = [
+  // test_regular_sitemap, test_gz_sitemap, test_gz_declared_but_regular_sitemap: 5 rows each.
+  { file: `${AT}regular_sitemap.xml`, type: "urlset", pageCount: 5 },
+  { file: `${AT}zipped_sitemap.xml.gz`, type: "urlset", pageCount: 5 },
+  { file: `${AT}regular_sitemap.xml.gz`, type: "urlset", pageCount: 5 },
+  // test_image_sitemap / test_video_sitemap / test_news_sitemap: the extension columns exist.
+  { file: `${AT}image_sitemap.xml`, derived: [some("images", (p) => p.images.length > 0)] },
+  {
+    file: `${AT}video_sitemap.xml`,
+    derived: [some("a video content_loc", (p) => p.videos.some((v) => v.contentLoc !== null))],
+  },
+  { file: `${AT}news_sitemap.xml`, derived: [some("a news story", (p) => p.newsStory !== null)] },
+  {
+    // test_error_sitemap: advertools raises.
+    file: `${AT}error_sitemap.xml`,
+    type: "urlset",
+    pageCount: 0,
+    differs: "a broken document is not an exception here: an empty urlset whose parse " +
+      "warning (it ends before </urlset>) goes to stats.warnings",
+  },
+];
+
+// --- ekalinin/sitemap.js: tests/sitemap-parser.test.ts, sitemap-index-parser.test.ts -------
+// alltags.xml, alltags.cdata.xml and bad-tag-sitemap.xml all parse to
+// tests/mocks/sampleconfig.normalized.json's urls; the three index mocks to
+// sampleconfig-index.normalized.json's sitemaps.
+
+const SJ = "corpus/sitemap-js/";
+const RT = "https://roosterteeth.com/episode/";
+const SJ_JUNK = "&%3E%3C'%22";
+const SJ_URLSET = {
+  type: "urlset",
+  urls: [
+    `${RT}rouletsplay-2018-goldeneye-source${SJ_JUNK}`,
+    `${RT}let-s-play-2018-minecraft-episode-310${SJ_JUNK}`,
+    `${RT}let-s-watch-2018-house-party-part-2`,
+    `http://www.example.org/business/article55.html${SJ_JUNK}`,
+    `http://example.com/2${SJ_JUNK}`,
+    `http://example.com/1${SJ_JUNK}`,
+    `http://example.com/${SJ_JUNK}/`,
+  ],
+  lastModified: [
+    null,
+    null,
+    "2016-09-12T00:00:00.000Z",
+    "2015-06-27T15:30:00.000Z",
+    "2011-06-27T00:00:00.000Z",
+    "2011-06-27T00:00:00.000Z",
+    "2011-06-27T00:00:00.000Z",
+  ],
+  changeFrequency: ["weekly", "weekly", "daily", null, "always", "always", "always"],
+  priority: [0.5, 0.5, 0.6, 0.5, 0.9, 0.9, 0.9],
+  differs: "the last URL is WHATWG-normalised (http://example.com/&%3E%3C'%22/; sitemap.js keeps " +
+    "http://example.com&><'\"/ as written), and a missing priority is 0.5 (the protocol's default)",
+} as const;
+const SJ_INDEX = {
+  type: "index",
+  children: ["https://www.example.com/sitemap1.xml.gz", "https://www.example.com/sitemap2.xml.gz"],
+  childLastModified: ["2004-10-01T18:23:17.000Z", "2005-01-01T00:00:00.000Z"],
+} as const;
+
+export const SITEMAP_JS: readonly Expectation[] = [
+  { file: `${SJ}alltags.xml`, ...SJ_URLSET },
+  { file: `${SJ}alltags.cdata.xml`, ...SJ_URLSET },
+  { file: `${SJ}bad-tag-sitemap.xml`, ...SJ_URLSET },
+  { file: `${SJ}alltags-index.xml`, ...SJ_INDEX },
+  { file: `${SJ}alltags-index.cdata.xml`, ...SJ_INDEX },
+  { file: `${SJ}bad-tag-index.xml`, ...SJ_INDEX },
+  {
+    // "rejects malformed file": sitemap.js throws.
+    file: `${SJ}unescaped-lt.xml`,
+    type: "urlset",
+    pageCount: 0,
+    differs: "no exception: the one <loc> (http://example.com&><'\"/) has a forbidden host " +
+      "code point, so it is no URL and the urlset is empty",
+  },
+];
+
+// --- benbalter/sitemap-parser: test/test_sitemap_parser.rb --------------------------------
+// Per document here; the recursive totals (6, 12) are checked on a tree below.
+
+const BB = "corpus/benbalter-sitemap-parser/";
+const BB_PAGES = ["", "about/", "contact/"].map((p) => `http://ben.balter.com/${p}`);
+export const BENBALTER: readonly Expectation[] = [
+  // test_array / test_xml: 3 URLs; test_gzip_sitemap: the gzipped copy gives these three.
+  { file: `${BB}sitemap.xml`, type: "urlset", pageCount: 3 },
+  { file: `${BB}sitemap.xml.gz`, type: "urlset", urls: BB_PAGES },
+  {
+    // test_malformed_sitemap: raises "Malformed sitemap, url without loc".
+    file: `${BB}malformed_sitemap.xml`,
+    type: "urlset",
+    urls: BB_PAGES.slice(1),
+    differs: "a <url> without <loc> is skipped and the others are kept, not the document refused",
+  },
+];
+
+/** benbalter's recursive tests: the index, its children served from the corpus by name. */
+const BB_TREES: readonly { readonly index: string; readonly pages: number }[] = [
+  { index: "sitemap_index.xml", pages: 6 }, // test_nested_sitemap
+  { index: "whitespace_sitemap_index.xml", pages: 6 }, // test_nested_sitemap_with_whitespace
+  { index: "nested_sitemap_index.xml", pages: 12 }, // test_multiple_nested_sitemaps
+];
+
+// --- Apache Nutch: src/plugin/feed/src/test/.../TestFeedParser.java ------------------------
+
+export const NUTCH: readonly Expectation[] = [{
+  // testParseFetchChannel: 3 parse results, among them these 2 links.
+  file: "corpus/nutch/rsstest.rss",
+  type: "rss",
+  urls: ["http://www-scf.usc.edu/~mattmann/", "http://www.nutch.org/"],
+  differs: "Nutch's third result is the channel itself; the channel's <link> is no page",
+}];
 
 // --- aafeher/go-sitemap-parser: sitemap_test.go, TestS_Parse -------------------------------
 // The fixtures say http://HOST/, which the Go test server replaces; as plain
@@ -424,6 +581,32 @@ export const GO_SITEMAP_PARSER: readonly Expectation[] = [
   // "sitemapindex.xml.gz corrupted file" and corrupted.gz: an error there, an invalid node here.
   { file: `${GO}sitemapindex-empty-corrupted.xml.gz`, type: "invalid" },
   { file: `${GO}corrupted.gz`, type: "invalid" },
+];
+
+// --- oxffaa/gopher-parse-sitemap: sitemap_test.go against testdata/*.golden ---------------
+
+const GP = "corpus/gopher-parse-sitemap/";
+export const GOPHER_PARSE_SITEMAP: readonly Expectation[] = [
+  {
+    file: `${GP}sitemap.xml`,
+    type: "urlset",
+    urls: ["", "tools/", "contribution-to-oss/", "page-1/"].map((p) => `http://host/${p}`),
+    lastModified: [
+      null,
+      "2015-05-07T10:13:09.000Z",
+      "2015-05-07T00:00:00.000Z",
+      "2015-05-07T10:13:09.000Z",
+    ],
+    changeFrequency: [null, null, "monthly", "monthly"],
+    priority: [0.5, 0.5, 0.5, 0.9],
+    differs: "a missing <changefreq> is null: the golden file prints Go's zero value, always",
+  },
+  {
+    file: `${GP}sitemap-index.xml`,
+    type: "index",
+    children: [1, 2, 3].map((n) => `http://www.example.com/sitemap${n}.xml.gz`),
+    childLastModified: ["2004-10-01T18:23:17.000Z", "2005-01-01T00:00:00.000Z", null],
+  },
 ];
 
 // --- mmcdole/gofeed: testdata/parser/{rss,atom}/<fixture>.json -------------------------------
@@ -539,8 +722,14 @@ for (
   const [source, list] of [
     ["crawler-commons SiteMapParserTest", CRAWLER_COMMONS],
     ["crawler-commons SiteMapParserExtensionTest", CRAWLER_COMMONS_EXTENSIONS],
+    ["crawler-commons SimpleRobotRulesParserTest", CRAWLER_COMMONS_ROBOTS],
     ["StormCrawler SiteMapParserBoltTest", STORMCRAWLER],
+    ["advertools test_sitemaps", ADVERTOOLS],
+    ["sitemap.js parser tests", SITEMAP_JS],
+    ["benbalter sitemap-parser tests", BENBALTER],
+    ["Nutch TestFeedParser", NUTCH],
     ["go-sitemap-parser TestS_Parse", GO_SITEMAP_PARSER],
+    ["gopher-parse-sitemap golden files", GOPHER_PARSE_SITEMAP],
     ["gofeed's expected JSON", GOFEED],
     ["feedparser's Expect lines", FEEDPARSER],
   ] as const
@@ -578,5 +767,34 @@ Deno.test({
     const plain = corpusBytes("corpus/scrapy/feed-sample1.xml");
     const notGzip = await decompressIfGzip(plain, 1 << 20);
     assertEquals(notGzip.ok && notGzip.gzipped, false);
+  },
+});
+
+Deno.test({
+  name: "benbalter's nested index fixtures give the page totals its recursive tests expect",
+  ignore: !CORPUS_PRESENT,
+  fn: async () => {
+    // https://example.com/<name> serves corpus/benbalter-sitemap-parser/<name>; robots.txt names the index.
+    for (const { index, pages } of BB_TREES) {
+      const fake = ((input: RequestInfo | URL) => {
+        const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+        if (path === "/robots.txt") {
+          return Promise.resolve(new Response(`Sitemap: https://example.com/${index}\n`));
+        }
+        try {
+          return Promise.resolve(new Response(corpusBytes(`${BB}${path.slice(1)}`)));
+        } catch {
+          return Promise.resolve(new Response("", { status: 404 }));
+        }
+      }) as typeof fetch;
+      const tree = await sitemapTreeForHomepage("https://example.com/", {
+        fetch: fake,
+        workers: 0,
+        useKnownPaths: false,
+        useFeeds: false,
+      });
+      assertEquals([...tree.allPages()].length, pages, index);
+      assertEquals([...tree.allSitemaps()].filter((n) => n.type === "invalid").length, 0, index);
+    }
   },
 });

@@ -32,6 +32,12 @@ try {
     await sitemapTreeForHomepage(home, { ...options, pool, workers: 0 }),
     server.origin,
   );
+  const single = new SitemapParserPool({ workers: 1 });
+  const onOneWorker = outline(
+    await sitemapTreeForHomepage(home, { ...options, pool: single }),
+    server.origin,
+  );
+  single.close();
   const streamed: string[] = [];
   for await (const page of streamPages(home, { ...options, pool })) streamed.push(page.url);
   const sizeBeforeClose = pool.size;
@@ -49,7 +55,7 @@ try {
   console.log(JSON.stringify({
     sizeBeforeClose,
     sizeAfterClose: pool.size,
-    sameAsInThread: [first, second].map((tree) =>
+    sameAsInThread: [first, second, onOneWorker].map((tree) =>
       JSON.stringify(tree) === JSON.stringify(inThread)
     ),
     // Sitemaps finish in any order: compare the pages as sets of lines.

@@ -1,0 +1,133 @@
+/**
+ * Memory and iteration of a 1,000,000-page tree, plain beside realistic
+ * (issue 12 item 3): each variant in a fresh process parses 20 sitemaps of
+ * 50,000 pages (fixtures/realistic.ts: "plain" loc + lastmod, or the
+ * realistic mix of image, hreflang, news and video blocks; written to a
+ * temporary folder first, so the measured process only reads and parses) into a tree of
+ * packed columns, then iterates `allPages()` reading every page's
+ * extensions. Prints the columns' bytes, RSS with the tree built (after a
+ * GC) and after the iteration, and the iteration's time (first and warm).
+ *
+ *   deno run -A bench/extras_memory.ts [--sitemaps 20] [--per 50000]
+ *
+ * @module
+ */
+import process from "node:process";
+import { realisticUrlset, shapeUrlset } from "../fixtures/realistic.ts";
+import { IndexWebsiteSitemap, PagesXMLSitemap } from "../src/objects/sitemap.ts";
+import type { PackedPages } from "../src/parse/_result.ts";
+import { parseSitemap } from "../src/parse/parse_sitemap.ts";
+import { numberFlag } from "./_flags.ts";
+
+const SITEMAPS = numberFlag("sitemaps", 20);
+const PER = numberFlag("per", 50_000);
+const MiB = 1024 * 1024;
+
+function columnBytes(p: PackedPages): number {
+  let n = p.urlBytes.byteLength + p.urlEnds.byteLength + p.lastModified.byteLength +
+    p.priority.byteLength + p.changeFrequency.byteLength;
+  const x = p.extras;
+  if (x !== null) {
+    n += x.text.byteLength + x.textEnds.byteLength + x.records.byteLength +
+      x.pageStarts.byteLength;
+  }
+  return n;
+}
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+function child(variant: string, dir: string): void {
+  const nodes: PagesXMLSitemap[] = [];
+  let bytes = 0;
+  for (let s = 0; s < SITEMAPS; s++) {
+    const url = `https://www.shop.example/sitemap-${s}.xml`;
+    const r = parseSitemap(Deno.readFileSync(`${dir}/${variant}-${s}.xml`), { url });
+    if (r.kind !== "pages") throw new Error(`sitemap ${s}: ${r.kind}`);
+    bytes += columnBytes(r.pages);
+    nodes.push(new PagesXMLSitemap(url, r.pages));
+  }
+  const tree = new IndexWebsiteSitemap("https://www.shop.example/", nodes);
+  gc();
+  const rssTree = process.memoryUsage().rss;
+  const times: number[] = [];
+  let peak = rssTree;
+  let pages = 0;
+  for (let round = 0; round < 6; round++) {
+    const t = performance.now();
+    let touched = 0;
+    pages = 0;
+    for (const page of tree.allPages()) {
+      touched += page.url.length + page.images.length + page.alternates.length +
+        page.videos.length + (page.newsStory === null ? 0 : 1);
+      pages++;
+      if ((pages & 0xffff) === 0) peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    times.push(performance.now() - t);
+    if (touched === 0) throw new Error("nothing read");
+  }
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const warm = times.slice(1).sort((a, b) => a - b)[2]!;
+  console.log(JSON.stringify({ pages, bytes, rssTree, peak, first: times[0], warm }));
+}
+
+/** Writes the variant's sitemaps, so that the measured process only parses them. */
+function generate(variant: string, dir: string): void {
+  for (let s = 0; s < SITEMAPS; s++) {
+    const xml = variant === "plain"
+      ? shapeUrlset("plain", PER, s + 1)
+      : realisticUrlset(PER, s + 1, { offset: s * PER });
+    Deno.writeTextFileSync(`${dir}/${variant}-${s}.xml`, xml);
+  }
+}
+
+async function run(variant: string, dir: string): Promise<Record<string, number>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--expose-gc",
+      import.meta.filename!,
+      "--child",
+      variant,
+      dir,
+      "--sitemaps",
+      String(SITEMAPS),
+      "--per",
+      String(PER),
+    ],
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`${variant} child failed`);
+  return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+}
+
+const at = process.argv.indexOf("--child");
+if (at >= 0) {
+  child(process.argv[at + 1]!, process.argv[at + 2]!);
+} else {
+  const dir = Deno.makeTempDirSync({ prefix: "extras_memory_" });
+  console.log(`${SITEMAPS} sitemaps x ${PER} pages, each variant in a fresh process`);
+  console.log(
+    "variant     pages     columns MiB  RSS tree MiB  RSS peak iterating MiB  first ms  warm ms",
+  );
+  const rows: Record<string, Record<string, number>> = {};
+  for (const variant of ["plain", "realistic"]) {
+    generate(variant, dir);
+    const r = rows[variant] = await run(variant, dir);
+    console.log(
+      `${variant.padEnd(10)} ${String(r.pages).padStart(8)} ${
+        (r.bytes! / MiB).toFixed(1).padStart(12)
+      } ${(r.rssTree! / MiB).toFixed(0).padStart(13)} ${(r.peak! / MiB).toFixed(0).padStart(23)} ${
+        r.first!.toFixed(0).padStart(9)
+      } ${r.warm!.toFixed(0).padStart(8)}`,
+    );
+  }
+  console.log(
+    `iteration, realistic / plain: first ${
+      (rows.realistic!.first! / rows.plain!.first!).toFixed(2)
+    }x, warm ${(rows.realistic!.warm! / rows.plain!.warm!).toFixed(2)}x`,
+  );
+  Deno.removeSync(dir, { recursive: true });
+}

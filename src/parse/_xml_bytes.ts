@@ -1,0 +1,577 @@
+/**
+ * A byte-level XML reader for well-formed UTF-8 sitemap documents: it walks
+ * the bytes in place and reports elements, with names resolved to namespace
+ * URIs, and the text of the elements a {@linkcode ByteReader} asks for,
+ * either as a byte range (one plain run, the common case: the reader decodes
+ * it, or not at all) or as the string the tokenizer would have given.
+ *
+ * It reads a strict subset of what the general path (decoder,
+ * {@linkcode XmlTokenizer}, readers) reads, and gives the same events for it.
+ * Namespace prefixes are bound on the root only: any other element that
+ * declares one, a DOCTYPE, an end tag that does not close the innermost
+ * element, an element inside a captured field, a token or field longer than
+ * the limits, a document that does not close its root — each makes it return
+ * null, and the caller reads the document the general way, from the start.
+ *
+ * @module
+ */
+import { type Checkpoint, CHECKPOINT_BYTES } from "../_checkpoint.ts";
+import { Ns, type NsKind, nsKind } from "./_ns.ts";
+import { MAX_FIELD_LENGTH } from "./_reader.ts";
+import type { ParseResult } from "./_result.ts";
+import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
+
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const BANG = 0x21;
+const QUESTION = 0x3f;
+const AMP = 0x26;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+const EQUALS = 0x3d;
+
+/** Longest tag, comment, processing instruction or ignored text run; longer goes the general way. */
+export const MAX_MARKUP = 64 << 10;
+/** Deepest nesting read here (the tokenizer's default limit is 256). */
+const MAX_DEPTH = 128;
+
+const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
+const XMLNS_NAMESPACE = "http://www.w3.org/2000/xmlns/";
+
+const rawDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** An element name, resolved once per document. */
+export interface ElementName {
+  /** The qualified name's bytes. */
+  readonly bytes: Uint8Array;
+  /** Local name. */
+  readonly local: string;
+  /** Namespace URI, "" for none. */
+  readonly ns: string;
+  /** What the namespace stands for. */
+  readonly kind: NsKind;
+  /** Free for the reader: a code it derives from the name once. */
+  code: number;
+  /** The name of the start tag that followed this one last time: usually the next one too. */
+  next: ElementName | null;
+}
+
+/** What the byte-level walk reports to; mirrors a {@linkcode DocumentReader}. */
+export interface ByteReader {
+  /**
+   * An element started at depth `d` (the root's children are at 2); `attrs`
+   * holds its attributes as {@linkcode scanAttributes} records them (valid
+   * during the call only). Returns the field code whose text to capture, 0
+   * for none, or -1 to give up on the document.
+   */
+  start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number;
+  /**
+   * Finds the end of a captured field's first text run from `from`: the
+   * index of the `<` after it, or -1 when there is none within
+   * {@linkcode MAX_FIELD_LENGTH} bytes. A reader may copy the bytes it
+   * passes over.
+   */
+  scan(field: number, b: Uint8Array, from: number): number;
+  /** A captured field that is one run of text `b[a, e)`, as written (references and CRs not decoded). */
+  raw(field: number, b: Uint8Array, a: number, e: number): void;
+  /** A captured field's text as the tokenizer hands it over (CDATA, comments or a split run). */
+  text(field: number, text: string): void;
+  /** An element that was not a captured field ended at depth `d`. */
+  end(d: number): void;
+  /** The root closed: the result. */
+  finish(): ParseResult;
+  /** The document goes the general way: drop what was read. */
+  discard(): void;
+}
+
+/** Whether `c` is XML whitespace. */
+export function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** Index of the first of two bytes `x y` at or after `from`, or -1. */
+function find2(b: Uint8Array, from: number, x: number, y: number): number {
+  for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
+    if (b[i + 1] === y) return i;
+  }
+  return -1;
+}
+
+/** Index of the first of three bytes `x y z` at or after `from`, or -1. */
+function find3(b: Uint8Array, from: number, x: number, y: number, z: number): number {
+  for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
+    if (b[i + 1] === y && b[i + 2] === z) return i;
+  }
+  return -1;
+}
+
+/** Whether `b` holds the ASCII `word` at `i`. */
+function atAscii(b: Uint8Array, i: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * Skips the comment or processing instruction at `i` (`<!--` or `<?`):
+ * returns the index after it, or -1 when it is something else, unterminated
+ * or too long.
+ */
+export function skipMarkup(b: Uint8Array, i: number): number {
+  let end: number;
+  if (b[i + 1] === QUESTION) {
+    const e = find2(b, i + 2, QUESTION, GT);
+    end = e === -1 ? -1 : e + 2;
+  } else if (b[i + 1] === BANG && b[i + 2] === 0x2d && b[i + 3] === 0x2d) {
+    const e = find3(b, i + 4, 0x2d, 0x2d, GT);
+    end = e === -1 ? -1 : e + 3;
+  } else {
+    return -1; // a DOCTYPE, CDATA or other declaration
+  }
+  return end === -1 || end - i > MAX_MARKUP ? -1 : end;
+}
+
+/** Index of `quote` in `b[from, n)`, or -1; values are short, so a loop beats indexOf's call. */
+function closingQuote(b: Uint8Array, from: number, n: number, quote: number): number {
+  for (let i = from; i < n; i++) if (b[i] === quote) return i;
+  return -1;
+}
+
+/**
+ * Finds the `>` of a start tag from `from` (just after its name), as the
+ * tokenizer's attribute scan does: a quote outside a value opens a quoted
+ * stretch too. With `out`, records each attribute as four offsets (name
+ * start, name end, value start, value end; quotes excluded). Returns the
+ * index of the `>`, or -1 when there is none within {@linkcode MAX_MARKUP}.
+ */
+export function scanAttributes(b: Uint8Array, from: number, out: number[] | null): number {
+  const n = Math.min(b.length, from + MAX_MARKUP);
+  let p = from;
+  for (;;) {
+    if (p >= n) return -1;
+    let c = b[p]!;
+    if (c === GT) return p;
+    if (c <= 0x20 || c === SLASH) {
+      p++;
+      continue;
+    }
+    if (c === DQUOTE || c === SQUOTE) {
+      const close = closingQuote(b, p + 1, n, c);
+      if (close === -1) return -1;
+      p = close + 1;
+      continue;
+    }
+    const nameStart = p;
+    for (; p < n; p++) {
+      c = b[p]!;
+      if (c <= 0x20 || c === EQUALS || c === GT || c === SLASH || c === DQUOTE || c === SQUOTE) {
+        break;
+      }
+    }
+    const nameEnd = p;
+    while (p < n && (c = b[p]!) <= 0x20) p++;
+    if (p >= n) return -1;
+    if (c !== EQUALS) continue;
+    p++;
+    while (p < n && (c = b[p]!) <= 0x20) p++;
+    if (p >= n) return -1;
+    let valueStart: number;
+    let valueEnd: number;
+    if (c === DQUOTE || c === SQUOTE) {
+      const close = closingQuote(b, p + 1, n, c);
+      if (close === -1) return -1;
+      valueStart = p + 1;
+      valueEnd = close;
+      p = close + 1;
+    } else if (c === GT) {
+      continue;
+    } else {
+      valueStart = p;
+      for (; p < n; p++) {
+        c = b[p]!;
+        if (c <= 0x20 || c === DQUOTE || c === SQUOTE || c === GT) break;
+        if (c === SLASH && b[p + 1] === GT) break;
+      }
+      if (p >= n) return -1;
+      valueEnd = p;
+    }
+    if (nameEnd === nameStart) continue;
+    if (out !== null) out.push(nameStart, nameEnd, valueStart, valueEnd);
+  }
+}
+
+/**
+ * The UTF-8 text of `b[a, e)`. Short ASCII runs (most values) are built
+ * directly: the decoder's call costs more than such a run.
+ */
+export function decodeBytes(b: Uint8Array, a: number, e: number): string {
+  if (e - a <= 128) {
+    let i = a;
+    while (i < e && b[i]! < 0x80) i++;
+    if (i === e) return String.fromCharCode.apply(null, b.subarray(a, e) as unknown as number[]);
+  }
+  return rawDecoder.decode(b.subarray(a, e));
+}
+
+/**
+ * A field's text from one run of bytes, as the tokenizer hands it over:
+ * decoded, CRs normalised, references replaced.
+ */
+export function runText(b: Uint8Array, a: number, e: number): string {
+  let text = normalizeNewlines(decodeBytes(b, a, e));
+  const amp = text.indexOf("&");
+  if (amp !== -1) text = decodeEntities(text, amp);
+  return text;
+}
+
+/** An attribute value as the tokenizer decodes it: whitespace normalised, references replaced. */
+export function attributeValue(b: Uint8Array, a: number, e: number): string {
+  let v = decodeBytes(b, a, e);
+  if (v.indexOf("\n") !== -1 || v.indexOf("\t") !== -1 || v.indexOf("\r") !== -1) {
+    v = v.replace(/\r\n?|[\n\t]/g, " ");
+  }
+  const amp = v.indexOf("&");
+  return amp === -1 ? v : decodeEntities(v, amp);
+}
+
+/** Prefix bindings of the root, and the names resolved under them. */
+class NameTable {
+  readonly #defaultNs: string;
+  readonly #prefixes: Map<string, string>;
+  readonly #slots: (ElementName | undefined)[] = new Array(512);
+
+  constructor(defaultNs: string, prefixes: Map<string, string>) {
+    this.#defaultNs = defaultNs;
+    this.#prefixes = prefixes;
+  }
+
+  /** The name `b[a, e)`, resolved. */
+  get(b: Uint8Array, a: number, e: number): ElementName {
+    const len = e - a;
+    let h = 0x811c9dc5;
+    for (let k = a; k < e; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
+    const slot = (h ^ (h >>> 15)) & 511;
+    const cached = this.#slots[slot];
+    if (cached !== undefined && cached.bytes.length === len) {
+      const bytes = cached.bytes;
+      let k = 0;
+      while (k < len && bytes[k] === b[a + k]) k++;
+      if (k === len) return cached;
+    }
+    return this.#slots[slot] = this.resolve(b.slice(a, e));
+  }
+
+  resolve(bytes: Uint8Array): ElementName {
+    const qname = rawDecoder.decode(bytes);
+    const colon = qname.indexOf(":");
+    let ns: string;
+    let local = qname;
+    if (colon === -1) {
+      ns = this.#defaultNs;
+    } else {
+      const prefix = qname.slice(0, colon);
+      local = qname.slice(colon + 1);
+      ns = prefix === "xml"
+        ? XML_NAMESPACE
+        : prefix === "xmlns"
+        ? XMLNS_NAMESPACE
+        : this.#prefixes.get(prefix) ?? "";
+    }
+    return { bytes, local, ns, kind: nsKind(ns), code: -1, next: null };
+  }
+}
+
+/** Whether `bytes` are `b[a, e)`. */
+function sameName(bytes: Uint8Array, b: Uint8Array, a: number, e: number): boolean {
+  if (bytes.length !== e - a) return false;
+  for (let k = 0; k < bytes.length; k++) if (bytes[k] !== b[a + k]) return false;
+  return true;
+}
+
+/** Index after the end tag `</name>` (spaces allowed before `>`) at `lt`, or -1. */
+function endTagEnd(b: Uint8Array, lt: number, nameAt: number, nameLen: number): number {
+  if (b[lt + 1] !== SLASH) return -1;
+  const a = lt + 2;
+  for (let k = 0; k < nameLen; k++) if (b[a + k] !== b[nameAt + k]) return -1;
+  let j = a + nameLen;
+  let c = b[j];
+  if (c === GT) return j + 1;
+  while (c !== undefined && isSpace(c)) c = b[++j];
+  return c === GT ? j + 1 : -1;
+}
+
+/** Whether `b[a, e)` holds only XML whitespace. */
+function onlySpaceBytes(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) if (!isSpace(b[i]!)) return false;
+  return true;
+}
+
+/**
+ * Reads a captured field's content from `from`, where its first text run
+ * ends at `first` (a `<`), as the tokenizer's events would give it: runs of
+ * only whitespace dropped, the rest decoded; CDATA as it stands; comments
+ * and processing instructions skipped. Returns the index after the end tag,
+ * or -1 to give up.
+ */
+function readSplitField(
+  b: Uint8Array,
+  from: number,
+  first: number,
+  nameAt: number,
+  nameLen: number,
+  field: number,
+  reader: ByteReader,
+): number {
+  const limit = Math.min(b.length, from + MAX_FIELD_LENGTH);
+  const pieces: string[] = [];
+  let i = from;
+  let lt = first;
+  for (;;) {
+    if (lt > i && !onlySpaceBytes(b, i, lt)) {
+      let t = normalizeNewlines(decodeBytes(b, i, lt));
+      const amp = t.indexOf("&");
+      if (amp !== -1) t = decodeEntities(t, amp);
+      if (amp === -1 || !/^[ \n\t\r]*$/.test(t)) pieces.push(t);
+    }
+    const c = b[lt + 1];
+    if (c === SLASH) {
+      const e = endTagEnd(b, lt, nameAt, nameLen);
+      if (e === -1) return -1;
+      reader.text(field, pieces.join(""));
+      return e;
+    }
+    if (c === BANG && atAscii(b, lt + 2, "[CDATA[")) {
+      const e = find3(b, lt + 9, 0x5d, 0x5d, GT);
+      if (e === -1 || e > limit) return -1;
+      if (e > lt + 9) pieces.push(normalizeNewlines(decodeBytes(b, lt + 9, e)));
+      i = e + 3;
+    } else if (c === BANG || c === QUESTION) {
+      i = skipMarkup(b, lt);
+      if (i === -1) return -1;
+    } else {
+      return -1; // an element inside the field
+    }
+    lt = b.indexOf(LT, i);
+    if (lt === -1 || lt > limit) return -1;
+  }
+}
+
+/**
+ * Reads a UTF-8 document whose root's local name is `rootLocal` from its
+ * bytes, reporting to the reader `make` returns for the root's namespace.
+ *
+ * @param b The document, known to be UTF-8.
+ * @param rootLocal The root element's local name ("urlset", "sitemapindex").
+ * @param make Makes the reader, given the root's namespace URI.
+ * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel
+ * (the reader's work is dropped, and the error passes through).
+ * @returns The reader's result, or null when the document is not of the
+ * subset read here (nothing is kept then).
+ */
+export function readXmlBytes(
+  b: Uint8Array,
+  rootLocal: string,
+  make: (rootNs: string) => ByteReader,
+  checkpoint: Checkpoint,
+): ParseResult | null {
+  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  // Prolog: whitespace, the XML declaration, comments, processing instructions.
+  for (;;) {
+    while (isSpace(b[i]!)) i++;
+    if (b[i] !== LT) return null;
+    const c = b[i + 1];
+    if (c !== QUESTION && c !== BANG) break;
+    i = skipMarkup(b, i);
+    if (i === -1) return null;
+  }
+  // The root's start tag: a name, then name="value" pairs whose values need no decoding.
+  const nameAt = i + 1;
+  let j = nameAt;
+  const limit = Math.min(b.length, i + MAX_MARKUP);
+  while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
+  const nameLen = j - nameAt;
+  if (nameLen === 0) return null;
+  const prefixes = new Map<string, string>();
+  let defaultNs = "";
+  for (;;) {
+    const before = j;
+    while (j < limit && isSpace(b[j]!)) j++;
+    if (j >= limit) return null;
+    if (b[j] === GT) break;
+    if (j === before) return null; // `<urlset/>`, or attributes run together
+    const name = j;
+    while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
+    if (j === name) return null;
+    const nameEnd = j;
+    while (j < limit && isSpace(b[j]!)) j++;
+    if (b[j] !== EQUALS) return null;
+    j++;
+    while (j < limit && isSpace(b[j]!)) j++;
+    const quote = b[j];
+    if (quote !== DQUOTE && quote !== SQUOTE) return null;
+    const valueAt = ++j;
+    while (j < limit && b[j] !== quote) {
+      const c = b[j]!;
+      if (c === LT || c === AMP || (c < 0x20 && !isSpace(c))) return null;
+      j++;
+    }
+    if (j >= limit) return null;
+    const attr = rawDecoder.decode(b.subarray(name, nameEnd));
+    // Line breaks in a value are common (xsi:schemaLocation); they read as spaces.
+    const value = attributeValue(b, valueAt, j);
+    j++;
+    if (attr === "xmlns") defaultNs = value;
+    else if (attr.startsWith("xmlns:")) {
+      const prefix = attr.slice(6);
+      // Neither reserved prefix can be rebound (Namespaces in XML 1.0, section 3).
+      if (prefix !== "" && prefix !== "xml" && prefix !== "xmlns") prefixes.set(prefix, value);
+    }
+  }
+  const names = new NameTable(defaultNs, prefixes);
+  const root = names.resolve(b.slice(nameAt, nameAt + nameLen));
+  if (root.local !== rootLocal) return null;
+  const reader = make(root.ns);
+  let result: ParseResult | null = null;
+  try {
+    result = walk(b, j + 1, names, nameAt, nameLen, reader, checkpoint);
+  } finally {
+    if (result === null) reader.discard();
+  }
+  return result;
+}
+
+/** Bytes accepted in the root's name and attribute names: `A-Z a-z 0-9 _ : . -`. */
+const NAME_CHAR = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-") {
+  NAME_CHAR[c.charCodeAt(0)] = 1;
+}
+
+function walk(
+  b: Uint8Array,
+  i: number,
+  names: NameTable,
+  rootAt: number,
+  rootLen: number,
+  reader: ByteReader,
+  checkpoint: Checkpoint,
+): ParseResult | null {
+  const starts = new Int32Array(MAX_DEPTH + 1);
+  const lengths = new Int32Array(MAX_DEPTH + 1);
+  starts[1] = rootAt;
+  lengths[1] = rootLen;
+  let depth = 1;
+  const scratch: number[] = [];
+  // The previous start tag's name: its `next` predicts this one's.
+  let previous = null as ElementName | null;
+  let nextCheckpoint = i + CHECKPOINT_BYTES;
+  for (;;) {
+    if (i >= nextCheckpoint) {
+      checkpoint(i);
+      nextCheckpoint = i + CHECKPOINT_BYTES;
+    }
+    let c = b[i];
+    while (c === 0x0a || c === 0x20 || c === 0x09 || c === 0x0d) c = b[++i];
+    if (c !== LT) {
+      // Text outside a captured field: no reader uses it.
+      const lt = b.indexOf(LT, i);
+      if (lt === -1 || lt - i > MAX_MARKUP) return null;
+      i = lt;
+    }
+    c = b[i + 1];
+    if (c === SLASH) {
+      const e = endTagEnd(b, i, starts[depth]!, lengths[depth]!);
+      if (e === -1) return null;
+      if (depth === 1) return reader.finish();
+      reader.end(depth);
+      depth--;
+      i = e;
+      continue;
+    }
+    if (c === BANG) {
+      if (atAscii(b, i + 2, "[CDATA[")) {
+        // Character data outside a captured field: ignored too.
+        const e = find3(b, i + 9, 0x5d, 0x5d, GT);
+        if (e === -1 || e - i > MAX_MARKUP) return null;
+        i = e + 3;
+        continue;
+      }
+      i = skipMarkup(b, i);
+      if (i === -1) return null;
+      continue;
+    }
+    if (c === QUESTION) {
+      i = skipMarkup(b, i);
+      if (i === -1) return null;
+      continue;
+    }
+    // A start tag: the name runs to `>`, `/`, whitespace or a quote.
+    const nameAt = i + 1;
+    let j = nameAt;
+    const limit = Math.min(b.length, i + MAX_MARKUP);
+    for (; j < limit; j++) {
+      c = b[j]!;
+      if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
+    }
+    if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return null;
+    let gt = j;
+    scratch.length = 0;
+    if (c !== GT) {
+      gt = scanAttributes(b, j, scratch);
+      if (gt === -1) return null;
+      // Prefixes are bound on the root only.
+      for (let k = 0; k < scratch.length; k += 4) if (atAscii(b, scratch[k]!, "xmlns")) return null;
+    }
+    let name: ElementName | null = previous?.next ?? null;
+    if (name === null || !sameName(name.bytes, b, nameAt, j)) {
+      name = names.get(b, nameAt, j);
+      if (previous !== null) previous.next = name;
+    }
+    previous = name;
+    if (depth === MAX_DEPTH) return null;
+    const d = ++depth;
+    const field = reader.start(d, name, b, scratch);
+    if (field === -1) return null;
+    if (b[gt - 1] === SLASH && gt > j) {
+      if (field !== 0) reader.text(field, "");
+      else reader.end(d);
+      depth--;
+      i = gt + 1;
+      continue;
+    }
+    i = gt + 1;
+    if (field === 0) {
+      starts[d] = nameAt;
+      lengths[d] = j - nameAt;
+      continue;
+    }
+    const first = reader.scan(field, b, i);
+    if (first === -1) return null;
+    let e = b[first + 1] === SLASH ? endTagEnd(b, first, nameAt, j - nameAt) : -1;
+    if (e !== -1) reader.raw(field, b, i, first);
+    else e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
+    if (e === -1) return null;
+    depth--;
+    i = e;
+  }
+}
+
+/**
+ * The end of the first text run from `from`: the index of the `<` after it,
+ * or -1 when there is none within {@linkcode MAX_FIELD_LENGTH} bytes.
+ *
+ * @param b The document's bytes.
+ * @param from Start of the text.
+ * @returns The index of the `<`, or -1.
+ */
+export function textEnd(b: Uint8Array, from: number): number {
+  // Short values: a loop beats indexOf's call; past 32 bytes (URLs) indexOf wins.
+  const short = Math.min(b.length, from + 32);
+  for (let i = from; i < short; i++) if (b[i] === LT) return i;
+  const i = b.indexOf(LT, short);
+  return i === -1 || i > from + MAX_FIELD_LENGTH ? -1 : i;
+}
+
+/** Whether a name is in the sitemaps.org namespace as a reader sees it (or in none). */
+export function isCoreName(name: ElementName, rootNs: string): boolean {
+  return name.ns === rootNs || name.kind === Ns.Sitemap || name.kind === Ns.None;
+}
