@@ -234,6 +234,61 @@ export class ExtrasWriter {
   }
 
   /**
+   * Adds ASCII bytes as a string with every `&amp;` in them read as `&`
+   * (the caller has checked that no other reference is there).
+   *
+   * @param b The bytes' buffer.
+   * @param a Start.
+   * @param e End.
+   * @returns The string's reference.
+   */
+  unescapedBytes(b: Uint8Array, a: number, e: number): number {
+    const k = this.#ends.length;
+    this.#room(this.#textUsed + (e - a));
+    const text = this.#text;
+    const start = this.#textUsed;
+    let o = start;
+    for (let i = a; i < e; i++) {
+      const c = b[i]!;
+      text[o++] = c;
+      if (c === 0x26) i += 4; // the "amp;" after it
+    }
+    this.#textUsed = o;
+    this.#units += o - start;
+    this.#ends.push(this.#units);
+    this.#byteEnds.push(o);
+    return k + 1;
+  }
+
+  /** The table's bytes so far (valid until the next string is added). */
+  get textBytes(): Uint8Array {
+    return this.#text;
+  }
+
+  /**
+   * Where string `ref` lies in {@linkcode textBytes}.
+   *
+   * @param ref A reference other than 0.
+   * @returns Its start; its end is {@linkcode textUsed} for the last one added.
+   */
+  startOf(ref: number): number {
+    return ref === 1 ? 0 : this.#byteEnds[ref - 2]!;
+  }
+
+  /** End of the bytes written so far. */
+  get textUsed(): number {
+    return this.#textUsed;
+  }
+
+  /** Takes back the last string added (by {@linkcode bytes} or {@linkcode unescapedBytes}), unused yet. */
+  dropLast(): void {
+    this.#ends.pop();
+    this.#byteEnds.pop();
+    this.#units = this.#ends.length === 0 ? 0 : this.#ends[this.#ends.length - 1]!;
+    this.#textUsed = this.#byteEnds.length === 0 ? 0 : this.#byteEnds[this.#byteEnds.length - 1]!;
+  }
+
+  /**
    * The string a reference stands for.
    *
    * @param ref A reference from {@linkcode ref} or {@linkcode bytes}.

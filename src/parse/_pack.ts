@@ -686,6 +686,76 @@ export class PackedPagesBuilder {
   }
 
   /**
+   * Adds, as a page, the text `src[a, b)` of a UTF-8 document as it stands
+   * (a CDATA section's content: nothing to decode but line ends): kept as
+   * copied when it is a normal URL ({@linkcode normalUrlEnd}, ends trimmed),
+   * else decoded and resolved as {@linkcode commitText} does.
+   *
+   * @param src The document's bytes.
+   * @param a Start of the text.
+   * @param b End of the text.
+   * @param lastModified Epoch ms, NaN for none.
+   * @param priority Already in [0, 1].
+   * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
+   * @param extras The page's rare data, or null.
+   */
+  commitBytes(
+    src: Uint8Array,
+    a: number,
+    b: number,
+    lastModified: number,
+    priority: number,
+    changeFrequency: number,
+    extras: PageExtrasData | ExtrasSource | null,
+  ): void {
+    let i = a;
+    let e = b;
+    while (i < e && src[i]! <= 0x20) i++;
+    while (e > i && src[e - 1]! <= 0x20) e--;
+    if (e - i < 10 || normalUrlEnd(src, i, e, PATH_OK) !== e) {
+      const text = normalizeNewlines(rawDecoder.decode(src.subarray(a, b)));
+      this.commitText(text, lastModified, priority, changeFrequency, extras);
+      return;
+    }
+    if (this.#pN !== 0) this.#flush();
+    const used = this.#used;
+    const end = used + (e - i);
+    if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
+    this.#bytes.set(src.subarray(i, e), used);
+    this.#hash = hashBytes(this.#bytesView(), this.#bytes, used, end, this.#seed);
+    if (extras !== null) this.#recordExtras(extras);
+    this.#commitValues(end, lastModified, priority, changeFrequency);
+  }
+
+  /**
+   * Adds, as a page, a `<loc>`'s decoded text (resolved like
+   * {@linkcode add}'s) at once rather than in a batch, after the pages
+   * added before it: for a reader that commits its other pages with
+   * {@linkcode commitLoc}, between which a batch of one would be flushed
+   * each time.
+   *
+   * @param text The `<loc>` text, decoded.
+   * @param lastModified Epoch ms, NaN for none.
+   * @param priority Already in [0, 1].
+   * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
+   * @param extras The page's rare data, or null.
+   */
+  commitText(
+    text: string,
+    lastModified: number,
+    priority: number,
+    changeFrequency: number,
+    extras: PageExtrasData | ExtrasSource | null,
+  ): void {
+    if (this.#pN !== 0) this.#flush();
+    const url = this.#resolve(text);
+    if (url === null) return;
+    const end = this.#writeString(url);
+    if (extras !== null) this.#recordExtras(extras);
+    this.#commitValues(end, lastModified, priority, changeFrequency);
+  }
+
+  /**
    * Gives up on the pages added so far (the caller reads the document
    * another way); the working arrays go back for the next builder.
    */
@@ -970,4 +1040,17 @@ function parseAnyDate(text: string): number {
  */
 export function isNormalUrlBytes(src: Uint8Array, a: number, e: number): boolean {
   return normalUrlEnd(src, a, e, RAW_PATH_OK) === e;
+}
+
+/**
+ * Whether decoded text bytes `src[a, e)` are an absolute http(s) URL the
+ * WHATWG parser returns unchanged ({@linkcode normalUrlEnd}; `&` allowed).
+ *
+ * @param src The bytes.
+ * @param a Start of the URL.
+ * @param e End of the URL.
+ * @returns True when it needs no normalising.
+ */
+export function isNormalUrlText(src: Uint8Array, a: number, e: number): boolean {
+  return normalUrlEnd(src, a, e, PATH_OK) === e;
 }

@@ -12,6 +12,7 @@ import type { IndexEntry, ParseResult } from "./_result.ts";
 import { NotUrlCounter, resolveSitemapUrl } from "./_url.ts";
 import {
   type ByteReader,
+  cdataText,
   type ElementName,
   isCoreName,
   readXmlBytes,
@@ -72,6 +73,10 @@ class SitemapIndexBytes implements ByteReader {
 
   raw(field: number, b: Uint8Array, a: number, e: number): void {
     this.text(field, decodeRawText(b, a, e));
+  }
+
+  cdata(field: number, b: Uint8Array, a: number, e: number): void {
+    this.text(field, cdataText(b, a, e));
   }
 
   text(field: number, text: string): void {

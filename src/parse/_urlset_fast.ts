@@ -20,22 +20,19 @@ import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
-import { decodeRawText, isNormalUrlBytes, PackedPagesBuilder, parseDateText } from "./_pack.ts";
+import {
+  decodeRawText,
+  isNormalUrlBytes,
+  isNormalUrlText,
+  PackedPagesBuilder,
+  parseDateText,
+} from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
 import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
-import {
-  type AlternateData,
-  CHANGE_FREQUENCIES,
-  type ImageData,
-  type NewsStoryData,
-  type PageExtrasData,
-  type ParseResult,
-  type VideoData,
-} from "./_result.ts";
+import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
 import {
   changeFrequencyCode,
-  extrasOf,
   IMAGE_FIELDS,
   newNews,
   NEWS_FIELDS,
@@ -49,6 +46,7 @@ import {
 import {
   attributeValue,
   type ByteReader,
+  cdataText,
   type ElementName,
   isCoreName,
   isSpace,
@@ -120,11 +118,19 @@ function codeOf(name: ElementName, rootNs: string): number {
 const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
 const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
-/** Whether `b[a, e)` is ASCII without references or control bytes (tabs and line breaks included). */
+/**
+ * Whether `b[a, e)` is ASCII without control bytes (tabs and line breaks
+ * included) and without references other than `&amp;`.
+ */
 function plainBytes(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) {
     const c = b[i]!;
-    if (c >= 0x7f || c === 0x26 || c < 0x20) return false;
+    if (c >= 0x7f || c < 0x20) return false;
+    if (c === 0x26) {
+      if (i + 5 > e || b[i + 1] !== 0x61 || b[i + 2] !== 0x6d || b[i + 3] !== 0x70) return false;
+      if (b[i + 4] !== 0x3b) return false;
+      i += 4;
+    }
   }
   return true;
 }
@@ -138,6 +144,7 @@ const C_VIDEO = 3;
 const LOC_NONE = 0;
 const LOC_RAW = 1;
 const LOC_TEXT = 2;
+const LOC_CDATA = 3;
 
 /** Whether `b[a, e)` is short ASCII without references or control bytes other than whitespace. */
 function plainAscii(b: Uint8Array, a: number, e: number): boolean {
@@ -304,8 +311,16 @@ class UrlsetBytes implements ByteReader {
     while (a < e && isSpace(b[a]!)) a++;
     while (e > a && isSpace(b[e - 1]!)) e--;
     if (a === e) return 0;
-    if (isNormalUrlBytes(b, a, e)) return this.#writer.bytes(b, a, e);
-    return this.#writer.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
+    const w = this.#writer;
+    if (b.subarray(a, e).includes(0x26)) {
+      // `&amp;` in a query (Shopify's `?v=…&amp;width=…`): unescaped as copied.
+      const ref = w.unescapedBytes(b, a, e);
+      if (isNormalUrlText(w.textBytes, w.startOf(ref), w.textUsed)) return ref;
+      w.dropLast();
+    } else if (isNormalUrlBytes(b, a, e)) {
+      return w.bytes(b, a, e);
+    }
+    return w.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
   }
 
   /** The reference of a text field from one run of bytes, as {@linkcode textOrNull} gives it. */
@@ -367,6 +382,16 @@ class UrlsetBytes implements ByteReader {
       return;
     }
     this.#extensionField(field, runText(b, a, e));
+  }
+
+  cdata(field: number, b: Uint8Array, a: number, e: number): void {
+    if (field !== F_LOC) {
+      this.text(field, cdataText(b, a, e));
+    } else if (this.#locKind === LOC_NONE) {
+      this.#locKind = LOC_CDATA;
+      this.#locStart = a;
+      this.#locEnd = e;
+    }
   }
 
   text(field: number, text: string): void {
@@ -449,20 +474,29 @@ class UrlsetBytes implements ByteReader {
         this.#changeFrequency,
         extras,
       );
+    } else if (this.#locKind === LOC_CDATA) {
+      this.#builder.commitBytes(
+        this.#doc,
+        this.#locStart,
+        this.#locEnd,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        any ? this : null,
+      );
     } else {
-      const extras = any ? this.#extrasData() : null;
-      this.#builder.add(
+      this.#builder.commitText(
         this.#locText,
         this.#lastModified,
         this.#priority,
         this.#changeFrequency,
-        extras,
+        any ? this : null,
       );
       this.#locText = "";
     }
   }
 
-  /** Writes the `<url>`'s extras as records (called inside `commitLoc`). */
+  /** Writes the `<url>`'s extras as records (called inside `commitLoc` or `commitText`). */
   writeTo(w: ExtrasWriter): void {
     const images = this.#imageRefs;
     const alternates = this.#alternateRefs;
@@ -485,28 +519,6 @@ class UrlsetBytes implements ByteReader {
       w.word(alternates.length / 2);
       for (const ref of alternates) w.word(ref);
     }
-  }
-
-  /** The `<url>`'s extras as objects, for a page whose `<loc>` was not one run of bytes. */
-  #extrasData(): PageExtrasData | null {
-    const w = this.#writer;
-    let images: ImageData[] | null = null;
-    const refs = this.#imageRefs;
-    for (let k = 0; k < refs.length; k += 5) {
-      (images ??= []).push({
-        loc: w.stringOf(refs[k]!) ?? "",
-        caption: w.stringOf(refs[k + 1]!),
-        geoLocation: w.stringOf(refs[k + 2]!),
-        title: w.stringOf(refs[k + 3]!),
-        license: w.stringOf(refs[k + 4]!),
-      });
-    }
-    let alternates: AlternateData[] | null = null;
-    const alt = this.#alternateRefs;
-    for (let k = 0; k < alt.length; k += 2) {
-      (alternates ??= []).push({ hreflang: w.stringOf(alt[k]!)!, href: w.stringOf(alt[k + 1]!)! });
-    }
-    return extrasOf(this.#news, images, this.#videos, alternates);
   }
 
   finish(): ParseResult {

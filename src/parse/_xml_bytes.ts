@@ -77,6 +77,11 @@ export interface ByteReader {
   raw(field: number, b: Uint8Array, a: number, e: number): void;
   /** A captured field's text as the tokenizer hands it over (CDATA, comments or a split run). */
   text(field: number, text: string): void;
+  /**
+   * A captured field that is one CDATA section between whitespace: its
+   * content `b[a, e)`, which reads as it stands (line ends aside).
+   */
+  cdata(field: number, b: Uint8Array, a: number, e: number): void;
   /** An element that was not a captured field ended at depth `d`. */
   end(d: number): void;
   /** The root closed: the result. */
@@ -214,6 +219,18 @@ export function decodeBytes(b: Uint8Array, a: number, e: number): string {
 }
 
 /**
+ * A CDATA section's content as the tokenizer hands it over: decoded, CRs normalised.
+ *
+ * @param b The document's bytes.
+ * @param a Start of the content.
+ * @param e End of the content.
+ * @returns The text.
+ */
+export function cdataText(b: Uint8Array, a: number, e: number): string {
+  return normalizeNewlines(decodeBytes(b, a, e));
+}
+
+/**
  * A field's text from one run of bytes, as the tokenizer hands it over:
  * decoded, CRs normalised, references replaced.
  */
@@ -304,6 +321,32 @@ function endTagEnd(b: Uint8Array, lt: number, nameAt: number, nameLen: number): 
 function onlySpaceBytes(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) if (!isSpace(b[i]!)) return false;
   return true;
+}
+
+/**
+ * When a field's content from `from` is whitespace, one CDATA section
+ * (starting at `first`), whitespace, and the end tag: the index after the
+ * end tag, else -1. The tokenizer drops the whitespace runs, so the field's
+ * text is the section's content.
+ */
+function cdataOnlyEnd(
+  b: Uint8Array,
+  from: number,
+  first: number,
+  nameAt: number,
+  nameLen: number,
+): number {
+  if (
+    b[first + 1] !== BANG || !atAscii(b, first + 2, "[CDATA[") || !onlySpaceBytes(b, from, first)
+  ) {
+    return -1;
+  }
+  const a = first + 9;
+  const e = find3(b, a, 0x5d, 0x5d, GT);
+  if (e === -1 || e - a > MAX_FIELD_LENGTH) return -1;
+  let lt = e + 3;
+  while (lt < b.length && isSpace(b[lt]!)) lt++;
+  return b[lt] === LT ? endTagEnd(b, lt, nameAt, nameLen) : -1;
 }
 
 /**
@@ -547,8 +590,15 @@ function walk(
     const first = reader.scan(field, b, i);
     if (first === -1) return null;
     let e = b[first + 1] === SLASH ? endTagEnd(b, first, nameAt, j - nameAt) : -1;
-    if (e !== -1) reader.raw(field, b, i, first);
-    else e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
+    if (e !== -1) {
+      reader.raw(field, b, i, first);
+    } else if ((e = cdataOnlyEnd(b, i, first, nameAt, j - nameAt)) !== -1) {
+      // One CDATA section between whitespace reads as its content.
+      const a = first + 9;
+      reader.cdata(field, b, a, find3(b, a, 0x5d, 0x5d, GT));
+    } else {
+      e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
+    }
     if (e === -1) return null;
     depth--;
     i = e;
