@@ -97,6 +97,7 @@ import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
 import { stripOrigin } from "./src/format.ts";
+import { batchCommand } from "./src/cli/_batch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
@@ -112,7 +113,35 @@ type CommandHandler = (
 const HANDLERS: Map<string, CommandHandler> = new Map([
   ["ls", ls],
   ["lint", (parsed, io) => lintCommand(parsed, io)],
+  ["batch", (parsed, io, stderr) => batchCommand(parsed.operands, parsed.flags, io, stderr)],
+  ["enqueue", queue("enqueue")],
+  ["worker", queue("worker")],
 ]);
+
+/**
+ * The queue commands, loaded only when run: the other commands never load
+ * bullmq, which the npm package has as an optional peer dependency. Without
+ * it installed they say so in one line instead of a loader's stack trace.
+ */
+function queue(command: "enqueue" | "worker"): CommandHandler {
+  return async (parsed, io, stderr) => {
+    let loaded: typeof import("./src/cli/_queue.ts");
+    try {
+      loaded = await import("./src/cli/_queue.ts");
+    } catch (error) {
+      if (!isMissingBullmq(error)) throw error;
+      stderr.write(`${PROGRAM}: ${command} needs the bullmq package: npm install bullmq\n`);
+      return 1;
+    }
+    return await loaded.queueCommand(command, parsed.operands, parsed.flags, io, stderr);
+  };
+}
+
+/** Whether a failed import is the module loader not finding the bullmq package. */
+function isMissingBullmq(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes("'bullmq'");
+}
 
 /**
  * Runs the command line.

@@ -62,7 +62,26 @@ function chain(error: unknown): ErrorLike[] {
 }
 
 const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH|ALTNAME/;
-const TLS_WORDS = /certificate|\btls\b|\bssl\b|handshake/i;
+/**
+ * TLS in the runtimes' words. Besides the plain ones (Bun: `EPROTO: The TLS
+ * handshake failed. …`), Deno passes on rustls' own errors, which never say
+ * "TLS": an https request to a plain-HTTP port reads the server's HTTP answer
+ * as a TLS record and fails with `received corrupt message of type
+ * InvalidContentType`; a server that cannot agree on a protocol gives
+ * `peer is incompatible: …` or `received fatal alert: …`.
+ */
+const TLS_WORDS = new RegExp(
+  [
+    String.raw`certificate|\btls\b|\bssl\b|handshake`,
+    "received corrupt message",
+    "received unexpected (?:handshake )?message",
+    "received fatal alert",
+    "peer is incompatible",
+    "peer misbehaved",
+    "peer sent no certificates",
+  ].join("|"),
+  "i",
+);
 
 /**
  * Reads a thrown fetch (or DNS) error into a {@linkcode FetchFailure}.

@@ -69,6 +69,15 @@ export function proxyFor(url: URL, explicit: string | null): string | null {
 }
 
 /**
+ * Whether `HTTP_PROXY` or `HTTPS_PROXY` (either case) names a proxy.
+ *
+ * @returns True when the runtime's fetch may route through an environment proxy.
+ */
+export function environmentProxy(): boolean {
+  return env("HTTP_PROXY") !== undefined || env("HTTPS_PROXY") !== undefined;
+}
+
+/**
  * Checks a `proxy` option: an absolute `http:` or `https:` URL.
  *
  * @throws {TypeError} Naming the value otherwise.

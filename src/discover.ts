@@ -135,14 +135,19 @@ export class Crawler {
     pool: ParsePool,
     sink: PagesSink | null = null,
     inspect: DocumentInspector | null = null,
-    scheduler: RequestScheduler | null = null,
+    shared: {
+      /** Shared with other crawls: one connection cap and per-host politeness for all. */
+      readonly scheduler?: RequestScheduler;
+      /** The default fetch on a connection pool of this crawl's own (see `openConnections`). */
+      readonly fetch?: typeof globalThis.fetch | null;
+    } = {},
   ) {
     this.#o = options;
     this.#pool = pool;
     this.#sink = sink;
     this.#inspect = inspect;
     this.stats = new StatsCollector();
-    this.#scheduler = scheduler ?? new RequestScheduler(options);
+    this.#scheduler = shared.scheduler ?? new RequestScheduler(options);
     const guard = createUrlGuard(options.homepage, options.allowPrivateNetworks, {
       // An injected fetch decides itself where it connects, so resolving names
       // here would only send DNS queries that say nothing about its target.
@@ -150,7 +155,9 @@ export class Crawler {
       // Behind a proxy only the proxy resolves names (they may not exist here).
       proxied: (url) => proxyFor(url, options.proxy) !== null,
     });
-    const fetch = options.proxy === null ? options.fetch : createProxyFetch(options.proxy);
+    const fetch = options.proxy !== null
+      ? createProxyFetch(options.proxy)
+      : options.fetch ?? shared.fetch ?? null;
     this.#client = new WebClient({
       ...(fetch === null ? {} : { fetch }),
       userAgent: options.userAgent,

@@ -4,6 +4,7 @@
  * @module
  */
 import type { SitemapCache } from "./cache.ts";
+import { integerOption } from "./_option_checks.ts";
 import { resolveScheduling, type SchedulingOptions } from "./schedule.ts";
 import { VERSION } from "./version.ts";
 import { SitemapParserPool } from "./workers/parser_pool.ts";
@@ -215,18 +216,6 @@ export interface ResolvedOptions {
   readonly useFeeds: boolean;
 }
 
-function integer(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new RangeError(
-      `Option "${name}" must be an integer >= ${min}, got ${
-        JSON.stringify(value) ?? String(value)
-      }`,
-    );
-  }
-  return value;
-}
-
 function flag(name: string, value: boolean | undefined, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== "boolean") {
@@ -346,15 +335,20 @@ export function resolveOptions(
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
     headers,
     ...resolveScheduling(options),
-    maxDepth: integer("maxDepth", options.maxDepth, 11, 0),
-    timeoutMs: integer("timeoutMs", options.timeoutMs, 30_000, 1),
+    maxDepth: integerOption("maxDepth", options.maxDepth, 11, 0),
+    timeoutMs: integerOption("timeoutMs", options.timeoutMs, 30_000, 1),
     signal,
-    retries: integer("retries", options.retries, 2, 0),
-    maxDownloadBytes: integer("maxDownloadBytes", options.maxDownloadBytes, 50 * 1024 * 1024, 1),
-    maxSitemapBytes: integer("maxSitemapBytes", options.maxSitemapBytes, 50 * 1024 * 1024, 1),
-    maxSitemaps: integer("maxSitemaps", options.maxSitemaps, 10_000, 1),
+    retries: integerOption("retries", options.retries, 2, 0),
+    maxDownloadBytes: integerOption(
+      "maxDownloadBytes",
+      options.maxDownloadBytes,
+      50 * 1024 * 1024,
+      1,
+    ),
+    maxSitemapBytes: integerOption("maxSitemapBytes", options.maxSitemapBytes, 50 * 1024 * 1024, 1),
+    maxSitemaps: integerOption("maxSitemaps", options.maxSitemaps, 10_000, 1),
     since: sinceToEpoch(options.since),
-    workers: integer("workers", options.workers, defaultWorkers, 0),
+    workers: integerOption("workers", options.workers, defaultWorkers, 0),
     pool,
     allowPrivateNetworks: allow,
     onProgress: fn("onProgress", options.onProgress),

@@ -16,6 +16,7 @@
  * @module
  */
 import { AbortWaiters } from "./_abortable.ts";
+import { integerOption } from "./_option_checks.ts";
 
 /** The politeness and connection options, shared by every call that fetches. */
 export interface SchedulingOptions {
@@ -58,17 +59,6 @@ export interface ResolvedScheduling {
  * @throws {TypeError} When `respectCrawlDelay` is not a boolean.
  */
 export function resolveScheduling(options: SchedulingOptions): ResolvedScheduling {
-  const int = (name: string, value: number | undefined, fallback: number, min: number) => {
-    if (value === undefined) return fallback;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-      throw new RangeError(
-        `Option "${name}" must be an integer >= ${min}, got ${
-          JSON.stringify(value) ?? String(value)
-        }`,
-      );
-    }
-    return value;
-  };
   const respect = options.respectCrawlDelay ?? false;
   if (typeof respect !== "boolean") {
     throw new TypeError(
@@ -76,9 +66,9 @@ export function resolveScheduling(options: SchedulingOptions): ResolvedSchedulin
     );
   }
   return {
-    concurrency: int("concurrency", options.concurrency, 4, 1),
-    maxConnections: int("maxConnections", options.maxConnections, 64, 1),
-    delayMs: int("delayMs", options.delayMs, 0, 0),
+    concurrency: integerOption("concurrency", options.concurrency, 4, 1),
+    maxConnections: integerOption("maxConnections", options.maxConnections, 64, 1),
+    delayMs: integerOption("delayMs", options.delayMs, 0, 0),
     respectCrawlDelay: respect,
   };
 }

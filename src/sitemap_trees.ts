@@ -6,12 +6,15 @@
  * @module
  */
 import { abortable } from "./_abortable.ts";
+import { integerOption } from "./_option_checks.ts";
 import { Crawler } from "./discover.ts";
 import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
 import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import { environmentProxy } from "./_proxy.ts";
+import { openConnections } from "./runtime/mod.ts";
 import { RequestScheduler } from "./schedule.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
-import { defaultWorkerCount } from "./workers/pool.ts";
+import { defaultWorkerCount, type ParsePool } from "./workers/pool.ts";
 
 /** Options of {@linkcode sitemapTreesForHomepages}. */
 export interface SitemapTreesOptions extends SitemapTreeOptions {
@@ -76,27 +79,10 @@ export async function* sitemapTreesForHomepages(
   options: SitemapTreesOptions = {},
 ): AsyncGenerator<SiteResult, void, undefined> {
   const { siteConcurrency: given, ...treeOptions } = options ?? {};
-  const siteConcurrency = given ?? 16;
-  if (
-    typeof siteConcurrency !== "number" || !Number.isInteger(siteConcurrency) || siteConcurrency < 1
-  ) {
-    throw new RangeError(
-      `Option "siteConcurrency" must be an integer >= 1, got ${
-        JSON.stringify(siteConcurrency) ?? String(siteConcurrency)
-      }`,
-    );
-  }
+  const siteConcurrency = integerOption("siteConcurrency", given, 16, 1);
   const source = iteratorOf(homepages);
-  const workers = defaultWorkerCount();
-  const shared = resolveOptions(PROBE_HOMEPAGE, treeOptions, workers);
-  shared.signal?.throwIfAborted();
-  const stop = new AbortController();
-  const signal = shared.signal === null
-    ? stop.signal
-    : AbortSignal.any([shared.signal, stop.signal]);
-  const siteOptions: SitemapTreeOptions = { ...treeOptions, signal };
-  const scheduler = new RequestScheduler(shared);
-  const { pool, own } = poolForCall(shared);
+  const crawler = new SiteCrawler(treeOptions);
+  const signal = crawler.signal;
   const finished: SiteResult[] = [];
   let running = 0;
   let wake: (() => void) | null = null;
@@ -109,27 +95,11 @@ export async function* sitemapTreesForHomepages(
   let exhausted = false;
 
   const start = (input: string | URL): void => {
-    const homepage = String(input);
-    let resolved;
-    try {
-      resolved = resolveOptions(input, siteOptions, workers);
-    } catch (error) {
-      finished.push({ homepage, error: error instanceof Error ? error : new Error(String(error)) });
-      return;
-    }
     running++;
-    const crawler = new Crawler(resolved, pool, null, null, scheduler);
-    abortable(crawler.crawlWebsite(), signal).then(
-      (tree) => finished.push({ homepage, tree }),
-      (error) => {
-        // An abort ends the run below; anything else is this site's failure.
-        if (!signal.aborted) {
-          finished.push({
-            homepage,
-            error: error instanceof Error ? error : new Error(String(error)),
-          });
-        }
-      },
+    crawler.crawl(input).then(
+      (result) => finished.push(result),
+      // Only an abort rejects, and it ends the run below.
+      () => {},
     ).finally(() => {
       running--;
       notify();
@@ -163,10 +133,95 @@ export async function* sitemapTreesForHomepages(
     }
   } finally {
     wake = null;
-    stop.abort(new DOMException("The run was stopped", "AbortError"));
-    if (own) pool.close();
+    crawler.close();
     if (!exhausted) await source.return?.();
   }
+}
+
+/**
+ * Crawls sites one call at a time, all sharing one parse pool, one request
+ * scheduler and the options' cache: the engine of
+ * {@linkcode sitemapTreesForHomepages}, and of a queue worker whose jobs
+ * arrive one by one.
+ */
+export class SiteCrawler {
+  /** Aborts when the options' signal does or {@linkcode SiteCrawler.close} is called. */
+  readonly signal: AbortSignal;
+  readonly #options: SitemapTreeOptions;
+  readonly #workers: number;
+  readonly #stop = new AbortController();
+  readonly #scheduler: RequestScheduler;
+  readonly #pool: ParsePool;
+  readonly #own: boolean;
+  readonly #envProxy = environmentProxy();
+
+  /**
+   * Checks the options and starts the parse pool (unless `pool` is given).
+   *
+   * @param options As for `sitemapTreeForHomepage`.
+   * @throws {TypeError} When an option has the wrong type.
+   * @throws {RangeError} When an option is out of range.
+   */
+  constructor(options: SitemapTreeOptions) {
+    this.#workers = defaultWorkerCount();
+    const shared = resolveOptions(PROBE_HOMEPAGE, options, this.#workers);
+    shared.signal?.throwIfAborted();
+    this.signal = shared.signal === null
+      ? this.#stop.signal
+      : AbortSignal.any([shared.signal, this.#stop.signal]);
+    this.#options = { ...options, signal: this.signal };
+    this.#scheduler = new RequestScheduler(shared);
+    const { pool, own } = poolForCall(shared);
+    this.#pool = pool;
+    this.#own = own;
+  }
+
+  /**
+   * Crawls one site.
+   *
+   * @param input The homepage.
+   * @returns The tree, or the error of a homepage that is not an http(s) URL.
+   * @throws The signal's reason, when the crawler's signal aborts.
+   */
+  async crawl(input: string | URL): Promise<SiteResult> {
+    const homepage = String(input);
+    this.signal.throwIfAborted();
+    let resolved;
+    try {
+      resolved = resolveOptions(input, this.#options, this.#workers);
+    } catch (error) {
+      return { homepage, error: asError(error) };
+    }
+    // A site's connections end with it (none idle to thousands of finished
+    // hosts); an environment proxy is left to the runtime's own fetch.
+    const connections = resolved.fetch === null && resolved.proxy === null && !this.#envProxy
+      ? openConnections()
+      : null;
+    const crawler = new Crawler(resolved, this.#pool, null, null, {
+      scheduler: this.#scheduler,
+      fetch: connections?.fetch ?? null,
+    });
+    try {
+      return { homepage, tree: await abortable(crawler.crawlWebsite(), this.signal) };
+    } catch (error) {
+      if (this.signal.aborted) throw this.signal.reason;
+      return { homepage, error: asError(error) };
+    } finally {
+      connections?.close();
+    }
+  }
+
+  /** Stops every crawl in flight and closes the parse pool it started. */
+  close(): void {
+    if (!this.#stop.signal.aborted) {
+      this.#stop.abort(new DOMException("The run was stopped", "AbortError"));
+    }
+    if (this.#own) this.#pool.close();
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function iteratorOf(

@@ -460,7 +460,11 @@ Deno.test("main() answers --help and --version on stdout, usage errors with 2 an
         'No such file "no-such-file.xml" (a URL starts with http:// or https://)',
         "ls",
       ],
-      [["frobnicate"], 'Unknown command "frobnicate" (one of ls, lint)', null],
+      [
+        ["frobnicate"],
+        'Unknown command "frobnicate" (one of ls, lint, batch, enqueue, worker)',
+        null,
+      ],
     ] as const
   ) {
     const result = await run([...args]);

@@ -58,6 +58,28 @@ Deno.test("describeFetchError() reads Deno's errors", () => {
       cause: "TLS failure (localhost:48443: invalid peer certificate: CaUsedAsEndEntity)",
     },
   );
+  // An https request to a plain-HTTP port: rustls reads the server's HTTP
+  // answer as a TLS record.
+  assert.deepEqual(
+    describeFetchError(
+      deno("client error (Connect): received corrupt message of type InvalidContentType"),
+      URL_TLS,
+    ),
+    {
+      kind: "tls",
+      cause: "TLS failure (localhost:48443: received corrupt message of type InvalidContentType)",
+    },
+  );
+  assert.deepEqual(
+    describeFetchError(
+      deno("client error (Connect): peer is incompatible: Tls12NotOfferedOrEnabled"),
+      URL_TLS,
+    ),
+    {
+      kind: "tls",
+      cause: "TLS failure (localhost:48443: peer is incompatible: Tls12NotOfferedOrEnabled)",
+    },
+  );
   const notCapable = new Error(
     'Requires net access to "127.0.0.1:59999", run again with the --allow-net flag',
   );
@@ -84,6 +106,18 @@ Deno.test("describeFetchError() reads Bun's errors", () => {
   assert.deepEqual(
     describeFetchError(bun("self signed certificate", "DEPTH_ZERO_SELF_SIGNED_CERT"), URL_TLS),
     { kind: "tls", cause: "TLS failure (localhost:48443: self signed certificate)" },
+  );
+  // An https request to a plain-HTTP port.
+  assert.deepEqual(
+    describeFetchError(
+      bun("EPROTO: The TLS handshake failed. Does the server speak TLS on this port?", "EPROTO"),
+      URL_TLS,
+    ),
+    {
+      kind: "tls",
+      cause:
+        "TLS failure (localhost:48443: EPROTO: The TLS handshake failed. Does the server speak TLS on this port?)",
+    },
   );
 });
 

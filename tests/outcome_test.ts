@@ -159,6 +159,22 @@ Deno.test("outcome is unreachable with 'host not found' for a name the resolver 
   );
 });
 
+Deno.test("outcome is unreachable with 'TLS failure' for https to a plain-HTTP port, not retried", async () => {
+  await withSite(new FixtureSite().file("/robots.txt", "Sitemap: /a.xml\n"), async (server) => {
+    const where = `127.0.0.1:${server.port}`;
+    const tree = await sitemapTreeForHomepage(`https://${where}/`, { ...base, concurrency: 1 });
+    const detail = runtimeName() === "deno"
+      ? "received corrupt message of type InvalidContentType"
+      : "EPROTO: The TLS handshake failed. Does the server speak TLS on this port?";
+    assertEquals(
+      [tree.stats.outcome, tree.stats.outcomeReason],
+      ["unreachable", `TLS failure (${where}: ${detail})`],
+    );
+    // The port speaks no TLS for any path: the host is given up after the first.
+    assertEquals(tree.stats.requests, 1);
+  });
+});
+
 Deno.test({
   name: "a real crawl under Deno without --allow-net is unreachable and names the flag",
   ignore: runtimeName() !== "deno",

@@ -296,8 +296,122 @@ answered but publishes no sitemap.
 `,
 };
 
-/** The commands, in the order the program's help lists them; `sites` adds batch and the queue ones. */
-export const COMMANDS: Map<string, CommandSpec> = new Map([LS, LINT].map((c) => [c.name, c]));
+/** The crawl flags that apply to a list of homepages (`--homepage` is implied). */
+const SITES_CRAWL_FLAGS: FlagGroup = {
+  heading: CRAWL_FLAGS.heading,
+  flags: CRAWL_FLAGS.flags.filter((f) => f.name !== "homepage"),
+};
+
+const SITE_CONCURRENCY: FlagSpec = {
+  name: "site-concurrency",
+  value: "N",
+  help: "sites crawled at once (default 16)",
+};
+
+/** `batch`: many sites in one process. */
+export const BATCH: CommandSpec = {
+  name: "batch",
+  operands: "FILE|-",
+  summary: "find the sitemaps of every homepage listed in FILE, NDJSON out",
+  description: `Reads one homepage per line of FILE (or stdin for -; blank lines and #
+comments are skipped), crawls the sites, --site-concurrency at a time with one
+connection cap and parse pool for all, and writes NDJSON as each site finishes.
+A line is written whole or not at all, so --resume continues a killed run.`,
+  minOperands: 1,
+  maxOperands: 1,
+  flags: [
+    {
+      heading: "Output",
+      flags: [
+        {
+          name: "format",
+          short: "f",
+          value: "FORMAT",
+          help: "summary (default): one line per site: homepage, status (ok,\n" +
+            "no-sitemaps, unreachable), reason, sitemaps, invalidSitemaps, pages,\n" +
+            "distinctPages, bytes, requests, ms\n" +
+            'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
+        },
+        { name: "out", short: "o", value: "FILE", help: "append to FILE instead of stdout" },
+        { name: "resume", help: "with --out: skip the sites already finished in FILE" },
+        SITE_CONCURRENCY,
+      ],
+    },
+    SITES_CRAWL_FLAGS,
+    { heading: "Reporting", flags: REPORT_FLAGS.flags.filter((f) => f.name === "no-progress") },
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 the run completed (a site's failure is data in the output),
+1 it could not run (input or output unusable), 2 usage error, 130 interrupted.
+`,
+};
+
+const REDIS: FlagSpec = {
+  name: "redis",
+  value: "URL",
+  help: "redis://[user:password@]host:port[/db] (required)",
+};
+const QUEUE: FlagSpec = { name: "queue", value: "NAME", help: "the queue (default sitemap-sites)" };
+
+/** `enqueue`: homepages onto a BullMQ queue. */
+export const ENQUEUE: CommandSpec = {
+  name: "enqueue",
+  operands: "FILE|-",
+  summary: "put one job per homepage of FILE on a BullMQ queue in Redis",
+  description: `Adds one job per homepage line of FILE (or stdin) to the queue; the job id is
+the normalised homepage, so a site enqueued twice is one job. Prints
+{"offered":N,"added":M}. Workers (the worker command) crawl the jobs.`,
+  minOperands: 1,
+  maxOperands: 1,
+  flags: [{ heading: "Queue", flags: [REDIS, QUEUE] }, META_FLAGS],
+  footer: "Exit status: 0 done, 1 Redis unusable, 2 usage error.\n",
+};
+
+/** `worker`: crawls a BullMQ queue's sites. */
+export const WORKER: CommandSpec = {
+  name: "worker",
+  operands: "",
+  summary: "crawl the sites of a BullMQ queue, one NDJSON file per site under --out DIR",
+  description: `Takes site jobs from the queue, --site-concurrency at a time, and writes each
+site's pages and then its summary to one NDJSON file under DIR (written whole,
+by rename); a job's return value is the summary. Any number of workers on any
+number of machines may share one Redis; the jobs of a worker that dies are
+taken over by BullMQ's stalled-job check. Runs until interrupted, or with
+--drain until no job is waiting, delayed or active.`,
+  minOperands: 0,
+  maxOperands: 0,
+  flags: [
+    {
+      heading: "Queue",
+      flags: [
+        REDIS,
+        QUEUE,
+        { name: "out", short: "o", value: "DIR", help: "where the site files go (required)" },
+        { name: "drain", help: "stop once the queue has no job waiting, delayed or active" },
+        { name: "name", value: "NAME", help: "this worker's name (a job's processedBy)" },
+        {
+          name: "stalled-interval",
+          value: "MS",
+          help: "how often jobs of dead workers are looked for (default 30000)",
+        },
+        {
+          name: "lock-duration",
+          value: "MS",
+          help: "how long a job's lock lasts unrenewed (default 30000)",
+        },
+        SITE_CONCURRENCY,
+      ],
+    },
+    SITES_CRAWL_FLAGS,
+    META_FLAGS,
+  ],
+  footer: "Exit status: 0 done, 1 Redis or DIR unusable, 2 usage error, 130 interrupted.\n",
+};
+
+/** The commands, in the order the program's help lists them. */
+export const COMMANDS: Map<string, CommandSpec> = new Map(
+  [LS, LINT, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
+);
 
 /** The program's help: the commands, and where each one's flags are. */
 export function programUsage(): string {
@@ -385,6 +499,12 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   const operands = flags.operands;
   if (operands.length < command.minOperands) {
     throw new UsageError(`Missing ${command.operands}`, command.name);
+  }
+  if (operands.length > 0 && command.maxOperands === 0) {
+    throw new UsageError(
+      `${command.name} takes no operands, got ${operands.length}: ${operands.join(" ")}`,
+      command.name,
+    );
   }
   if (operands.length > command.maxOperands) {
     throw new UsageError(

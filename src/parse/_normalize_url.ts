@@ -438,25 +438,21 @@ function host(
 ): number {
   const h = o;
   let label = o;
-  let digitsOnly = true;
   for (; i < b; i++) {
     const c = s[i]!;
     const k = HOST[c]!;
     if (k === 1) {
       out[o++] = c;
-      if (c < 0x30 || c > 0x39) digitsOnly = false;
       continue;
     }
     if (k === 2) {
       out[o++] = c | 0x20;
-      digitsOnly = false;
       continue;
     }
     if (c === 0x2e) {
       if (o === label || isXn(out, label, o)) return DECLINE;
       out[o++] = c;
       label = o;
-      digitsOnly = true;
       continue;
     }
     break;
@@ -464,8 +460,11 @@ function host(
   // An empty host or label (a trailing dot included), an `xn--` label (the
   // parser checks its Punycode), user info, IPv6, other characters: decline.
   if (o === label || isXn(out, label, o)) return DECLINE;
-  if (out[label] === 0x30 && (out[label + 1]! | 0x20) === 0x78) return DECLINE;
-  if (digitsOnly && !isDottedQuad(out, h, o)) return DECLINE;
+  // A last label starting with a digit: a dotted-decimal IPv4 address is
+  // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
+  // parser refuses and Deno's keeps) is the parser's to judge.
+  const first = out[label]!;
+  if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
   let c = i < b ? s[i]! : -1;
   if (c === 0x3a) {
     i++;

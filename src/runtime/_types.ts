@@ -31,6 +31,14 @@ export interface ParentPort {
   onMessage(listener: (data: unknown) => void): void;
 }
 
+/** A pool of connections of its own, closed when its user is done (one site of many). */
+export interface Connections {
+  /** The fetch that uses the pool, or null where the runtime's own fetch is used. */
+  readonly fetch: typeof fetch | null;
+  /** Closes the pool's idle connections; requests after it are not allowed. */
+  close(): void;
+}
+
 /** The functions each runtime adapter exports. */
 export interface Runtime {
   /** The runtime's name, for messages. */
@@ -51,4 +59,11 @@ export interface Runtime {
   permissionMayPrompt(permissions: readonly ("net" | "read")[]): Promise<boolean>;
   /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
   createProxyFetch(proxyUrl: string): typeof fetch;
+  /**
+   * Connections for one site of many, closed once the site is done: a
+   * runtime whose fetch keeps idle connections to every host it met
+   * (Deno: one per host for 90 s) would otherwise hold thousands of them
+   * through a long batch.
+   */
+  openConnections(): Connections;
 }

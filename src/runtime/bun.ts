@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
 import process from "node:process";
 
@@ -84,4 +84,9 @@ export function createProxyFetch(proxyUrl: string): typeof fetch {
     const withProxy: RequestInit & { proxy: string } = { ...init, proxy: proxyUrl };
     return fetch(input, withProxy);
   };
+}
+
+/** The runtime's own fetch: its connection pool is bounded already. */
+export function openConnections(): Connections {
+  return { fetch: null, close: () => {} };
 }

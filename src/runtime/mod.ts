@@ -10,12 +10,12 @@
  *
  * @module
  */
-import type { Runtime } from "./_types.ts";
+import type { Connections, Runtime } from "./_types.ts";
 import * as bun from "./bun.ts";
 import * as deno from "./deno.ts";
 import * as node from "./node.ts";
 
-export type { ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
+export type { Connections, ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
 
 const g = globalThis as { Bun?: unknown; Deno?: { version?: { deno?: unknown } } };
 
@@ -38,3 +38,5 @@ export const permissionMayPrompt: Runtime["permissionMayPrompt"] = runtime.permi
 export const readEnv: (name: string) => string | undefined = runtime.readEnv;
 /** A fetch that sends every request through the HTTP proxy at the given URL. */
 export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;
+/** Connections of one site of many, closed when the site is done. */
+export const openConnections: () => Connections = runtime.openConnections;

@@ -6,7 +6,7 @@
  */
 import type * as os from "node:os";
 import type * as workerThreads from "node:worker_threads";
-import type { ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import process from "node:process";
 
 interface NodeProcess {
@@ -127,4 +127,9 @@ export function createProxyFetch(_proxyUrl: string): typeof fetch {
   throw new TypeError(
     'Option "proxy" needs Deno or Bun; on Node pass a "fetch" that goes through the proxy',
   );
+}
+
+/** The runtime's own fetch: its connection pool is bounded already. */
+export function openConnections(): Connections {
+  return { fetch: null, close: () => {} };
 }

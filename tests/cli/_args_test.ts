@@ -225,8 +225,11 @@ Deno.test("readInput() tells a homepage from a sitemap URL, a file and stdin", (
 });
 
 Deno.test("the help lists every command; each command's help lists its flags once", () => {
-  assert.ok(programUsage().includes("\n  ls    print a site's sitemap tree"));
-  assert.ok(programUsage().includes("\n  lint  report protocol problems per sitemap"));
+  assert.ok(programUsage().includes("\n  ls       print a site's sitemap tree"));
+  assert.ok(programUsage().includes("\n  lint     report protocol problems per sitemap"));
+  assert.ok(programUsage().includes("\n  batch    find the sitemaps of every homepage listed"));
+  assert.ok(programUsage().includes("\n  enqueue  put one job per homepage of FILE on a BullMQ"));
+  assert.ok(programUsage().includes("\n  worker   crawl the sites of a BullMQ queue"));
   for (const spec of COMMANDS.values()) {
     const help = commandUsage(spec);
     assert.ok(help.startsWith(`usage: sitemap-tree ${spec.name} [options] `), spec.name);
@@ -245,9 +248,9 @@ Deno.test("the help lists every command; each command's help lists its flags onc
 
 Deno.test("parseArgs() names the flag in every usage error", () => {
   const cases: [string[], string][] = [
-    [[], "Missing command (one of ls, lint)"],
-    [["list", URL_], 'Unknown command "list" (one of ls, lint)'],
-    [[URL_], 'Unknown command "https://example.com/" (one of ls, lint)'],
+    [[], "Missing command (one of ls, lint, batch, enqueue, worker)"],
+    [["list", URL_], 'Unknown command "list" (one of ls, lint, batch, enqueue, worker)'],
+    [[URL_], 'Unknown command "https://example.com/" (one of ls, lint, batch, enqueue, worker)'],
     [["ls"], "Missing URL|FILE|-"],
     [
       ["ls", URL_, "https://example.org/"],

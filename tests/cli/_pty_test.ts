@@ -19,6 +19,12 @@ const HAVE_TOOLS = ["/usr/bin/tmux", "/usr/bin/script"].every((path) => {
   }
 });
 
+/**
+ * How long a pane may take to show its end marker: each run starts a Deno
+ * process and its parser workers, which a loaded machine can make slow.
+ */
+const PANE_DEADLINE_MS = 120_000;
+
 function quote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
@@ -69,7 +75,8 @@ Deno.test({
       ].join("; ");
       await tmux(socket, "new-session", "-d", "-x", "200", "-y", "50", "-c", ROOT, command);
       let pane = "";
-      for (let i = 0; i < 300 && !pane.includes("DONE2"); i++) {
+      const deadline = Date.now() + PANE_DEADLINE_MS;
+      while (Date.now() < deadline && !pane.includes("DONE2")) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         pane = await tmux(socket, "capture-pane", "-p");
       }
@@ -160,16 +167,22 @@ async function inPane(
   await tmux(socket, "new-session", "-d", "-x", "200", "-y", "50", "-c", ROOT, command);
   let pane = "";
   let seen = "";
-  let sent = false;
-  for (let i = 0; i < 300 && !pane.includes(done); i++) {
+  let sentAt = -Infinity;
+  const deadline = Date.now() + PANE_DEADLINE_MS;
+  while (Date.now() < deadline && !pane.includes(done)) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     pane = await tmux(socket, "capture-pane", "-p");
-    if (onScreen !== undefined && !sent && pane.includes(onScreen.when)) {
-      sent = true;
-      seen = pane;
-      // Deno discards what was typed before it reads the answer.
+    if (onScreen === undefined || !pane.includes(onScreen.when)) continue;
+    if (seen === "") seen = pane;
+    // Deno discards what was typed before it reads the answer, so the keys go
+    // 500 ms after the question shows, and again every 2 s while it is still
+    // the last line (on a loaded machine, Deno may not have been reading yet).
+    const lastLine = pane.trimEnd().split("\n").at(-1) ?? "";
+    const waiting = sentAt === -Infinity || lastLine.includes(onScreen.when);
+    if (waiting && Date.now() - sentAt >= 2_000) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       for (const key of onScreen.keys) await tmux(socket, "send-keys", key);
+      sentAt = Date.now();
     }
   }
   return { pane, seen };

@@ -237,6 +237,19 @@ test("npx sitemap-tree exits 1 when nothing listens at URL, saying so in one lin
   assert.equal(code, 1);
 });
 
+test("npx sitemap-tree enqueue without bullmq installed says how to get it, exit 1", async () => {
+  // bullmq is an optional peer dependency: the scratch project does not have it.
+  const { code, stdout, stderr } = await run(NPX, [
+    "--no",
+    "sitemap-tree",
+    "enqueue",
+    `${site.origin}/`,
+  ]);
+  assert.equal(stdout, "");
+  assert.equal(stderr, "sitemap-tree: enqueue needs the bullmq package: npm install bullmq\n");
+  assert.equal(code, 1);
+});
+
 const CONSUMER = `
 import {
   type IndexWebsiteSitemap,

@@ -53,6 +53,8 @@ const HOSTS = [
   "a.09",
   "a.0x",
   "a.1a",
+  "42949672950x",
+  "1x.example",
   "[::1]",
   "xn--bcher-kva.example",
   "xn--zz.com",

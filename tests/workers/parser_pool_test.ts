@@ -2,6 +2,8 @@ import { deepStrictEqual, throws } from "node:assert/strict";
 import { SitemapParserPool } from "../../src/workers/parser_pool.ts";
 import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
 import { assertRejects } from "../_assert.ts";
+import { gzipSync } from "node:zlib";
+import { FixtureSite, withSite } from "../_tree_helpers.ts";
 
 const BUN = new URL("../../node_modules/.bin/bun", import.meta.url);
 
@@ -61,4 +63,40 @@ Deno.test("SitemapParserPool: with 0 workers parses on the calling thread; bad o
     TypeError,
     'Option "pool" must be a SitemapParserPool',
   );
+});
+
+Deno.test("SitemapParserPool whose workers cannot start: the crawl parses on the calling thread and says so once in stats.warnings", async () => {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "Worker")!;
+  Reflect.deleteProperty(globalThis, "Worker");
+  let pool: SitemapParserPool;
+  try {
+    pool = new SitemapParserPool({ workers: 2 });
+  } finally {
+    Object.defineProperty(globalThis, "Worker", saved);
+  }
+  try {
+    const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+    const site = new FixtureSite()
+      .file("/robots.txt", "Sitemap: /a.xml.gz\nSitemap: /b.xml.gz\n")
+      .file("/a.xml.gz", gzipSync(`<urlset xmlns="${NS}"><url><loc>/a</loc></url></urlset>`))
+      .file("/b.xml.gz", gzipSync(`<urlset xmlns="${NS}"><url><loc>/b</loc></url></urlset>`));
+    await withSite(site, async (server) => {
+      const tree = await sitemapTreeForHomepage(server.url("/"), {
+        pool,
+        useKnownPaths: false,
+        useFeeds: false,
+      });
+      deepStrictEqual([...tree.allPages()].map((page) => page.url).sort(), [
+        server.url("/a"),
+        server.url("/b"),
+      ]);
+      deepStrictEqual(tree.stats.warnings, [{
+        url: server.url("/"),
+        warning:
+          "Parse workers could not start (this runtime has no global Worker): sitemaps were parsed on the calling thread",
+      }]);
+    });
+  } finally {
+    pool.close();
+  }
 });

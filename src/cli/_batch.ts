@@ -1,0 +1,320 @@
+/**
+ * `batch FILE|-`: many sites in one process through
+ * `sitemapTreesForHomepages`, one homepage per input line, NDJSON out.
+ *
+ * Each site's output is written in one piece once the site is finished:
+ * `--format summary` one line per site, `--format pages` its page lines and
+ * then one `{"site":…,"summary":{…}}` line. A site counts as done once its
+ * last line is complete, so `--resume` cuts a run killed mid-write back to
+ * the last finished site and skips the sites already there.
+ *
+ * @module
+ */
+import { createReadStream, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, statSync } from "node:fs";
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
+import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
+import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
+import { CLEAR_LINE } from "./_progress.ts";
+import { sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
+import { formatCount } from "./_units.ts";
+
+/** What `batch` was asked to do. */
+export interface BatchConfig {
+  readonly input: string;
+  readonly format: "summary" | "pages";
+  readonly out: string | null;
+  readonly resume: boolean;
+  readonly progress: boolean;
+  readonly options: SitemapTreesOptions;
+}
+
+/**
+ * The crawl options of a many-sites command: the crawl flags plus `--site-concurrency`.
+ *
+ * @param flags The command line's flags.
+ * @returns The options.
+ * @throws {UsageError} For a bad value, naming the flag.
+ */
+export function sitesOptions(flags: ParsedFlags): SitemapTreesOptions {
+  const siteConcurrency = flags.integer("site-concurrency", 1);
+  return {
+    ...crawlOptions(flags),
+    ...(siteConcurrency === null ? {} : { siteConcurrency }),
+  };
+}
+
+/**
+ * What a parsed `batch` command line asks for.
+ *
+ * @param operands Its operands (FILE or -).
+ * @param flags Its flags.
+ * @returns The configuration.
+ * @throws {UsageError} For a bad flag or value, naming it.
+ */
+export function batchConfig(operands: readonly string[], flags: ParsedFlags): BatchConfig {
+  const format = flags.choice("format", ["summary", "pages"] as const) ?? "summary";
+  const out = flags.nonEmpty("out", "a file name");
+  if (flags.has("resume") && out === null) {
+    throw flags.error("Option --resume needs --out FILE");
+  }
+  return {
+    input: operands[0]!,
+    format,
+    out,
+    resume: flags.has("resume"),
+    progress: !flags.has("no-progress"),
+    options: sitesOptions(flags),
+  };
+}
+
+/** The counters of the progress line. */
+export interface BatchCounts {
+  readonly done: number;
+  /** Sites in the input, when known (a file); null for stdin. */
+  readonly total: number | null;
+  readonly pages: number;
+  /** Sites that were unreachable or not a URL. */
+  readonly failures: number;
+}
+
+/**
+ * The progress line: `sites 120/1,000 · pages 12,345 · failures 3 · 45.1 sites/s · ETA 20 s`.
+ *
+ * @param counts The counters.
+ * @param elapsedMs Milliseconds since the run started.
+ * @returns The text.
+ */
+export function batchProgressText(counts: BatchCounts, elapsedMs: number): string {
+  const rate = elapsedMs > 0 ? counts.done / (elapsedMs / 1000) : 0;
+  const total = counts.total === null ? "?" : formatCount(counts.total);
+  let eta = "";
+  if (counts.total !== null && rate > 0) {
+    eta = ` · ETA ${Math.ceil(Math.max(0, counts.total - counts.done) / rate)} s`;
+  }
+  return `sites ${formatCount(counts.done)}/${total} · pages ${formatCount(counts.pages)} · ` +
+    `failures ${formatCount(counts.failures)} · ${rate.toFixed(1)} sites/s${eta}`;
+}
+
+/**
+ * The homepages of a text: trimmed lines, without blank lines and `#` comments.
+ *
+ * @param lines The lines.
+ * @returns The homepages.
+ */
+export async function* homepagesOf(lines: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const raw of lines) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    yield line;
+  }
+}
+
+/**
+ * The lines of a file, or of stdin for `-`, read as they are needed.
+ *
+ * @param input The path or `-`.
+ * @returns The lines.
+ */
+export function linesOf(input: string): AsyncIterable<string> {
+  const stream = input === "-" ? process.stdin : createReadStream(input);
+  return createInterface({ input: stream, crlfDelay: Infinity });
+}
+
+function countHomepages(input: string): number {
+  let n = 0;
+  for (const raw of readFileSync(input, "utf8").split("\n")) {
+    const line = raw.trim();
+    if (line !== "" && !line.startsWith("#")) n++;
+  }
+  return n;
+}
+
+/**
+ * The sites finished in an earlier run's output, whose file is cut back to
+ * the end of the last finished site (a killed run may have left half a
+ * site's lines, or half a line).
+ *
+ * @param path The output file; missing means nothing is finished.
+ * @returns The homepages finished.
+ */
+export function finishedSites(path: string): Set<string> {
+  const done = new Set<string>();
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return done;
+    throw error;
+  }
+  let at = 0;
+  const encoder = new TextEncoder();
+  let keepBytes = 0;
+  let bytes = 0;
+  while (at < text.length) {
+    const nl = text.indexOf("\n", at);
+    if (nl < 0) break;
+    const line = text.slice(at, nl);
+    bytes += encoder.encode(line).byteLength + 1;
+    at = nl + 1;
+    let record: { homepage?: unknown; status?: unknown; site?: unknown; summary?: unknown };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      break;
+    }
+    if (typeof record.homepage === "string" && typeof record.status === "string") {
+      done.add(record.homepage);
+    } else if (typeof record.site === "string" && typeof record.summary === "object") {
+      done.add(record.site);
+    } else continue;
+    keepBytes = bytes;
+  }
+  if (at < text.length || keepBytes < bytes) {
+    const fd = openSync(path, "r+");
+    try {
+      ftruncateSync(fd, keepBytes);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return done;
+}
+
+/**
+ * Runs `batch`.
+ *
+ * @param operands FILE or -.
+ * @param flags Its flags.
+ * @param io The standard streams.
+ * @param stderr Where messages and the progress line go.
+ * @returns The exit status.
+ * @throws {UsageError} For a bad flag or value (before anything runs).
+ */
+export async function batchCommand(
+  operands: readonly string[],
+  flags: ParsedFlags,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  return await runBatch(batchConfig(operands, flags), io, stderr);
+}
+
+/**
+ * Runs a parsed `batch`.
+ *
+ * @param config What to do.
+ * @param io The standard streams.
+ * @param stderr Where messages and the progress line go.
+ * @returns The exit status.
+ */
+export async function runBatch(
+  config: BatchConfig,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  let total: number | null = null;
+  let skip = new Set<string>();
+  let fd: number | null = null;
+  try {
+    if (config.input !== "-") {
+      if (!statSync(config.input).isFile()) throw new Error(`${config.input} is not a file`);
+      total = countHomepages(config.input);
+    }
+  } catch (error) {
+    stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
+    return 1;
+  }
+  if (config.out !== null) {
+    try {
+      if (config.resume) skip = finishedSites(config.out);
+      fd = openSync(config.out, "a");
+    } catch (error) {
+      stderr.write(`${PROGRAM} batch: Cannot write ${config.out}: ${messageOf(error)}\n`);
+      return 1;
+    }
+  }
+  const encoder = new TextEncoder();
+  const write = async (text: string): Promise<void> => {
+    const bytes = encoder.encode(text);
+    if (fd === null) {
+      await io.stdout.write(bytes);
+      return;
+    }
+    for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
+  };
+  let done = 0;
+  let pages = 0;
+  let failures = 0;
+  if (total !== null) {
+    // Sites finished earlier count as done in the total's terms.
+    total = Math.max(0, total - skip.size);
+  }
+  const started = performance.now();
+  const draw = (): void => {
+    let text = batchProgressText({ done, total, pages, failures }, performance.now() - started);
+    const columns = io.stderrColumns ?? 0;
+    if (columns > 1 && text.length > columns - 1) text = text.slice(0, columns - 1);
+    stderr.write(CLEAR_LINE + text);
+  };
+  const live = config.progress && io.stderrIsTerminal && process.env.TERM !== "dumb";
+  const timer = live ? setInterval(draw, 250) : null;
+  if (live) draw();
+  const inputs = (async function* () {
+    for await (const homepage of homepagesOf(linesOf(config.input))) {
+      if (!skip.has(homepage)) yield homepage;
+    }
+  })();
+  const options: SitemapTreesOptions = {
+    ...config.options,
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  };
+  let status = 0;
+  try {
+    for await (const result of sitemapTreesForHomepages(inputs, options)) {
+      const summary: SiteSummary = siteSummary(result);
+      let text: string;
+      if (config.format === "summary") {
+        text = JSON.stringify(summary) + "\n";
+      } else {
+        const parts = [...sitePageLines(result)];
+        const { homepage: _, ...rest } = summary;
+        parts.push(
+          `{"site":${JSON.stringify(summary.homepage)},"summary":${JSON.stringify(rest)}}\n`,
+        );
+        text = parts.join("");
+      }
+      await write(text);
+      done++;
+      pages += summary.pages;
+      if (summary.status === "unreachable") failures++;
+    }
+  } catch (error) {
+    if (io.signal?.aborted) {
+      status = 130;
+    } else if (isBrokenPipe(error)) {
+      status = 0;
+    } else {
+      stderr.write(`${CLEAR_LINE}${PROGRAM} batch: ${messageOf(error)}\n`);
+      status = 1;
+    }
+  } finally {
+    if (timer !== null) clearInterval(timer);
+    if (fd !== null) closeSync(fd);
+  }
+  if (live) stderr.write(CLEAR_LINE);
+  if (status === 130) stderr.write(`${PROGRAM}: Interrupted\n`);
+  else if (status === 0 && live) {
+    stderr.write(
+      batchProgressText({ done, total, pages, failures }, performance.now() - started) + "\n",
+    );
+  }
+  return status;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

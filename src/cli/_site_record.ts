@@ -1,0 +1,99 @@
+/**
+ * One site's result as records: the summary line of `batch --format summary`
+ * (and a queue job's return value), and the page lines of `--format pages`.
+ *
+ * @module
+ */
+import { InvalidSitemap } from "../objects/sitemap.ts";
+import type { SiteResult } from "../sitemap_trees.ts";
+import { ndjsonFormat } from "./_output.ts";
+
+/** Whether a site was read, answered without sitemaps, or could not be reached. */
+export type SiteStatus = "ok" | "no-sitemaps" | "unreachable";
+
+/** The summary of one site. */
+export interface SiteSummary {
+  /** The homepage as given. */
+  readonly homepage: string;
+  /** ok: at least one sitemap read; no-sitemaps: the site answered without any; unreachable: it did not answer. */
+  readonly status: SiteStatus;
+  /** One line naming the cause when the status is not "ok"; null otherwise. */
+  readonly reason: string | null;
+  /** Sitemaps read (invalid ones not counted). */
+  readonly sitemaps: number;
+  /** Sitemaps that could not be fetched or parsed. */
+  readonly invalidSitemaps: number;
+  /** Pages listed, counting a page each time a sitemap lists it. */
+  readonly pages: number;
+  /** Distinct page URLs. */
+  readonly distinctPages: number;
+  /** Response bytes downloaded. */
+  readonly bytes: number;
+  /** HTTP requests sent. */
+  readonly requests: number;
+  /** Milliseconds the site took. */
+  readonly ms: number;
+}
+
+/**
+ * The summary of one site's result; a homepage that is not a URL is
+ * "unreachable" with the error's message as its reason.
+ *
+ * @param result One result of `sitemapTreesForHomepages`.
+ * @returns The summary.
+ */
+export function siteSummary(result: SiteResult): SiteSummary {
+  if (result.error !== undefined) {
+    return {
+      homepage: result.homepage,
+      status: "unreachable",
+      reason: result.error.message,
+      sitemaps: 0,
+      invalidSitemaps: 0,
+      pages: 0,
+      distinctPages: 0,
+      bytes: 0,
+      requests: 0,
+      ms: 0,
+    };
+  }
+  const tree = result.tree;
+  let sitemaps = 0;
+  let invalid = 0;
+  for (const node of tree.allSitemaps()) {
+    if (node instanceof InvalidSitemap) invalid++;
+    else sitemaps++;
+  }
+  let pages = 0;
+  const distinct = new Set<string>();
+  for (const page of tree.allPages()) {
+    pages++;
+    distinct.add(page.url);
+  }
+  const { outcome: status, outcomeReason: reason } = tree.stats;
+  return {
+    homepage: result.homepage,
+    status,
+    reason,
+    sitemaps,
+    invalidSitemaps: invalid,
+    pages,
+    distinctPages: distinct.size,
+    bytes: tree.stats.bytesDownloaded,
+    requests: tree.stats.requests,
+    ms: Math.round(tree.stats.elapsedMs),
+  };
+}
+
+/**
+ * The `--format pages` lines of one site: the `ndjson` page object with a
+ * leading `site` key, one per page, in tree order.
+ *
+ * @param result One result of `sitemapTreesForHomepages`.
+ * @returns Lines with their `\n`.
+ */
+export function* sitePageLines(result: SiteResult): Generator<string, void, undefined> {
+  if (result.error !== undefined) return;
+  const site = `{"site":${JSON.stringify(result.homepage)},`;
+  for (const line of ndjsonFormat(result.tree)) yield site + line.slice(1);
+}

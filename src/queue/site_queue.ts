@@ -1,0 +1,260 @@
+/**
+ * Sites on a BullMQ queue in Redis: {@linkcode enqueueSites} puts one job per
+ * site, {@linkcode startSiteWorker} crawls them on any number of machines.
+ * BullMQ does the distribution, retries and the recovery of jobs whose
+ * worker died (a stalled job's lock expires and another worker takes it); we
+ * write no scheduler of our own.
+ *
+ * @module
+ */
+import { type ConnectionOptions, type Job, Worker } from "bullmq";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SiteCrawler, type SitemapTreesOptions } from "../sitemap_trees.ts";
+import { sitePageLines, type SiteSummary, siteSummary } from "../cli/_site_record.ts";
+
+export type { SiteStatus, SiteSummary } from "../cli/_site_record.ts";
+
+/** What {@linkcode enqueueSites} needs of a BullMQ `Queue` (any `Queue` has it). */
+export interface SiteQueue {
+  /** Adds jobs; a job whose id exists already is left as it is. */
+  addBulk(
+    jobs: { name: string; data: SiteJobData; opts: { jobId: string; attempts: number } }[],
+  ): Promise<unknown>;
+  /** The job of an id, or undefined. */
+  getJob(id: string): Promise<unknown>;
+}
+
+/**
+ * Where Redis is, as BullMQ takes it: `{ host, port }`, `{ url }` and the
+ * other ioredis options, or a client instance.
+ */
+export type RedisConnection = Readonly<Record<string, unknown>> | object;
+
+/** BullMQ worker options a site worker passes on. */
+export interface SiteWorkerQueueOptions {
+  /** The worker's name, seen as a job's `processedBy`. */
+  readonly name?: string;
+  /** How long a job's lock lasts without renewal, ms. @default {30000} */
+  readonly lockDuration?: number;
+  /** How often stalled jobs (their worker died) are looked for, ms. @default {30000} */
+  readonly stalledInterval?: number;
+  /** Stalls a job may survive before it fails. @default {1} */
+  readonly maxStalledCount?: number;
+}
+
+/** The events a running site worker reports (a subset of BullMQ's `Worker`). */
+export interface SiteWorkerEvents {
+  /** A site finished; `job.returnvalue` is its summary. */
+  on(event: "completed", listener: (job: { readonly returnvalue: SiteSummary }) => void): unknown;
+  /** A job attempt failed (its sink threw); BullMQ retries it. */
+  on(event: "failed", listener: (job: unknown, error: Error) => void): unknown;
+  /** The worker lost Redis or hit another error of its own. */
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** The queue name used when none is given. */
+export const DEFAULT_QUEUE = "sitemap-sites";
+
+/** The data of one site's job. */
+export interface SiteJobData {
+  /** The homepage as it was given. */
+  readonly homepage: string;
+}
+
+/**
+ * The key of a homepage: its normalised URL (scheme, host and port, path
+ * `/`) when it is an http(s) URL, else the trimmed text.
+ *
+ * @param homepage A homepage as given.
+ * @returns The key.
+ */
+export function siteKey(homepage: string): string {
+  const text = homepage.trim();
+  try {
+    const url = new URL(text);
+    if (url.protocol === "http:" || url.protocol === "https:") {
+      url.pathname = "/";
+      url.search = "";
+      url.hash = "";
+      return url.href;
+    }
+  } catch {
+    // Not a URL: the worker reports it as that site's error.
+  }
+  return text;
+}
+
+/**
+ * The BullMQ job id of a homepage: its {@linkcode siteKey}, percent-encoded
+ * (BullMQ gives `:` a meaning in ids).
+ *
+ * @param homepage A homepage as given.
+ * @returns The job id.
+ */
+export function siteJobId(homepage: string): string {
+  return encodeURIComponent(siteKey(homepage));
+}
+
+/** Options of {@linkcode enqueueSites}. */
+export interface EnqueueSitesOptions {
+  /** Jobs added per round trip to Redis. @default {500} */
+  readonly batchSize?: number;
+  /**
+   * Attempts per job: a job whose worker died or whose sink failed is tried
+   * again up to this many times in all. @default {3}
+   */
+  readonly attempts?: number;
+}
+
+/**
+ * Adds one job per homepage; its id is the normalised homepage, so a site
+ * enqueued twice (in one call or across calls, while its job is kept) is one
+ * job. Completed jobs are kept (their return value is the site's summary),
+ * which is what makes a second enqueue a no-op.
+ *
+ * @param queue The queue.
+ * @param homepages The homepages, any iterable or async iterable.
+ * @param options Batch size and attempts.
+ * @returns How many homepages were offered, and how many were new jobs.
+ */
+export async function enqueueSites(
+  queue: SiteQueue,
+  homepages: Iterable<string> | AsyncIterable<string>,
+  options: EnqueueSitesOptions = {},
+): Promise<{ readonly offered: number; readonly added: number }> {
+  const batchSize = options.batchSize ?? 500;
+  const attempts = options.attempts ?? 3;
+  let offered = 0;
+  let added = 0;
+  let batch: { name: string; data: SiteJobData; opts: { jobId: string; attempts: number } }[] = [];
+  const seen = new Set<string>();
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const ids = batch.map((b) => b.opts.jobId);
+    const before = await Promise.all(ids.map((id) => queue.getJob(id)));
+    await queue.addBulk(batch);
+    added += before.filter((job) => job === undefined || job === null).length;
+    batch = [];
+    seen.clear();
+  };
+  for await (const homepage of homepages) {
+    offered++;
+    const jobId = siteJobId(homepage);
+    if (seen.has(jobId)) continue;
+    seen.add(jobId);
+    batch.push({ name: "site", data: { homepage }, opts: { jobId, attempts } });
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return { offered, added };
+}
+
+/** Where a worker puts each site's pages. */
+export interface SiteSink {
+  /**
+   * Stores one site's output; called once per job attempt that finished its
+   * crawl, so it must replace what an earlier attempt of the same site left.
+   *
+   * @param summary The site's summary (also the job's return value).
+   * @param pageLines The `batch --format pages` lines of its pages, each with its `\n`.
+   */
+  write(summary: SiteSummary, pageLines: Iterable<string>): Promise<void>;
+}
+
+/**
+ * The default sink: one NDJSON file per site under `dir`, named after the
+ * site's job id, holding its page lines and then its summary line (as
+ * `batch --format pages` writes them). Each file is written to a temporary
+ * name and renamed, so a file is there whole or not at all, and a site run
+ * again replaces it.
+ *
+ * @param dir The directory; created when missing.
+ * @returns The sink.
+ */
+export function directorySink(dir: string): SiteSink {
+  mkdirSync(dir, { recursive: true });
+  return {
+    write(summary, pageLines): Promise<void> {
+      const name = siteJobId(summary.homepage).slice(0, 200);
+      const parts = [...pageLines];
+      const { homepage: _, ...rest } = summary;
+      parts.push(
+        `{"site":${JSON.stringify(summary.homepage)},"summary":${JSON.stringify(rest)}}\n`,
+      );
+      const file = join(dir, `${name}.ndjson`);
+      const temporary = `${file}.${crypto.randomUUID()}.tmp`;
+      writeFileSync(temporary, parts.join(""));
+      renameSync(temporary, file);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Options of {@linkcode startSiteWorker}. */
+export interface SiteWorkerOptions extends SitemapTreesOptions {
+  /** Where Redis is: BullMQ's connection options (e.g. `{ host, port }` or `{ url }`). */
+  readonly connection: RedisConnection;
+  /** The queue's name. @default {"sitemap-sites"} */
+  readonly queue?: string;
+  /** Where pages go; required unless `outDir` is given. */
+  readonly sink?: SiteSink;
+  /** With no `sink`: the directory of {@linkcode directorySink}. */
+  readonly outDir?: string;
+  /**
+   * More BullMQ worker options (`lockDuration`, `stalledInterval`,
+   * `maxStalledCount` …); `concurrency` is `siteConcurrency`.
+   */
+  readonly workerOptions?: SiteWorkerQueueOptions;
+}
+
+/** A running worker. */
+export interface SiteWorker {
+  /** The BullMQ worker, for its events (`completed`, `failed`, `error`). */
+  readonly worker: SiteWorkerEvents;
+  /** Finishes the jobs in hand, then stops; the parse pool is closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a worker that crawls the queue's sites, `siteConcurrency` at a
+ * time, with one parse pool, one connection cap and per-host politeness for
+ * all of them. A job's return value is the site's summary; its pages go to
+ * the sink. An unreachable site is a completed job with status
+ * "unreachable" (a site's failure is data); a job fails, and BullMQ retries
+ * it, only when the sink fails or the worker dies.
+ *
+ * @param options Redis, the queue, the sink, and the crawl options.
+ * @returns The worker.
+ * @throws {TypeError} When neither `sink` nor `outDir` is given, or an option is wrong.
+ */
+export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
+  const { connection, queue, sink: given, outDir, workerOptions, siteConcurrency, ...crawl } =
+    options;
+  if (given === undefined && outDir === undefined) {
+    throw new TypeError("startSiteWorker needs a sink or an outDir");
+  }
+  const sink = given ?? directorySink(outDir!);
+  const crawler = new SiteCrawler(crawl);
+  const worker = new Worker<SiteJobData, SiteSummary>(
+    queue ?? DEFAULT_QUEUE,
+    async (job: Job<SiteJobData, SiteSummary>) => {
+      const result = await crawler.crawl(job.data.homepage);
+      const summary = siteSummary(result);
+      await sink.write(summary, sitePageLines(result));
+      return summary;
+    },
+    {
+      ...workerOptions,
+      connection: connection as ConnectionOptions,
+      concurrency: siteConcurrency ?? 16,
+    },
+  );
+  return {
+    worker,
+    close: async () => {
+      await worker.close();
+      crawler.close();
+    },
+  };
+}
