@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { parseDate } from "./_dates.ts";
-import { decodeRawText } from "./_pack.ts";
+import { parseDate, parseW3cDateBytes } from "./_dates.ts";
+import { decodeRawText, isNormalUrlBytes } from "./_pack.ts";
 import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import type { IndexEntry, ParseResult } from "./_result.ts";
 import { NotUrlCounter, resolveSitemapUrl } from "./_url.ts";
@@ -15,12 +15,43 @@ import {
   cdataText,
   type ElementName,
   isCoreName,
+  isSpace,
   readXmlBytes,
   textEnd,
+  TextWindow,
 } from "./_xml_bytes.ts";
 
 const F_LOC = 1;
 const F_LASTMOD = 2;
+
+/** Longest lastmod read from its bytes; {@linkcode parseW3cDate} trims longer text first. */
+const MAX_DATE_BYTES = 64;
+
+/**
+ * Whether `b[a, e)` is ASCII without references, CRs or control bytes other
+ * than tab and LF: its text is its bytes as they stand.
+ */
+function plainText(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i]!;
+    if (c >= 0x7f || c === 0x26 || (c < 0x20 && c !== 0x0a && c !== 0x09)) return false;
+  }
+  return true;
+}
+
+/** FNV-1a over `b[a, e)`, mixed so that the low bits depend on every byte. */
+function hashBytes(b: Uint8Array, a: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = a; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** {@linkcode hashBytes} over an ASCII string's characters. */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h ^ (h >>> 15)) >>> 0;
+}
 
 // A name's code: 1 for a core `<sitemap>`, 2 for a core `<loc>`, 3 for a core `<lastmod>`, else 0.
 const N_SITEMAP = 1;
@@ -29,15 +60,29 @@ class SitemapIndexBytes implements ByteReader {
   readonly #base: URL | null;
   readonly #rootNs: string;
   readonly #children: IndexEntry[] = [];
-  readonly #seen = new Set<string>();
+  /**
+   * The children's URLs by hash (open addressing, 0 for a free slot, else
+   * 1 + the child's index), a lookup that is cheaper than a Set's since the
+   * hash is taken from the bytes as they are passed. Every resolved URL is
+   * ASCII, so bytes and characters hash alike.
+   */
+  #slots = new Int32Array(1024);
+  readonly #hashes: number[] = [];
   readonly #notUrls = new NotUrlCounter();
   #inSitemap = false;
   #loc: string | null = null;
+  /** The `<loc>`'s resolved URL when it was read from bytes already normal, else null. */
+  #url: string | null = null;
+  /** Its hash, when it is. */
+  #urlHash = 0;
   #lastModified = NaN;
 
-  constructor(rootNs: string, base: URL | null) {
+  readonly #window: TextWindow;
+
+  constructor(rootNs: string, base: URL | null, b: Uint8Array) {
     this.#rootNs = rootNs;
     this.#base = base;
+    this.#window = new TextWindow(b);
   }
 
   start(d: number, name: ElementName): number {
@@ -59,6 +104,7 @@ class SitemapIndexBytes implements ByteReader {
       if (code === N_SITEMAP) {
         this.#inSitemap = true;
         this.#loc = null;
+        this.#url = null;
         this.#lastModified = NaN;
       }
     } else if (d === 3 && this.#inSitemap && code > N_SITEMAP) {
@@ -72,6 +118,29 @@ class SitemapIndexBytes implements ByteReader {
   }
 
   raw(field: number, b: Uint8Array, a: number, e: number): void {
+    if (plainText(b, a, e)) {
+      if (field === F_LOC) {
+        if (this.#loc !== null) return;
+        let s = a;
+        let t = e;
+        while (s < t && isSpace(b[s]!)) s++;
+        while (t > s && isSpace(b[t - 1]!)) t--;
+        // A URL the WHATWG parser keeps as it stands (no fragment either):
+        // resolveSitemapUrl would give its text back.
+        if (isNormalUrlBytes(b, s, t)) {
+          this.#loc = this.#url = this.#window.decode(s, t);
+          this.#urlHash = hashBytes(b, s, t);
+          return;
+        }
+      } else if (e - a <= MAX_DATE_BYTES) {
+        // parseDate reads W3C dates from the same bytes first.
+        const ms = parseW3cDateBytes(b, a, e);
+        if (ms === ms) {
+          this.#lastModified = ms;
+          return;
+        }
+      }
+    }
     this.text(field, decodeRawText(b, a, e));
   }
 
@@ -88,11 +157,33 @@ class SitemapIndexBytes implements ByteReader {
     if (d !== 2 || !this.#inSitemap) return;
     this.#inSitemap = false;
     if (this.#loc === null) return;
-    const url = resolveSitemapUrl(this.#loc, this.#base);
-    if (url === null) this.#notUrls.note(this.#loc);
-    if (url === null || this.#seen.has(url)) return;
-    this.#seen.add(url);
-    this.#children.push({ url, lastModified: this.#lastModified });
+    const url = this.#url ?? resolveSitemapUrl(this.#loc, this.#base);
+    if (url === null) {
+      this.#notUrls.note(this.#loc);
+      return;
+    }
+    const h = this.#url !== null ? this.#urlHash : hashString(url);
+    const children = this.#children;
+    const hashes = this.#hashes;
+    let slots = this.#slots;
+    let mask = slots.length - 1;
+    let i = h & mask;
+    for (let k = slots[i]!; k !== 0; k = slots[i]!) {
+      if (hashes[k - 1] === h && children[k - 1]!.url === url) return;
+      i = (i + 1) & mask;
+    }
+    children.push({ url, lastModified: this.#lastModified });
+    hashes.push(h);
+    slots[i] = children.length;
+    if (children.length * 2 > slots.length) {
+      slots = this.#slots = new Int32Array(slots.length * 2);
+      mask = slots.length - 1;
+      for (let k = 0; k < hashes.length; k++) {
+        let j = hashes[k]! & mask;
+        while (slots[j] !== 0) j = (j + 1) & mask;
+        slots[j] = k + 1;
+      }
+    }
   }
 
   finish(): ParseResult {
@@ -120,7 +211,7 @@ export function readSitemapIndexBytes(
   return readXmlBytes(
     b,
     "sitemapindex",
-    (rootNs) => new SitemapIndexBytes(rootNs, base),
+    (rootNs) => new SitemapIndexBytes(rootNs, base, b),
     checkpoint,
   );
 }

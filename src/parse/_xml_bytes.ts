@@ -218,6 +218,64 @@ export function decodeBytes(b: Uint8Array, a: number, e: number): string {
   return rawDecoder.decode(b.subarray(a, e));
 }
 
+/** Bytes decoded at a time by a {@linkcode TextWindow}. */
+const WINDOW_BYTES = 256 << 10;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * The text of byte ranges of one document, cut from a decoded window of it
+ * rather than decoded range by range: where a window is ASCII, byte offsets
+ * are string offsets, and a slice of the window's string costs a fraction
+ * of building a short string from bytes (String.fromCharCode over a
+ * subarray, or a TextDecoder call). Strings cut this way keep their window
+ * alive while they live; a window is 256 KiB, so that it is allocated where
+ * the collector never copies it.
+ */
+export class TextWindow {
+  readonly #b: Uint8Array;
+  #text = "";
+  /** The window: `b[start, end)` reads as `#text`, one byte a character. */
+  #start = 0;
+  #end = 0;
+
+  constructor(b: Uint8Array) {
+    this.#b = b;
+  }
+
+  /**
+   * The UTF-8 text of `b[a, e)`, as {@linkcode decodeBytes} gives it.
+   *
+   * @param a Start.
+   * @param e End.
+   * @returns The text.
+   */
+  decode(a: number, e: number): string {
+    if (a < this.#start || e > this.#end) {
+      if (e - a > WINDOW_BYTES) return decodeBytes(this.#b, a, e);
+      this.#move(a);
+      if (e > this.#end) return decodeBytes(this.#b, a, e);
+    }
+    return this.#text.slice(a - this.#start, e - this.#start);
+  }
+
+  #move(a: number): void {
+    const b = this.#b;
+    const end = Math.min(b.length, a + WINDOW_BYTES);
+    let text = rawDecoder.decode(b.subarray(a, end));
+    // No step of the decoder reads fewer bytes than it writes characters, so
+    // equal lengths mean one character a byte throughout (a stray byte reads
+    // as U+FFFD there, in a range decoded alone too). Otherwise: up to the
+    // first non-ASCII character.
+    if (text.length !== end - a) {
+      const other = text.search(NON_ASCII);
+      if (other !== -1) text = text.slice(0, other);
+    }
+    this.#text = text;
+    this.#start = a;
+    this.#end = a + text.length;
+  }
+}
+
 /**
  * A CDATA section's content as the tokenizer hands it over: decoded, CRs normalised.
  *
