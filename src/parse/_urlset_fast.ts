@@ -20,13 +20,7 @@ import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
-import {
-  decodeRawText,
-  isNormalUrlBytes,
-  isNormalUrlText,
-  PackedPagesBuilder,
-  parseDateText,
-} from "./_pack.ts";
+import { isNormalUrlBytes, isNormalUrlText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
 import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
@@ -44,15 +38,14 @@ import {
   type VideoBeingRead,
 } from "./_urlset.ts";
 import {
-  attributeValue,
   type ByteReader,
   cdataText,
   type ElementName,
   isCoreName,
   isSpace,
   readXmlBytes,
-  runText,
   textEnd,
+  TextWindow,
 } from "./_xml_bytes.ts";
 
 // Fields of the core elements; extension fields use the codes of _urlset.ts (10 and up).
@@ -146,13 +139,22 @@ const LOC_RAW = 1;
 const LOC_TEXT = 2;
 const LOC_CDATA = 3;
 
-/** Whether `b[a, e)` is short ASCII without references or control bytes other than whitespace. */
-function plainAscii(b: Uint8Array, a: number, e: number): boolean {
+/**
+ * Whether `b[a, e)` is short ASCII without references or control bytes other
+ * than whitespace, and without `not` (0x0d to refuse CRs too).
+ */
+function plainAscii(b: Uint8Array, a: number, e: number, not = -1): boolean {
   for (let i = a; i < e; i++) {
     const c = b[i]!;
-    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c))) return false;
+    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c)) || c === not) return false;
   }
   return true;
+}
+
+/** Whether `b[a, e)` holds an `&` (a loop: a subarray's allocation costs more). */
+function hasAmp(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) if (b[i] === 0x26) return true;
+  return false;
 }
 
 /** Whether `b` holds the ASCII `word` at `i`. */
@@ -195,12 +197,15 @@ class UrlsetBytes implements ByteReader {
 
   readonly #doc: Uint8Array;
   readonly #since: number;
+  /** The document's text, cut from decoded windows. */
+  readonly #window: TextWindow;
 
   constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
     this.#rootNs = rootNs;
     this.#base = base;
     this.#doc = doc;
     this.#since = since;
+    this.#window = new TextWindow(doc);
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
     this.#writer = this.#builder.extrasWriter;
   }
@@ -287,17 +292,17 @@ class UrlsetBytes implements ByteReader {
     const relE = out[rel + 3]!;
     if (
       !(relE - relA === 9 && isAscii(b, relA, "alternate")) &&
-      attributeValue(b, relA, relE).trim().toLowerCase() !== "alternate"
+      this.#window.attribute(relA, relE).trim().toLowerCase() !== "alternate"
     ) {
       return 0;
     }
-    const lang = attributeValue(b, out[hreflang + 2]!, out[hreflang + 3]!).trim();
+    const lang = this.#window.attribute(out[hreflang + 2]!, out[hreflang + 3]!).trim();
     if (lang === "") return 0;
     const hrefA = out[href + 2]!;
     const hrefE = out[href + 3]!;
     const ref = plainBytes(b, hrefA, hrefE)
       ? this.#urlRef(b, hrefA, hrefE)
-      : this.#writer.ref(resolveDataUrl(attributeValue(b, hrefA, hrefE), this.#base));
+      : this.#writer.ref(resolveDataUrl(this.#window.attribute(hrefA, hrefE), this.#base));
     if (ref !== 0) this.#alternateRefs.push(this.#writer.ref(lang), ref);
     return 0;
   }
@@ -312,7 +317,7 @@ class UrlsetBytes implements ByteReader {
     while (e > a && isSpace(b[e - 1]!)) e--;
     if (a === e) return 0;
     const w = this.#writer;
-    if (b.subarray(a, e).includes(0x26)) {
+    if (hasAmp(b, a, e)) {
       // `&amp;` in a query (Shopify's `?v=…&amp;width=…`): unescaped as copied.
       const ref = w.unescapedBytes(b, a, e);
       if (isNormalUrlText(w.textBytes, w.startOf(ref), w.textUsed)) return ref;
@@ -320,20 +325,18 @@ class UrlsetBytes implements ByteReader {
     } else if (isNormalUrlBytes(b, a, e)) {
       return w.bytes(b, a, e);
     }
-    return w.ref(resolveDataUrl(decodeRawText(b, a, e), this.#base));
+    return w.ref(resolveDataUrl(this.#window.run(a, e), this.#base));
   }
 
   /** The reference of a text field from one run of bytes, as {@linkcode textOrNull} gives it. */
   #textRef(b: Uint8Array, a: number, e: number): number {
     // A CR inside would read as LF: such text goes the string way.
-    if (!plainAscii(b, a, e) || b.subarray(a, e).includes(0x0d)) {
-      return this.#writer.ref(textOrNull(runText(b, a, e)));
-    }
+    if (!plainAscii(b, a, e, 0x0d)) return this.#writer.ref(textOrNull(this.#window.run(a, e)));
     while (a < e && isSpace(b[a]!)) a++;
     while (e > a && isSpace(b[e - 1]!)) e--;
     if (a === e) return 0;
     // Short values (languages, names) repeat: the string form is stored once.
-    return e - a <= 8 ? this.#writer.ref(decodeRawText(b, a, e)) : this.#writer.bytes(b, a, e);
+    return e - a <= 8 ? this.#writer.ref(this.#window.decode(a, e)) : this.#writer.bytes(b, a, e);
   }
 
   scan(field: number, b: Uint8Array, from: number): number {
@@ -356,19 +359,19 @@ class UrlsetBytes implements ByteReader {
         return;
       case F_LASTMOD: {
         let ms = parseW3cDateBytes(b, a, e);
-        if (Number.isNaN(ms)) ms = parseDateText(decodeRawText(b, a, e));
+        if (Number.isNaN(ms)) ms = parseDateText(this.#window.run(a, e));
         this.#lastModified = ms;
         return;
       }
       case F_PRIORITY:
         this.#priority = plainAscii(b, a, e)
           ? priorityOf(b, a, e)
-          : parsePriority(decodeRawText(b, a, e));
+          : parsePriority(this.#window.run(a, e));
         return;
       case F_CHANGEFREQ:
         this.#changeFrequency = plainAscii(b, a, e)
           ? frequencyOf(b, a, e)
-          : changeFrequencyCode(decodeRawText(b, a, e));
+          : changeFrequencyCode(this.#window.run(a, e));
         return;
     }
     if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {
@@ -377,11 +380,11 @@ class UrlsetBytes implements ByteReader {
       this.#image[slot] = slot === 0 || slot === 4
         ? (plainBytes(b, a, e)
           ? this.#urlRef(b, a, e)
-          : this.#writer.ref(resolveDataUrl(runText(b, a, e), this.#base)))
+          : this.#writer.ref(resolveDataUrl(this.#window.run(a, e), this.#base)))
         : this.#textRef(b, a, e);
       return;
     }
-    this.#extensionField(field, runText(b, a, e));
+    this.#extensionField(field, this.#window.run(a, e));
   }
 
   cdata(field: number, b: Uint8Array, a: number, e: number): void {

@@ -210,7 +210,13 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
  * directly: the decoder's call costs more than such a run.
  */
 export function decodeBytes(b: Uint8Array, a: number, e: number): string {
-  if (e - a <= 128) {
+  const n = e - a;
+  if (n <= 4) {
+    // The commonest short values (languages, yes/no): no subarray to make.
+    if (n === 2 && b[a]! < 0x80 && b[a + 1]! < 0x80) return String.fromCharCode(b[a]!, b[a + 1]!);
+    if (n === 0) return "";
+  }
+  if (n <= 128) {
     let i = a;
     while (i < e && b[i]! < 0x80) i++;
     if (i === e) return String.fromCharCode.apply(null, b.subarray(a, e) as unknown as number[]);
@@ -220,6 +226,12 @@ export function decodeBytes(b: Uint8Array, a: number, e: number): string {
 
 /** Bytes decoded at a time by a {@linkcode TextWindow}. */
 const WINDOW_BYTES = 256 << 10;
+/** The least a {@linkcode TextWindow} decodes at a time. */
+const MIN_WINDOW_BYTES = 4 << 10;
+/** Bytes after a non-ASCII character in which a {@linkcode TextWindow} decodes range by range. */
+const RETRY_BYTES = 16 << 10;
+/** Text this short is built from its bytes directly ({@linkcode decodeBytes}). */
+const SHORT_TEXT = 8;
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
@@ -237,6 +249,12 @@ export class TextWindow {
   /** The window: `b[start, end)` reads as `#text`, one byte a character. */
   #start = 0;
   #end = 0;
+  /** Whether a non-ASCII character comes at `#end`. */
+  #cut = false;
+  /** Bytes to decode next: smaller where non-ASCII text is dense, so that little is decoded in vain. */
+  #size = WINDOW_BYTES;
+  /** After a non-ASCII character, ranges before this are decoded one by one. */
+  #retryAt = 0;
 
   constructor(b: Uint8Array) {
     this.#b = b;
@@ -251,24 +269,63 @@ export class TextWindow {
    */
   decode(a: number, e: number): string {
     if (a < this.#start || e > this.#end) {
-      if (e - a > WINDOW_BYTES) return decodeBytes(this.#b, a, e);
+      // Short text costs little either way; a range across the window's
+      // non-ASCII end is decoded as it stands, and so is all text for a
+      // while after one, so that a document dense with non-ASCII text does
+      // not decode windows it barely uses.
+      if (
+        e - a <= SHORT_TEXT || e - a > WINDOW_BYTES || a < this.#retryAt ||
+        (this.#cut && a >= this.#start && a < this.#end)
+      ) {
+        return decodeBytes(this.#b, a, e);
+      }
       this.#move(a);
       if (e > this.#end) return decodeBytes(this.#b, a, e);
     }
     return this.#text.slice(a - this.#start, e - this.#start);
   }
 
+  /**
+   * A field's text from one run of bytes, as {@linkcode runText} gives it.
+   *
+   * @param a Start.
+   * @param e End.
+   * @returns The text.
+   */
+  run(a: number, e: number): string {
+    let text = normalizeNewlines(this.decode(a, e));
+    const amp = text.indexOf("&");
+    if (amp !== -1) text = decodeEntities(text, amp);
+    return text;
+  }
+
+  /**
+   * An attribute value, as {@linkcode attributeValue} gives it.
+   *
+   * @param a Start.
+   * @param e End.
+   * @returns The value.
+   */
+  attribute(a: number, e: number): string {
+    return attributeText(this.decode(a, e));
+  }
+
   #move(a: number): void {
     const b = this.#b;
-    const end = Math.min(b.length, a + WINDOW_BYTES);
+    const end = Math.min(b.length, a + this.#size);
     let text = rawDecoder.decode(b.subarray(a, end));
     // No step of the decoder reads fewer bytes than it writes characters, so
     // equal lengths mean one character a byte throughout (a stray byte reads
     // as U+FFFD there, in a range decoded alone too). Otherwise: up to the
     // first non-ASCII character.
-    if (text.length !== end - a) {
+    this.#cut = text.length !== end - a;
+    if (this.#cut) {
       const other = text.search(NON_ASCII);
-      if (other !== -1) text = text.slice(0, other);
+      text = text.slice(0, other);
+      this.#size = Math.max(MIN_WINDOW_BYTES, other * 2);
+      this.#retryAt = a + other + RETRY_BYTES;
+    } else {
+      this.#size = Math.min(WINDOW_BYTES, this.#size * 2);
     }
     this.#text = text;
     this.#start = a;
@@ -301,7 +358,11 @@ export function runText(b: Uint8Array, a: number, e: number): string {
 
 /** An attribute value as the tokenizer decodes it: whitespace normalised, references replaced. */
 export function attributeValue(b: Uint8Array, a: number, e: number): string {
-  let v = decodeBytes(b, a, e);
+  return attributeText(decodeBytes(b, a, e));
+}
+
+/** An attribute value's decoded text as the tokenizer gives it. */
+function attributeText(v: string): string {
   if (v.indexOf("\n") !== -1 || v.indexOf("\t") !== -1 || v.indexOf("\r") !== -1) {
     v = v.replace(/\r\n?|[\n\t]/g, " ");
   }
