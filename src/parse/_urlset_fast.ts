@@ -20,7 +20,13 @@ import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
-import { isNormalUrlBytes, isNormalUrlText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
+import {
+  isNormalUrlBytes,
+  isNormalUrlText,
+  normalRawUrl,
+  PackedPagesBuilder,
+  parseDateText,
+} from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
 import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
@@ -300,11 +306,33 @@ class UrlsetBytes implements ByteReader {
     if (lang === "") return 0;
     const hrefA = out[href + 2]!;
     const hrefE = out[href + 3]!;
-    const ref = plainBytes(b, hrefA, hrefE)
-      ? this.#urlRef(b, hrefA, hrefE)
-      : this.#writer.ref(resolveDataUrl(this.#window.attribute(hrefA, hrefE), this.#base));
+    const ref = this.#dataUrlRef(b, hrefA, hrefE, true);
     if (ref !== 0) this.#alternateRefs.push(this.#writer.ref(lang), ref);
     return 0;
+  }
+
+  /**
+   * The reference of an extension URL from an element's text or an
+   * attribute's value as written (`attribute` says which), as
+   * {@linkcode resolveDataUrl} gives it: copied as it stands (`&amp;`
+   * unescaped) when it is a normal URL, which one pass over the bytes tells,
+   * else by {@linkcode #urlRef} or from its text.
+   */
+  #dataUrlRef(b: Uint8Array, a: number, e: number, attribute: boolean): number {
+    let s = a;
+    let t = e;
+    while (s < t && isSpace(b[s]!)) s++;
+    while (t > s && isSpace(b[t - 1]!)) t--;
+    if (s < t) {
+      const kind = normalRawUrl(b, s, t);
+      if (kind === 1) return this.#writer.bytes(b, s, t);
+      if (kind === 2) return this.#writer.unescapedBytes(b, s, t);
+    }
+    if (plainBytes(b, a, e)) return this.#urlRef(b, a, e);
+    const w = this.#window;
+    return this.#writer.ref(
+      resolveDataUrl(attribute ? w.attribute(a, e) : w.run(a, e), this.#base),
+    );
   }
 
   /**
@@ -378,9 +406,7 @@ class UrlsetBytes implements ByteReader {
       if (!this.#inImage) return;
       const slot = field - F_IMAGE_LOC;
       this.#image[slot] = slot === 0 || slot === 4
-        ? (plainBytes(b, a, e)
-          ? this.#urlRef(b, a, e)
-          : this.#writer.ref(resolveDataUrl(this.#window.run(a, e), this.#base)))
+        ? this.#dataUrlRef(b, a, e, false)
         : this.#textRef(b, a, e);
       return;
     }

@@ -1,5 +1,5 @@
 import { deepStrictEqual, equal } from "node:assert/strict";
-import { PackedPagesBuilder } from "../../src/parse/_pack.ts";
+import { normalRawUrl, PackedPagesBuilder } from "../../src/parse/_pack.ts";
 import { isNotUrl } from "../../src/parse/_url.ts";
 import { extras, extrasJson, rows, urls } from "./_unpack.ts";
 
@@ -382,4 +382,28 @@ Deno.test("PackedPagesBuilder keeps extras, dates and ends aligned through dupli
     equal(e?.images[0]?.loc ?? null, p.tag === null ? null : `https://img/${p.tag}`);
   });
   equal(byPage.size, expected.filter((p) => p.tag !== null).length);
+});
+
+Deno.test("normalRawUrl: normal URL bytes with `&amp;` read as `&`, in one pass", () => {
+  const kinds = [
+    "https://cdn.example.com/a.jpg",
+    "https://cdn.example.com/a.jpg?v=1&amp;width=800",
+    "https://cdn.example.com/a.jpg?v=1&amp;w=8&amp;",
+    "https://cdn.example.com/a.jpg?v=1&#38;w=8",
+    "https://cdn.example.com/a.jpg?v=1&amp",
+    "https://cdn.example.com/a.jpg?v=1&amp;/./x",
+    "https://cdn.example.com/a.jpg?v=1&amp;/%2Ex",
+    "https://cdn.example.com/a.jpg?v=1&amp;w=8#top",
+    "https://cdn.example.com/a.jpg?v=1&amp;q=caf\u00e9",
+    "https://CDN.example.com/a.jpg?v=1&amp;w=8",
+    "https://cdn.example.com/a&amp;b",
+  ].map((s) => {
+    const b = new TextEncoder().encode(s);
+    const kind = normalRawUrl(b, 0, b.length);
+    // What it calls normal, the WHATWG parser returns as it stands.
+    const text = s.replaceAll("&amp;", "&");
+    if (kind !== 0) equal(URL.parse(text)?.href, text);
+    return kind;
+  });
+  deepStrictEqual(kinds, [1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2]);
 });
