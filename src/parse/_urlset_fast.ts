@@ -115,6 +115,9 @@ function codeOf(name: ElementName, rootNs: string): number {
 }
 
 const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
+const F_NEWS_DATE = NEWS_FIELDS.get("publication_date")!;
+const F_VIDEO_PUBLISHED = VIDEO_FIELDS.get("publication_date")!;
+const F_VIDEO_EXPIRATION = VIDEO_FIELDS.get("expiration_date")!;
 const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
 /**
@@ -205,6 +208,10 @@ class UrlsetBytes implements ByteReader {
   readonly #since: number;
   /** The document's text, cut from decoded windows. */
   readonly #window: TextWindow;
+  /** Each extension field's last run of bytes and its text (by field code). */
+  readonly #lastStart = new Int32Array(64);
+  readonly #lastEnd = new Int32Array(64);
+  readonly #lastText: string[] = new Array(64).fill("");
 
   constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
     this.#rootNs = rootNs;
@@ -410,7 +417,41 @@ class UrlsetBytes implements ByteReader {
         : this.#textRef(b, a, e);
       return;
     }
-    this.#extensionField(field, this.#window.run(a, e));
+    if (field === F_NEWS_DATE || field === F_VIDEO_PUBLISHED || field === F_VIDEO_EXPIRATION) {
+      // parseDate reads W3C dates from the same bytes first (text this short is not trimmed first).
+      const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
+      if (ms === ms) {
+        if (field === F_NEWS_DATE) {
+          if (this.#news !== null) this.#news.publishDate = ms;
+        } else if (this.#video !== null) {
+          if (field === F_VIDEO_PUBLISHED) this.#video.publicationDate = ms;
+          else this.#video.expirationDate = ms;
+        }
+        return;
+      }
+    }
+    this.#extensionField(field, this.#fieldText(field, b, a, e));
+  }
+
+  /**
+   * A field's text from one run of bytes; the same string as last time when
+   * the bytes are the same (a publication's name, a language, a tag), whose
+   * hash the string table's lookup then has already.
+   */
+  #fieldText(field: number, b: Uint8Array, a: number, e: number): string {
+    const k = field & 63;
+    const pa = this.#lastStart[k]!;
+    const n = e - a;
+    if (this.#lastEnd[k]! - pa === n && n <= 64) {
+      let i = 0;
+      while (i < n && b[pa + i] === b[a + i]) i++;
+      if (i === n) return this.#lastText[k]!;
+    }
+    const text = this.#window.run(a, e);
+    this.#lastStart[k] = a;
+    this.#lastEnd[k] = e;
+    this.#lastText[k] = text;
+    return text;
   }
 
   cdata(field: number, b: Uint8Array, a: number, e: number): void {
