@@ -116,6 +116,9 @@ function codeOf(name: ElementName, rootNs: string): number {
 
 const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
 const F_NEWS_DATE = NEWS_FIELDS.get("publication_date")!;
+const F_NEWS_GENRES = NEWS_FIELDS.get("genres")!;
+const F_NEWS_KEYWORDS = NEWS_FIELDS.get("keywords")!;
+const F_NEWS_TICKERS = NEWS_FIELDS.get("stock_tickers")!;
 const F_VIDEO_PUBLISHED = VIDEO_FIELDS.get("publication_date")!;
 const F_VIDEO_EXPIRATION = VIDEO_FIELDS.get("expiration_date")!;
 const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
@@ -429,6 +432,28 @@ class UrlsetBytes implements ByteReader {
         }
         return;
       }
+    }
+    if (field >= F_NEWS_GENRES && field <= F_NEWS_TICKERS && plainAscii(b, a, e, 0x0d)) {
+      // commaList from the bytes: with no reference or CR, the text is the
+      // bytes, and its only whitespace is what isSpace takes.
+      if (this.#news === null) return;
+      const list: string[] = [];
+      let from = a;
+      for (;;) {
+        let comma = from;
+        while (comma < e && b[comma] !== 0x2c) comma++;
+        let s = from;
+        let t = comma;
+        while (s < t && isSpace(b[s]!)) s++;
+        while (t > s && isSpace(b[t - 1]!)) t--;
+        if (s < t) list.push(this.#window.decode(s, t));
+        if (comma === e) break;
+        from = comma + 1;
+      }
+      if (field === F_NEWS_GENRES) this.#news.genres = list;
+      else if (field === F_NEWS_KEYWORDS) this.#news.keywords = list;
+      else this.#news.stockTickers = list;
+      return;
     }
     this.#extensionField(field, this.#fieldText(field, b, a, e));
   }
