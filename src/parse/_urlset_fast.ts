@@ -140,6 +140,9 @@ function plainBytes(b: Uint8Array, a: number, e: number): boolean {
   return true;
 }
 
+/** hreflang values remembered by {@linkcode UrlsetBytes}. */
+const LANG_SLOTS = 8;
+
 const C_NONE = 0;
 const C_NEWS = 1;
 const C_IMAGE = 2;
@@ -211,6 +214,11 @@ class UrlsetBytes implements ByteReader {
   readonly #since: number;
   /** The document's text, cut from decoded windows. */
   readonly #window: TextWindow;
+  /** The last {@linkcode LANG_SLOTS} hreflang values: bytes (start, end in the document) and text. */
+  readonly #langStarts = new Int32Array(LANG_SLOTS);
+  readonly #langEnds = new Int32Array(LANG_SLOTS);
+  readonly #langs: string[] = new Array(LANG_SLOTS).fill("");
+  #langNext = 0;
   /** Each extension field's last run of bytes and its text (by field code). */
   readonly #lastStart = new Int32Array(64);
   readonly #lastEnd = new Int32Array(64);
@@ -312,13 +320,40 @@ class UrlsetBytes implements ByteReader {
     ) {
       return 0;
     }
-    const lang = this.#window.attribute(out[hreflang + 2]!, out[hreflang + 3]!).trim();
+    const lang = this.#lang(b, out[hreflang + 2]!, out[hreflang + 3]!);
     if (lang === "") return 0;
     const hrefA = out[href + 2]!;
     const hrefE = out[href + 3]!;
     const ref = this.#dataUrlRef(b, hrefA, hrefE, true);
     if (ref !== 0) this.#alternateRefs.push(this.#writer.ref(lang), ref);
     return 0;
+  }
+
+  /**
+   * An `hreflang` value, trimmed; a document has a handful of them, so the
+   * last few are kept by their bytes and come back as the same strings.
+   */
+  #lang(b: Uint8Array, a: number, e: number): string {
+    const n = e - a;
+    const starts = this.#langStarts;
+    if (n <= 16) {
+      for (let k = 0; k < LANG_SLOTS; k++) {
+        const pa = starts[k]!;
+        if (this.#langEnds[k]! - pa !== n) continue;
+        let i = 0;
+        while (i < n && b[pa + i] === b[a + i]) i++;
+        if (i === n) return this.#langs[k]!;
+      }
+    }
+    const lang = this.#window.attribute(a, e).trim();
+    if (n <= 16) {
+      const k = this.#langNext;
+      this.#langNext = (k + 1) % LANG_SLOTS;
+      starts[k] = a;
+      this.#langEnds[k] = e;
+      this.#langs[k] = lang;
+    }
+    return lang;
   }
 
   /**
