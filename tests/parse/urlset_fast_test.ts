@@ -16,6 +16,7 @@ import {
   urlsetOf as urlset,
 } from "./_urlset_diff.ts";
 import { Rng, urlsetDocument } from "./_xml_gen.ts";
+import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_fast.ts";
 import { BASE, extras, rows } from "./_unpack.ts";
 
 const encoder = new TextEncoder();
@@ -212,4 +213,33 @@ Deno.test("since: the pages kept are the full read's pages with a lastmod at or 
     // Found counts the dropped pages too: these documents have no duplicates.
     equal(some.found, full.found);
   }
+});
+
+Deno.test("byte-level sitemapindex: a URL read from its bytes and the same URL normalised from text are one child", () => {
+  const doc = "<sitemapindex>" + [
+    "<sitemap><loc>https://www.example.com/s-1.xml</loc><lastmod>2024-01-02</lastmod></sitemap>",
+    "<sitemap><loc>HTTPS://WWW.example.com/s-1.xml</loc><lastmod>2024-01-03</lastmod></sitemap>",
+    "<sitemap><loc>https://www.example.com/s-2.xml?a=1&amp;b=2</loc></sitemap>",
+    "<sitemap><loc> https://www.example.com/s-2.xml?a=1&b=2 </loc></sitemap>".replace(
+      "&b",
+      "&#38;b",
+    ),
+    "<sitemap><loc>https://www.example.com/s-3.xml#part</loc></sitemap>",
+    "<sitemap><loc>https://www.example.com/s-3.xml</loc></sitemap>",
+    "<sitemap><loc>\n  https://www.example.com/s-4.xml\n</loc><lastmod>Tue, 02 Jan 2024 10:00:00 GMT</lastmod></sitemap>",
+  ].join("") + "</sitemapindex>";
+  const bytes = new TextEncoder().encode(doc);
+  const fast = readSitemapIndexBytes(bytes, null);
+  deepStrictEqual(fast, parseSitemapGeneral(bytes, {}));
+  deepStrictEqual(fast, {
+    kind: "index",
+    format: "index",
+    children: [
+      { url: "https://www.example.com/s-1.xml", lastModified: Date.UTC(2024, 0, 2) },
+      { url: "https://www.example.com/s-2.xml?a=1&b=2", lastModified: NaN },
+      { url: "https://www.example.com/s-3.xml", lastModified: NaN },
+      { url: "https://www.example.com/s-4.xml", lastModified: Date.UTC(2024, 0, 2, 10) },
+    ],
+    warning: null,
+  });
 });
