@@ -29,6 +29,14 @@ import {
 } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
+import {
+  KEEP_FRAGMENT,
+  type NormalBase,
+  normalBase,
+  normalizedRoom,
+  normalizeUrlBytes,
+  RAW_XML,
+} from "./_normalize_url.ts";
 import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
 import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
 import {
@@ -166,6 +174,15 @@ function plainAscii(b: Uint8Array, a: number, e: number, not = -1): boolean {
   return true;
 }
 
+/** Whether `b[a, e)` holds a tab, LF or CR. */
+function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i];
+    if (c === 0x09 || c === 0x0a || c === 0x0d) return true;
+  }
+  return false;
+}
+
 /** Whether `b[a, e)` holds an `&` (a loop: a subarray's allocation costs more). */
 function hasAmp(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) if (b[i] === 0x26) return true;
@@ -212,6 +229,9 @@ class UrlsetBytes implements ByteReader {
 
   readonly #doc: Uint8Array;
   readonly #since: number;
+  readonly #normalBase: NormalBase | null;
+  /** Where extension URLs are normalised from their bytes. */
+  #normalized = new Uint8Array(1024);
   /** The document's text, cut from decoded windows. */
   readonly #window: TextWindow;
   /** The last {@linkcode LANG_SLOTS} hreflang values: bytes (start, end in the document) and text. */
@@ -230,6 +250,7 @@ class UrlsetBytes implements ByteReader {
     this.#doc = doc;
     this.#since = since;
     this.#window = new TextWindow(doc);
+    this.#normalBase = normalBase(base);
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
     this.#writer = this.#builder.extrasWriter;
   }
@@ -372,6 +393,15 @@ class UrlsetBytes implements ByteReader {
       const kind = normalRawUrl(b, s, t);
       if (kind === 1) return this.#writer.bytes(b, s, t);
       if (kind === 2) return this.#writer.unescapedBytes(b, s, t);
+    }
+    // Else normalised from the bytes as the builder does <loc>s, unless an
+    // attribute's tabs or line breaks (read as spaces there) are in it.
+    if (!attribute || !hasTabOrBreak(b, a, e)) {
+      const room = normalizedRoom(e - a, this.#normalBase);
+      if (this.#normalized.length < room) this.#normalized = new Uint8Array(room * 2);
+      const out = this.#normalized;
+      const end = normalizeUrlBytes(b, a, e, out, 0, this.#normalBase, RAW_XML | KEEP_FRAGMENT);
+      if (end >= 0) return this.#writer.bytes(out, 0, end);
     }
     if (plainBytes(b, a, e)) return this.#urlRef(b, a, e);
     const w = this.#window;

@@ -186,6 +186,9 @@ const EXTENSION_TEXT = [
   " https://cdn.example.com/%7Ei.jpg?q=&lt;x&gt;&amp; ",
   "https://cdn.example.com/./i.jpg?v=1&amp;w=2#top",
   "/relative/img.png",
+  "HTTPS://CDN.Example.com:443/caf\u00e9 x.jpg?q=&#50;",
+  "https://b\u00fccher.example/i.jpg",
+  "http://127.0.0.1/a/../i.jpg",
   "mailto:x@example.com",
   "https://例え.jp/画像.png",
 ];
@@ -270,6 +273,7 @@ export function randomUrlset(random: Rng): string {
           'href="https://www.example.com/fr"',
           "href='/de?a=1&amp;b=2'",
           'href="https://www.example.com/\tx\ny"',
+          'href="HTTP://WWW.Example.com:80/caf\u00e9?q=&#50;"',
           "href=https://www.example.com/unquoted",
           "",
         ]);
