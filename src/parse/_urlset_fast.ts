@@ -128,6 +128,10 @@ const F_NEWS_GENRES = NEWS_FIELDS.get("genres")!;
 const F_NEWS_KEYWORDS = NEWS_FIELDS.get("keywords")!;
 const F_NEWS_TICKERS = NEWS_FIELDS.get("stock_tickers")!;
 const F_VIDEO_PUBLISHED = VIDEO_FIELDS.get("publication_date")!;
+const F_VIDEO_THUMBNAIL = VIDEO_FIELDS.get("thumbnail_loc")!;
+const F_VIDEO_CONTENT = VIDEO_FIELDS.get("content_loc")!;
+const F_VIDEO_PLAYER = VIDEO_FIELDS.get("player_loc")!;
+const F_VIDEO_DURATION = VIDEO_FIELDS.get("duration")!;
 const F_VIDEO_EXPIRATION = VIDEO_FIELDS.get("expiration_date")!;
 const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
@@ -485,6 +489,9 @@ class UrlsetBytes implements ByteReader {
         : this.#textRef(b, a, e);
       return;
     }
+    if (field >= F_VIDEO_THUMBNAIL && this.#video !== null && this.#videoField(field, b, a, e)) {
+      return;
+    }
     if (field === F_NEWS_DATE || field === F_VIDEO_PUBLISHED || field === F_VIDEO_EXPIRATION) {
       // parseDate reads W3C dates from the same bytes first (text this short is not trimmed first).
       const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
@@ -521,6 +528,40 @@ class UrlsetBytes implements ByteReader {
       return;
     }
     this.#extensionField(field, this.#fieldText(field, b, a, e));
+  }
+
+  /**
+   * Sets a video's URL or duration straight from its bytes when they need
+   * nothing of what setVideoField does to text: a URL already in normal form
+   * (resolveDataUrl gives it back trimmed), a duration of plain digits
+   * (decimalOrNull's Number() of them). False leaves the field to the text.
+   */
+  #videoField(field: number, b: Uint8Array, a: number, e: number): boolean {
+    const video = this.#video!;
+    let s = a;
+    let t = e;
+    while (s < t && isSpace(b[s]!)) s++;
+    while (t > s && isSpace(b[t - 1]!)) t--;
+    if (field === F_VIDEO_DURATION) {
+      if (t === s || t - s > 15) return false;
+      let n = 0;
+      for (let i = s; i < t; i++) {
+        const d = b[i]! - 0x30;
+        if (d < 0 || d > 9) return false;
+        n = n * 10 + d;
+      }
+      video.duration = n;
+      return true;
+    }
+    if (field !== F_VIDEO_THUMBNAIL && field !== F_VIDEO_CONTENT && field !== F_VIDEO_PLAYER) {
+      return false;
+    }
+    if (normalRawUrl(b, s, t) !== 1) return false;
+    const url = this.#window.decode(s, t);
+    if (field === F_VIDEO_THUMBNAIL) video.thumbnailLoc = url;
+    else if (field === F_VIDEO_CONTENT) video.contentLoc = url;
+    else video.playerLoc = url;
+    return true;
   }
 
   /**
