@@ -417,13 +417,6 @@ class NameTable {
   }
 }
 
-/** Whether `bytes` are `b[a, e)`. */
-function sameName(bytes: Uint8Array, b: Uint8Array, a: number, e: number): boolean {
-  if (bytes.length !== e - a) return false;
-  for (let k = 0; k < bytes.length; k++) if (bytes[k] !== b[a + k]) return false;
-  return true;
-}
-
 /** Index after the end tag `</name>` (spaces allowed before `>`) at `lt`, or -1. */
 function endTagEnd(b: Uint8Array, lt: number, nameAt: number, nameLen: number): number {
   if (b[lt + 1] !== SLASH) return -1;
@@ -679,13 +672,28 @@ function walk(
     }
     // A start tag: the name runs to `>`, `/`, whitespace or a quote.
     const nameAt = i + 1;
+    // The name the previous one's `next` predicts, when it stands here
+    // followed by a byte that ends a name: one compare instead of a scan
+    // and a compare.
+    let name: ElementName | null = previous === null ? null : previous.next;
     let j = nameAt;
-    const limit = Math.min(b.length, i + MAX_MARKUP);
-    for (; j < limit; j++) {
-      c = b[j]!;
-      if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
+    if (name !== null) {
+      const bytes = name.bytes;
+      const n = bytes.length;
+      let k = 0;
+      while (k < n && bytes[k] === b[nameAt + k]) k++;
+      c = b[nameAt + n];
+      if (k === n && (c === GT || c === SLASH || c! <= 0x20)) j = nameAt + n;
+      else name = null;
     }
-    if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return null;
+    if (name === null) {
+      const limit = Math.min(b.length, i + MAX_MARKUP);
+      for (; j < limit; j++) {
+        c = b[j]!;
+        if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
+      }
+      if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return null;
+    }
     let gt = j;
     scratch.length = 0;
     if (c !== GT) {
@@ -694,8 +702,7 @@ function walk(
       // Prefixes are bound on the root only.
       for (let k = 0; k < scratch.length; k += 4) if (atAscii(b, scratch[k]!, "xmlns")) return null;
     }
-    let name: ElementName | null = previous?.next ?? null;
-    if (name === null || !sameName(name.bytes, b, nameAt, j)) {
+    if (name === null) {
       name = names.get(b, nameAt, j);
       if (previous !== null) previous.next = name;
     }
