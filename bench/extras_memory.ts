@@ -28,7 +28,7 @@ function columnBytes(p: PackedPages): number {
     p.priority.byteLength + p.changeFrequency.byteLength;
   const x = p.extras;
   if (x !== null) {
-    n += x.text.byteLength + x.textEnds.byteLength + x.records.byteLength +
+    n += x.dictText.byteLength + x.dictEnds.byteLength + x.data.byteLength +
       x.pageStarts.byteLength;
   }
   return n;

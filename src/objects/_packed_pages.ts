@@ -96,9 +96,9 @@ export function checkPackedPages(packed: PackedPages): void {
     previous = 0;
     for (let i = 0; i <= count; i++) {
       const start = x.pageStarts[i]!;
-      if (start < previous || start > x.records.length) {
+      if (start < previous || start > x.data.length) {
         throw new RangeError(
-          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${x.records.length} but got ${start}`,
+          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${x.data.length} but got ${start}`,
         );
       }
       previous = start;

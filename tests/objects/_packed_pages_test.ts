@@ -371,9 +371,9 @@ Deno.test("iteratePages() reads each source only when the pages before it are us
 Deno.test("iteratePages() throws malformed extras columns once, then is finished", () => {
   // Page 0 says it has records, but they stop after the mask that announces images.
   const extras = {
-    text: new Uint8Array(0),
-    textEnds: new Uint32Array(0),
-    records: new Uint32Array([2]),
+    dictText: new Uint8Array(0),
+    dictEnds: new Uint32Array(0),
+    data: new Uint8Array([2]),
     pageStarts: new Uint32Array([0, 1, 1]),
   };
   const pages = iteratePages([{ ...plainPacked(2), extras }, plainPacked(1)]);
@@ -416,12 +416,12 @@ Deno.test("checkPackedPages() rejects extras columns that do not cover every pag
     () =>
       checkPackedPages({
         ...plainPacked(2),
-        extras: { ...extras, pageStarts: new Uint32Array([0, 9, 5]) },
+        extras: { ...extras, pageStarts: new Uint32Array([0, 99, 5]) },
       }),
     {
       name: "RangeError",
       message:
-        `Expected PackedPages.extras.pageStarts[1] to be between 0 and ${extras.records.length} but got 9`,
+        `Expected PackedPages.extras.pageStarts[1] to be between 0 and ${extras.data.length} but got 99`,
     },
   );
 });
