@@ -191,7 +191,12 @@ export function transferablesOf(result: ParseResult): ArrayBuffer[] {
   const x = p.extras;
   if (x !== null) {
     buffers.push(
-      ...[x.dictText.buffer, x.dictEnds.buffer, x.data.buffer, x.pageStarts.buffer] as ArrayBuffer[],
+      ...[
+        x.dictText.buffer,
+        x.dictEnds.buffer,
+        x.data.buffer,
+        x.pageStarts.buffer,
+      ] as ArrayBuffer[],
     );
   }
   return buffers;

@@ -71,13 +71,31 @@ Deno.test("packExtras() codes strings against their neighbours and decodes them 
   const entries: [number, PageExtrasData][] = [
     [0, {
       images: [
-        { loc: `${cdn}a.jpg?v=1&width=1024`, caption: null, geoLocation: null, title: null, license: null },
-        { loc: `${cdn}b.jpg?v=2&width=1024`, caption: "\u{1F600}x", geoLocation: null, title: null, license: null },
+        {
+          loc: `${cdn}a.jpg?v=1&width=1024`,
+          caption: null,
+          geoLocation: null,
+          title: null,
+          license: null,
+        },
+        {
+          loc: `${cdn}b.jpg?v=2&width=1024`,
+          caption: "\u{1F600}x",
+          geoLocation: null,
+          title: null,
+          license: null,
+        },
       ],
       alternates: ["de", "fr", "x-default"].map((l) => ({ hreflang: l, href: href(l) })),
     }],
     [2, {
-      images: [{ loc: `${cdn}c.jpg`, caption: "\u{1F600}y", geoLocation: null, title: null, license: null }],
+      images: [{
+        loc: `${cdn}c.jpg`,
+        caption: "\u{1F600}y",
+        geoLocation: null,
+        title: null,
+        license: null,
+      }],
       alternates: [
         // Pairs that share a surrogate's high half at the cut: it must not split.
         { hreflang: "a", href: "https://x.test/\u{1F600}\u{1F601}" },
