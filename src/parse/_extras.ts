@@ -333,29 +333,29 @@ export class ExtrasWriter {
     let total = 0;
     for (let p = 0; p < count; p++) total += to[p]! - from[p]!;
     if (total === 0) return null;
-    const table = decoder.decode(this.#text.subarray(0, this.#textUsed));
-    const ends = this.#ends;
-    const strings: (string | undefined)[] = new Array(ends.length);
-    const stringOf = (ref: number): string => {
-      let s = strings[ref - 1];
-      if (s === undefined) {
-        s = strings[ref - 1] = table.slice(ref === 1 ? 0 : ends[ref - 2]!, ends[ref - 1]!);
-      }
-      return s;
-    };
-    const out = new StreamWriter();
-    const pageStarts = new Uint32Array(count + 1);
-    const dict = buildDictionary(this.#records, count, from, to, stringOf);
+    const table = new Table(this.#text, this.#textUsed, this.#ends, this.#byteEnds);
+    const records = this.#records;
+    // How often each string is used by the kept pages.
+    const uses = new Uint32Array(table.size + 1);
     for (let p = 0; p < count; p++) {
       if (to[p]! > from[p]!) {
-        out.page(this.#records, from[p]!, to[p]!, stringOf, dict);
+        forEachString(records.subarray(from[p]!, to[p]!), (at, sub) => {
+          const ref = sub[at]!;
+          uses[ref] = uses[ref]! + 1;
+        });
       }
+    }
+    const dict = table.dictionary(uses);
+    const out = new StreamWriter(table);
+    const pageStarts = new Uint32Array(count + 1);
+    for (let p = 0; p < count; p++) {
+      if (to[p]! > from[p]!) out.page(records, from[p]!, to[p]!);
       pageStarts[p + 1] = out.length;
     }
-    const dictText = encoder.encode(dict.entries.join(""));
-    const dictEnds = new Uint32Array(dict.entries.length);
+    const dictText = encoder.encode(dict.join(""));
+    const dictEnds = new Uint32Array(dict.length);
     let units = 0;
-    dict.entries.forEach((entry, k) => dictEnds[k] = units += entry.length);
+    dict.forEach((entry, k) => dictEnds[k] = units += entry.length);
     return { dictText, dictEnds, data: out.bytes(), pageStarts };
   }
 }
@@ -385,62 +385,133 @@ const DICT_MAX = 1 << 16;
 /** Shortest URL prefix worth a dictionary entry. */
 const DICT_PREFIX_MIN = 12;
 
-interface Dictionary {
-  readonly entries: string[];
-  readonly index: Map<string, number>;
-}
-
 /**
- * What a string can share with the dictionary: itself when short, else the
- * directory of a URL (up to the last `/` before any query or fragment).
+ * The writer's string table as {@linkcode ExtrasWriter.pack} reads it: each
+ * string's bytes, its text (decoded only for strings that are not ASCII and
+ * for dictionary keys), and its dictionary entry.
  */
-function dictionaryKey(s: string): string | null {
-  if (s.length <= DICT_WHOLE) return s;
-  if (s.indexOf("://") < 0) return null;
-  let stop = s.length;
-  const q = s.indexOf("?");
-  if (q >= 0) stop = q;
-  const h = s.indexOf("#");
-  if (h >= 0 && h < stop) stop = h;
-  const slash = s.lastIndexOf("/", stop - 1);
-  return slash + 1 >= DICT_PREFIX_MIN ? s.slice(0, slash + 1) : null;
-}
+class Table {
+  readonly text: Uint8Array;
+  readonly size: number;
+  readonly #used: number;
+  readonly #ends: number[];
+  readonly #byteEnds: number[];
+  #decoded: string | null = null;
+  /** Per reference: the dictionary entry that is its key, or -1. */
+  dictIndex: Int32Array = new Int32Array(0);
+  /** Per reference: its dictionary key's length in UTF-16 units (0 when none). */
+  readonly keyLength: Int32Array;
 
-/** The dictionary: every key that two or more strings of the kept pages share. */
-function buildDictionary(
-  records: Uint32Array,
-  count: number,
-  from: Uint32Array,
-  to: Uint32Array,
-  stringOf: (ref: number) => string,
-): Dictionary {
-  const seen = new Map<string, number>();
-  const keyOfRef = new Map<number, string | null>();
-  for (let p = 0; p < count; p++) {
-    if (to[p]! <= from[p]!) continue;
-    forEachString(records.subarray(from[p]!, to[p]!), (at, sub) => {
-      const ref = sub[at]!;
-      if (ref === 0) return;
-      let key = keyOfRef.get(ref);
-      if (key === undefined) keyOfRef.set(ref, key = dictionaryKey(stringOf(ref)));
-      if (key !== null) seen.set(key, (seen.get(key) ?? 0) + 1);
-    });
+  constructor(text: Uint8Array, used: number, ends: number[], byteEnds: number[]) {
+    this.text = text;
+    this.#used = used;
+    this.#ends = ends;
+    this.#byteEnds = byteEnds;
+    this.size = ends.length;
+    this.keyLength = new Int32Array(this.size + 1);
   }
-  const entries: string[] = [];
-  const index = new Map<string, number>();
-  for (const [key, n] of seen) {
-    if (n < 2 || entries.length === DICT_MAX) continue;
-    index.set(key, entries.length);
-    entries.push(key);
+
+  byteStart(ref: number): number {
+    return ref === 1 ? 0 : this.#byteEnds[ref - 2]!;
   }
-  return { entries, index };
+
+  byteEnd(ref: number): number {
+    return this.#byteEnds[ref - 1]!;
+  }
+
+  /** Whether each byte of the string is one UTF-16 unit, so unit offsets are byte offsets. */
+  ascii(ref: number): boolean {
+    const units = this.#ends[ref - 1]! - (ref === 1 ? 0 : this.#ends[ref - 2]!);
+    return units === this.byteEnd(ref) - this.byteStart(ref);
+  }
+
+  string(ref: number): string {
+    const text = this.#decoded ??= decoder.decode(this.text.subarray(0, this.#used));
+    return text.slice(ref === 1 ? 0 : this.#ends[ref - 2]!, this.#ends[ref - 1]!);
+  }
+
+  /**
+   * The dictionary: every key that two or more uses of strings share, where
+   * a string's key is itself when short, else a URL's directory (up to the
+   * last `/` before any query or fragment).
+   *
+   * @param uses How often each reference is used.
+   * @returns The entries, in order of first use.
+   */
+  dictionary(uses: Uint32Array): string[] {
+    const counts = new Map<string, number>();
+    const keys: (string | null)[] = new Array(this.size + 1).fill(null);
+    for (let ref = 1; ref <= this.size; ref++) {
+      if (uses[ref] === 0) continue;
+      const length = this.#keyLengthOf(ref);
+      if (length === 0) continue;
+      const key = this.string(ref).slice(0, length);
+      keys[ref] = key;
+      counts.set(key, (counts.get(key) ?? 0) + uses[ref]!);
+    }
+    const entries: string[] = [];
+    const index = new Map<string, number>();
+    for (const [key, n] of counts) {
+      if (n < 2 || entries.length === DICT_MAX) continue;
+      index.set(key, entries.length);
+      entries.push(key);
+    }
+    const dictIndex = this.dictIndex = new Int32Array(this.size + 1).fill(-1);
+    for (let ref = 1; ref <= this.size; ref++) {
+      const key = keys[ref];
+      if (key == null) continue;
+      const k = index.get(key);
+      if (k !== undefined) {
+        dictIndex[ref] = k;
+        this.keyLength[ref] = key.length;
+      }
+    }
+    return entries;
+  }
+
+  /** Length in UTF-16 units of the string's dictionary key, or 0. */
+  #keyLengthOf(ref: number): number {
+    if (!this.ascii(ref)) {
+      const s = this.string(ref);
+      if (s.length <= DICT_WHOLE) return s.length;
+      if (s.indexOf("://") < 0) return 0;
+      let stop = s.length;
+      const q = s.indexOf("?");
+      if (q >= 0) stop = q;
+      const h = s.indexOf("#");
+      if (h >= 0 && h < stop) stop = h;
+      const slash = s.lastIndexOf("/", stop - 1);
+      return slash + 1 >= DICT_PREFIX_MIN ? slash + 1 : 0;
+    }
+    const a = this.byteStart(ref);
+    const e = this.byteEnd(ref);
+    if (e - a <= DICT_WHOLE) return e - a;
+    const b = this.text;
+    let scheme = false;
+    let slash = -1;
+    for (let i = a; i < e; i++) {
+      const c = b[i]!;
+      if (c === 0x3f || c === 0x23) break; // "?" or "#"
+      if (c === 0x2f) {
+        if (!scheme && i > a && b[i - 1] === 0x3a && b[i + 1] === 0x2f) scheme = true;
+        slash = i;
+      }
+    }
+    return scheme && slash + 1 - a >= DICT_PREFIX_MIN ? slash + 1 - a : 0;
+  }
 }
 
 /** Appends pages to the compact byte stream. */
 class StreamWriter {
+  readonly #table: Table;
   #b = new Uint8Array(64 << 10);
   #n = 0;
-  readonly #previous: (string | null)[] = new Array(FIELDS).fill(null);
+  /** Per field, the reference of the page's previous string in it (0 for none). */
+  readonly #previous = new Int32Array(FIELDS);
+
+  constructor(table: Table) {
+    this.#table = table;
+  }
 
   get length(): number {
     return this.#n;
@@ -473,9 +544,23 @@ class StreamWriter {
     this.#b[this.#n++] = v;
   }
 
-  #utf8(s: string): void {
+  /** String `ref`'s UTF-16 units `[a, e)` as UTF-8, after their byte length. */
+  #part(ref: number, a: number, e: number): void {
+    const t = this.#table;
+    if (t.ascii(ref)) {
+      const start = t.byteStart(ref);
+      this.#varint(e - a);
+      this.#room(e - a);
+      const b = this.#b;
+      const text = t.text;
+      let o = this.#n;
+      for (let i = start + a; i < start + e; i++) b[o++] = text[i]!;
+      this.#n = o;
+      return;
+    }
+    const s = t.string(ref).slice(a, e);
     this.#room(8 + s.length * 3);
-    // Room for the length's varint first, then the bytes; the length is written after.
+    // The bytes go 5 past the length's place, then move back behind it.
     const at = this.#n;
     const written = encoder.encodeInto(s, this.#b.subarray(at + 5)).written;
     this.#varint(written);
@@ -502,60 +587,64 @@ class StreamWriter {
    * same field (hreflang alternates differ from one another in a language
    * segment), and the middle.
    */
-  #string(s: string | null, field: number, dict: Dictionary): void {
-    if (s === null) return this.#byte(S_NULL);
+  #string(ref: number, field: number): void {
+    if (ref === 0) return this.#byte(S_NULL);
+    const t = this.#table;
     const previous = this.#previous[field]!;
-    this.#previous[field] = s;
-    let shared = 0;
+    this.#previous[field] = ref;
     let pre = 0;
     let suf = 0;
-    if (previous !== null) {
-      const limit = Math.min(previous.length, s.length);
-      while (pre < limit && previous.charCodeAt(pre) === s.charCodeAt(pre)) pre++;
-      // Never split a surrogate pair: its halves would not survive UTF-8.
-      if (pre > 0 && pre < s.length && isHigh(s.charCodeAt(pre - 1))) pre--;
-      while (
-        suf < limit - pre &&
-        previous.charCodeAt(previous.length - 1 - suf) === s.charCodeAt(s.length - 1 - suf)
-      ) suf++;
-      if (suf > 0 && suf < s.length - pre && isLow(s.charCodeAt(s.length - suf))) suf--;
-      shared = pre + suf;
+    let length: number;
+    if (previous !== 0 && t.ascii(ref) && t.ascii(previous)) {
+      const b = t.text;
+      const pa = t.byteStart(previous);
+      const pe = t.byteEnd(previous);
+      const a = t.byteStart(ref);
+      const e = t.byteEnd(ref);
+      length = e - a;
+      const limit = Math.min(pe - pa, length);
+      while (pre < limit && b[pa + pre] === b[a + pre]) pre++;
+      while (suf < limit - pre && b[pe - 1 - suf] === b[e - 1 - suf]) suf++;
+    } else {
+      const s = t.string(ref);
+      length = s.length;
+      if (previous !== 0) {
+        const p = t.string(previous);
+        const limit = Math.min(p.length, length);
+        while (pre < limit && p.charCodeAt(pre) === s.charCodeAt(pre)) pre++;
+        // Never split a surrogate pair: its halves would not survive UTF-8.
+        if (pre > 0 && pre < length && isHigh(s.charCodeAt(pre - 1))) pre--;
+        while (
+          suf < limit - pre && p.charCodeAt(p.length - 1 - suf) === s.charCodeAt(length - 1 - suf)
+        ) suf++;
+        if (suf > 0 && suf < length - pre && isLow(s.charCodeAt(length - suf))) suf--;
+      }
     }
-    const key = dictionaryKey(s);
-    const d = key === null ? undefined : dict.index.get(key);
-    if (d !== undefined && key!.length >= shared) {
+    const keyLength = t.keyLength[ref]!;
+    if (keyLength > 0 && keyLength >= pre + suf) {
       this.#byte(S_DICT);
-      this.#varint(d);
-      this.#utf8(s.slice(key!.length));
-    } else if (shared > 3) {
+      this.#varint(t.dictIndex[ref]!);
+      this.#part(ref, keyLength, length);
+    } else if (pre + suf > 3) {
       this.#byte(S_PREVIOUS);
       this.#varint(pre);
       this.#varint(suf);
-      this.#utf8(s.slice(pre, s.length - suf));
+      this.#part(ref, pre, length - suf);
     } else {
       this.#byte(S_LITERAL);
-      this.#utf8(s);
+      this.#part(ref, 0, length);
     }
   }
 
   /** Re-encodes one page's records `[a, e)`. */
-  page(
-    records: Uint32Array,
-    a: number,
-    e: number,
-    stringOf: (ref: number) => string,
-    dict: Dictionary,
-  ): void {
-    this.#previous.fill(null);
+  page(records: Uint32Array, a: number, e: number): void {
+    this.#previous.fill(0);
     let i = a;
     const word = (): number => {
       if (i >= e) throw new RangeError("Extras records end inside a page");
       return records[i++]!;
     };
-    const string = (field: number): void => {
-      const ref = word();
-      this.#string(ref === 0 ? null : stringOf(ref), field, dict);
-    };
+    const string = (field: number): void => this.#string(word(), field);
     const number = (): void => {
       u32[0] = word();
       u32[1] = word();
