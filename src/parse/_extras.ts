@@ -767,6 +767,13 @@ export function packExtras(
   return writer.pack(count, from, to);
 }
 
+/**
+ * Maps every byte to one UTF-16 unit (what `#utf8` slices ASCII runs from:
+ * those bytes read the same in it as in UTF-8).
+ */
+const windowDecoder = new TextDecoder("windows-1252");
+const WINDOW_BYTES = 16 << 10;
+
 /** Decoded dictionaries, one per columns object, shared by every reader of it. */
 const dictionaries = new WeakMap<PackedExtras, readonly string[]>();
 
@@ -789,6 +796,14 @@ export class ExtrasReader {
   readonly #previous: (string | null)[] = new Array(FIELDS).fill(null);
   #at = 0;
   #end = 0;
+  /**
+   * A window of the stream's bytes, one UTF-16 unit per byte, from
+   * `#windowStart` to `#windowEnd`: an ASCII string in it is a slice, which
+   * costs less than a decode of its own.
+   */
+  #window = "";
+  #windowStart = 0;
+  #windowEnd = 0;
 
   /** @param x The columns. */
   constructor(x: PackedExtras) {
@@ -940,11 +955,21 @@ export class ExtrasReader {
     if (e > this.#end) throw new RangeError("Extras records end inside a page");
     this.#at = e;
     const data = this.#x.data;
-    let ascii = n <= 256;
-    for (let k = a; ascii && k < e; k++) if (data[k]! >= 0x80) ascii = false;
-    return ascii
-      ? String.fromCharCode.apply(null, data.subarray(a, e) as unknown as number[])
-      : decoder.decode(data.subarray(a, e));
+    let ascii = true;
+    for (let k = a; k < e; k++) {
+      if (data[k]! >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (!ascii) return decoder.decode(data.subarray(a, e));
+    if (a < this.#windowStart || e > this.#windowEnd) {
+      if (n > WINDOW_BYTES) return decoder.decode(data.subarray(a, e));
+      this.#windowStart = a;
+      this.#windowEnd = Math.min(data.length, a + WINDOW_BYTES);
+      this.#window = windowDecoder.decode(data.subarray(a, this.#windowEnd));
+    }
+    return this.#window.slice(a - this.#windowStart, e - this.#windowStart);
   }
 
   #string(field: number): string | null {

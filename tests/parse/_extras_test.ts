@@ -132,3 +132,19 @@ Deno.test("packExtras() codes strings against their neighbours and decodes them 
     `${cdn}kab`,
   );
 });
+
+Deno.test("extrasEntries() reads back ASCII runs longer than its decoding window, and many pages", () => {
+  const long = "x".repeat(20_000);
+  const entries: [number, PageExtrasData][] = Array.from({ length: 3000 }, (_, p) => [p, {
+    images: [{
+      loc: `https://cdn.example/${p % 7}/${p}.jpg`,
+      caption: p === 1500 ? long : p % 3 === 0 ? `caf\u00e9 ${p}` : null,
+      geoLocation: null,
+      title: `t${p}`,
+      license: null,
+    }],
+  }]);
+  const packed = packExtras(entries, 3000)!;
+  deepStrictEqual(extrasEntries(packed), entries);
+  equal(extrasEntries(packed)[1500]![1].images![0]!.caption, long);
+});
