@@ -316,3 +316,29 @@ Deno.test("a urlset's <loc>s with character references give the same pages by bo
     deepStrictEqual(urls(result.pages), want, parse.name);
   }
 });
+
+Deno.test("a non-canonical <loc> in one CDATA section is normalised from its bytes, as the general reader resolves it", () => {
+  const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc><![CDATA[HTTPS://WWW.Example.COM:443/a b?x=1&y=é#&amp;]]></loc></url>
+<url><loc> <![CDATA[rel/pa th]]> </loc></url>
+<url><loc><![CDATA[https://www.example.com/c\r\nd/./e]]></loc></url>
+<url><loc><![CDATA[../up&#38;.html]]></loc></url>
+<url><loc><![CDATA[https://bücher.example/x]]></loc></url>
+</urlset>`;
+  const bytes = new TextEncoder().encode(xml);
+  for (const parse of [parseSitemap, parseSitemapGeneral]) {
+    const result = parse(bytes, { url: SITEMAP });
+    if (result.kind !== "pages") throw new Error(result.kind);
+    deepStrictEqual(urls(result.pages), [
+      "https://www.example.com/a%20b?x=1&y=%C3%A9#&amp;",
+      "https://www.example.com/cd/e",
+      "https://www.example.com/up&#38;.html",
+      "https://xn--bcher-kva.example/x",
+    ], parse.name);
+    equal(
+      result.warning,
+      'Dropped 1 value that is not a URL (prose or markup), the first: "rel/pa th"',
+      parse.name,
+    );
+  }
+});
