@@ -21,29 +21,15 @@
  * @module
  */
 import process from "node:process";
-import { checkDocument, checkSeed, type FuzzCounts } from "../tests/parse/_url_fuzz.ts";
+import { checkDocument, checkSeed, fuzzCounts } from "../tests/parse/_url_fuzz.ts";
 import { numberFlag } from "./_flags.ts";
 
 const seconds = numberFlag("seconds", 60);
 const firstSeed = numberFlag("seed", Date.now() % 1_000_000_000);
 const started = performance.now();
 const deadline = started + seconds * 1000;
-const counts: FuzzCounts = {
-  urls: 0,
-  direct: 0,
-  answered: 0,
-  checks: 0,
-  charRefs: 0,
-  charRefsAnswered: 0,
-};
-const documents: FuzzCounts = {
-  urls: 0,
-  direct: 0,
-  answered: 0,
-  checks: 0,
-  charRefs: 0,
-  charRefsAnswered: 0,
-};
+const counts = fuzzCounts();
+const documents = fuzzCounts();
 let failures = 0;
 let seed = firstSeed;
 console.log(`fuzzing the URL normaliser for ${seconds} s from seed ${firstSeed}`);

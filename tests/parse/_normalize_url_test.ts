@@ -13,7 +13,7 @@ import { decodeRawText } from "../../src/parse/_pack.ts";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import { parseBase, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
 import { sitemapFromString } from "../../src/sitemap_from_string.ts";
-import { checkDocument, checkSeed, type FuzzCounts } from "./_url_fuzz.ts";
+import { checkDocument, checkSeed, fuzzCounts } from "./_url_fuzz.ts";
 import { urls } from "./_unpack.ts";
 
 const SITEMAP = "https://www.example.com/dir/sitemap.xml";
@@ -86,14 +86,7 @@ Deno.test("resolveSitemapUrl() drops the fragment on the fast path too", () => {
 });
 
 Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,000 seeds)", () => {
-  const counts: FuzzCounts = {
-    urls: 0,
-    direct: 0,
-    answered: 0,
-    checks: 0,
-    charRefs: 0,
-    charRefsAnswered: 0,
-  };
+  const counts = fuzzCounts();
   const failures: string[] = [];
   for (let seed = 0; seed < 200_000; seed++) {
     const problem = checkSeed(seed, counts);
@@ -104,14 +97,7 @@ Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,0
 });
 
 Deno.test("the page builder's byte paths give the fuzzer's URLs exactly, in 60 urlsets by both readers", () => {
-  const counts: FuzzCounts = {
-    urls: 0,
-    direct: 0,
-    answered: 0,
-    checks: 0,
-    charRefs: 0,
-    charRefsAnswered: 0,
-  };
+  const counts = fuzzCounts();
   const failures: string[] = [];
   for (let d = 0; d < 60; d++) {
     const seeds = Array.from({ length: 500 }, (_, k) => 1_000_000 + d * 500 + k);

@@ -342,6 +342,11 @@ export interface FuzzCounts {
   charRefsAnswered: number;
 }
 
+/** Counts of a run that has not started. */
+export function fuzzCounts(): FuzzCounts {
+  return { urls: 0, direct: 0, answered: 0, checks: 0, charRefs: 0, charRefsAnswered: 0 };
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let out = new Uint8Array(4096);
