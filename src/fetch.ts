@@ -272,6 +272,7 @@ export class WebClient {
   /** Hosts given up, with the failure every later request to them ends with. */
   readonly #down = new Map<string, FetchFailure>();
   #responses = 0;
+  #plainHeaders: Headers | null = null;
   #firstFailure: FetchFailure | null = null;
 
   /**
@@ -346,7 +347,11 @@ export class WebClient {
         reason: `Refused a non-http(s) URL: ${shorten(start.href)}`,
       };
     }
-    const headers = this.#headers(init.headers);
+    // Built once for the usual call without headers of its own (nothing
+    // changes a Headers object once made: a redirect off-origin copies it).
+    const headers = init.headers === undefined
+      ? this.#plainHeaders ??= this.#headers(undefined)
+      : this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
       const outcome = await this.#attempt(start, headers, init.ungated ?? false);
       const result = outcome.result;
