@@ -23,7 +23,7 @@ import { parseW3cDateBytes } from "./_dates.ts";
 import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, parsePriority } from "./_reader.ts";
 import { CHANGE_FREQUENCIES, type ParseResult } from "./_result.ts";
-import { isSpace, MAX_MARKUP, skipMarkup, textEnd } from "./_xml_bytes.ts";
+import { isSpace, MAX_MARKUP, prologEnd, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
 const LT = 0x3c;
 const GT = 0x3e;
@@ -198,16 +198,8 @@ export function readPlainUrlset(
   since: number,
   checkpoint: Checkpoint = NO_CHECKPOINT,
 ): ParseResult | null {
-  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  // Prolog: whitespace, the XML declaration, comments, processing instructions.
-  for (;;) {
-    while (isSpace(b[i]!)) i++;
-    if (b[i] !== LT) return null;
-    const c = b[i + 1];
-    if (c !== QUESTION && c !== BANG) break;
-    i = skipMarkup(b, i);
-    if (i === -1) return null;
-  }
+  let i = prologEnd(b);
+  if (i === -1) return null;
   i = rootEnd(b, i);
   if (i === -1) return null;
   const builder = new PackedPagesBuilder(base, since, { sizeHint: b.length });

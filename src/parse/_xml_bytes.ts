@@ -400,6 +400,25 @@ function readSplitField(
 }
 
 /**
+ * Skips a UTF-8 document's BOM and prolog (whitespace, the XML declaration,
+ * comments, processing instructions).
+ *
+ * @param b The document.
+ * @returns The index of the root's `<`, or -1 when something else comes first.
+ */
+export function prologEnd(b: Uint8Array): number {
+  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  for (;;) {
+    while (isSpace(b[i]!)) i++;
+    if (b[i] !== LT) return -1;
+    const c = b[i + 1];
+    if (c !== QUESTION && c !== BANG) return i;
+    i = skipMarkup(b, i);
+    if (i === -1) return -1;
+  }
+}
+
+/**
  * Reads a UTF-8 document whose root's local name is `rootLocal` from its
  * bytes, reporting to the reader `make` returns for the root's namespace.
  *
@@ -417,16 +436,8 @@ export function readXmlBytes(
   make: (rootNs: string) => ByteReader,
   checkpoint: Checkpoint,
 ): ParseResult | null {
-  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  // Prolog: whitespace, the XML declaration, comments, processing instructions.
-  for (;;) {
-    while (isSpace(b[i]!)) i++;
-    if (b[i] !== LT) return null;
-    const c = b[i + 1];
-    if (c !== QUESTION && c !== BANG) break;
-    i = skipMarkup(b, i);
-    if (i === -1) return null;
-  }
+  const i = prologEnd(b);
+  if (i === -1) return null;
   // The root's start tag: a name, then name="value" pairs whose values need no decoding.
   const nameAt = i + 1;
   let j = nameAt;
