@@ -1,5 +1,5 @@
 /** The extras columns: every field survives the round trip, and short repeated strings are stored once. */
-import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal, throws } from "node:assert/strict";
 import { extrasEntries, packExtras } from "../../src/parse/_extras.ts";
 import type { PageExtrasData } from "../../src/parse/_result.ts";
 
