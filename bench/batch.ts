@@ -6,7 +6,11 @@
  * the crawler's alone. Peak RSS is each crawler process's maximum resident
  * set size as `/usr/bin/time` reports it.
  *
- * `deno run -A bench/batch.ts [--sites 1000] [--latency 20] [--workers 2] [--site-concurrency 64] [--max-connections 64]`
+ * `deno run -A bench/batch.ts [--sites 1000] [--latency 20] [--workers 2] [--site-concurrency N] [--max-connections N]`
+ *
+ * Without `--site-concurrency` / `--max-connections` the crawlers run with
+ * their defaults (16 sites at once, 64 connections, as a user who passes no
+ * flag gets them); with one, it is passed on to every crawler process.
  *
  * @module
  */
@@ -21,8 +25,8 @@ const DENO = Deno.execPath();
 const SITES = numberFlag("sites", 1000);
 const LATENCY = numberFlag("latency", 20);
 const WORKERS = numberFlag("workers", 2);
-const SITE_CONCURRENCY = numberFlag("site-concurrency", 64);
-const MAX_CONNECTIONS = numberFlag("max-connections", 64);
+const SITE_CONCURRENCY = numberFlag("site-concurrency", NaN);
+const MAX_CONNECTIONS = numberFlag("max-connections", NaN);
 
 interface Measured {
   readonly seconds: number;
@@ -97,18 +101,20 @@ const dir = mkdtempSync(join(tmpdir(), "batch-bench-"));
 const list = join(dir, "sites.txt");
 const server = await serveSites(list);
 const crawl = [
-  "--site-concurrency",
-  String(SITE_CONCURRENCY),
-  "--max-connections",
-  String(MAX_CONNECTIONS),
+  ...(Number.isNaN(SITE_CONCURRENCY) ? [] : ["--site-concurrency", String(SITE_CONCURRENCY)]),
+  ...(Number.isNaN(MAX_CONNECTIONS) ? [] : ["--max-connections", String(MAX_CONNECTIONS)]),
 ];
+/** A setting as the run uses it: the flag's value, or the default (DESIGN §3). */
+const setting = (value: number, fallback: number): string =>
+  Number.isNaN(value) ? `${fallback} (default)` : String(value);
 try {
   const load = Deno.loadavg()[0]!.toFixed(1);
   console.log(`load average ${load} on ${navigator.hardwareConcurrency} cores`);
   console.log(
     `${SITES} sites (robots.txt -> index -> 2 urlsets of 5 pages; 1 in 20 without sitemaps, ` +
-      `1 in 20 unreachable), ${LATENCY} ms per response, siteConcurrency ${SITE_CONCURRENCY}, ` +
-      `maxConnections ${MAX_CONNECTIONS}`,
+      `1 in 20 unreachable), ${LATENCY} ms per response, siteConcurrency ${
+        setting(SITE_CONCURRENCY, 16)
+      }, maxConnections ${setting(MAX_CONNECTIONS, 64)}`,
   );
 
   const out = join(dir, "batch.ndjson");

@@ -9,7 +9,8 @@
  * Each seed is a URL generated from a grammar of every form the normaliser
  * handles or declines (scheme and host case, ports, IPv4 forms, IDN and
  * `xn--` hosts, user info, raw UTF-8, spaces, `%2e` and `..` segments,
- * backslashes, tabs, entities, fragments, relative forms), often mutated
+ * backslashes, tabs, entities, decimal and hex character references,
+ * fragments, relative forms), often mutated
  * byte by byte, checked as a string and as raw XML bytes, as a page URL
  * and as a sitemap URL; every 500 seeds also go through the page builder as
  * one urlset, by both readers. The reference is `URL.parse` of the runtime
@@ -20,15 +21,15 @@
  * @module
  */
 import process from "node:process";
-import { checkDocument, checkSeed, type FuzzCounts } from "../tests/parse/_url_fuzz.ts";
+import { checkDocument, checkSeed, fuzzCounts } from "../tests/parse/_url_fuzz.ts";
 import { numberFlag } from "./_flags.ts";
 
 const seconds = numberFlag("seconds", 60);
 const firstSeed = numberFlag("seed", Date.now() % 1_000_000_000);
 const started = performance.now();
 const deadline = started + seconds * 1000;
-const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
-const documents: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
+const counts = fuzzCounts();
+const documents = fuzzCounts();
 let failures = 0;
 let seed = firstSeed;
 console.log(`fuzzing the URL normaliser for ${seconds} s from seed ${firstSeed}`);
@@ -58,6 +59,11 @@ console.log(
   `${n(counts.checks)} checks; the normaliser alone answered ${n(counts.answered)} of its ${
     n(counts.direct)
   } and declined the rest to URL.parse`,
+);
+console.log(
+  `of the raw XML checks, ${n(counts.charRefs)} had character references; the normaliser answered ${
+    n(counts.charRefsAnswered)
+  } of those itself`,
 );
 console.log(
   `${n(documents.urls)} of the URLs also as <loc>s of ${

@@ -1,9 +1,10 @@
 /**
  * What each URL form costs `sitemapFromString()`: a 50,000-`<loc>` urlset
  * per form (canonical https, upper-case host, port, IPv4 host, raw UTF-8
- * path, spaces, percent-encoded path, fragment, `..` segment, relative paths,
- * IDN host), parsed on this thread; prints the median ns per URL and MB/s of
- * several runs, the ratio to the canonical form, and the fastest run (on a
+ * path, spaces, percent-encoded path, `&amp;` and character references,
+ * a CDATA section, fragment, `..` segment, relative paths, IDN host),
+ * parsed on this thread; prints the median ns per URL and MB/s of several
+ * runs, the ratio to the canonical form, and the fastest run (on a
  * shared machine, the least disturbed one).
  *
  *   deno run -A bench/url_bench.ts [--runs 15] [--urls 50000]
@@ -28,6 +29,9 @@ const FORMS: readonly [string, (i: number) => string][] = [
   ["spaces", (i) => `https://www.example.com/products/item ${i} large.html`],
   ["percent-encoded path", (i) => `https://www.example.com/produits/%C3%A9t%C3%A9-${i}.html`],
   ["&amp; query", (i) => `https://www.example.com/p?id=${i}&amp;color=red`],
+  ["char refs (ASCII)", (i) => `https://www.example.com/p?id=${i}&#38;s=&#x61;&#47;b`],
+  ["char refs (UTF-8)", (i) => `https://www.example.com/caf&#233;/&#x65E5;-${i}.html`],
+  ["CDATA, upper-case host", (i) => `<![CDATA[https://WWW.Example.COM/p?id=${i}&s=a]]>`],
   ["fragment", (i) => `https://www.example.com/products/item-${i}.html#reviews`],
   ["'..' segment", (i) => `https://www.example.com/a/b/../products/item-${i}.html`],
   ["backslash", (i) => `https://www.example.com\\products\\item-${i}.html`],

@@ -272,6 +272,7 @@ export class WebClient {
   /** Hosts given up, with the failure every later request to them ends with. */
   readonly #down = new Map<string, FetchFailure>();
   #responses = 0;
+  #plainHeaders: Headers | null = null;
   #firstFailure: FetchFailure | null = null;
 
   /**
@@ -346,7 +347,11 @@ export class WebClient {
         reason: `Refused a non-http(s) URL: ${shorten(start.href)}`,
       };
     }
-    const headers = this.#headers(init.headers);
+    // Built once for the usual call without headers of its own (nothing
+    // changes a Headers object once made: a redirect off-origin copies it).
+    const headers = init.headers === undefined
+      ? this.#plainHeaders ??= this.#headers(undefined)
+      : this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
       const outcome = await this.#attempt(start, headers, init.ungated ?? false);
       const result = outcome.result;
@@ -385,9 +390,15 @@ export class WebClient {
   async #attempt(start: URL, baseHeaders: Headers, ungated: boolean): Promise<Attempt> {
     const outer = this.#options.signal;
     const deadline = new AbortController();
-    const signal = outer === undefined
-      ? deadline.signal
-      : AbortSignal.any([outer, deadline.signal]);
+    // The caller's signal reaches the request through the deadline's, one
+    // listener per signal for all attempts in flight: `AbortSignal.any` on a
+    // signal that outlives the attempt (a batch run's, shared by every site)
+    // kept a dependent per request on it (Deno: +18 MiB of heap per 9,000 sites).
+    const signal = deadline.signal;
+    if (outer !== undefined) {
+      if (outer.aborted) deadline.abort(outer.reason);
+      else CALLER_ABORTS.add(outer, deadline);
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     let url = start;
     let status: number | null = null;
@@ -525,6 +536,7 @@ export class WebClient {
       };
     } finally {
       clearTimeout(timer);
+      if (outer !== undefined) CALLER_ABORTS.delete(outer, deadline);
     }
   }
 
@@ -598,6 +610,11 @@ export class WebClient {
     }
   }
 }
+
+/** Aborts each attempt in flight (its deadline) when its caller's signal aborts. */
+const CALLER_ABORTS = new AbortWaiters<AbortController>((deadline, reason) =>
+  deadline.abort(reason)
+);
 
 function final(
   url: URL,

@@ -171,7 +171,10 @@ export class SiteCrawler {
       : AbortSignal.any([shared.signal, this.#stop.signal]);
     this.#options = { ...options, signal: this.signal };
     this.#scheduler = new RequestScheduler(shared);
-    const { pool, own } = poolForCall(shared);
+    // Not warmed: small sites parse on this thread (discover.ts) and never
+    // need a worker, whose isolate held ~35 MiB of RSS each over a batch of
+    // 1,000 small sites (bench/batch.ts); a document that needs one starts it.
+    const { pool, own } = poolForCall(shared, false);
     this.#pool = pool;
     this.#own = own;
   }

@@ -360,6 +360,24 @@ Deno.test("WebClient.get() rejects promptly with the signal's reason and leaves 
   });
 });
 
+Deno.test("WebClient.get() keeps one abort listener on a long-lived signal for all requests in flight, and none once they end", async () => {
+  const site = new FixtureSite();
+  site.latencyMs = 300;
+  const paths = Array.from({ length: 8 }, (_, i) => `/s${i}.xml`);
+  for (const path of paths) site.file(path, "<urlset></urlset>");
+  await withSite(site, async (server) => {
+    // A batch run's signal outlives every request of every site.
+    const { controller, listeners } = countedSignal();
+    const web = client({ signal: controller.signal, concurrency: 8 });
+    const pending = paths.map((path) => web.get(server.url(path)));
+    await waitFor(() => site.log.length === 8, "all eight requests");
+    assert.equal(listeners(), 1);
+    const results = await Promise.all(pending);
+    assert.deepEqual(results.map((r) => [r.ok, r.status]), paths.map(() => [true, 200]));
+    assert.equal(listeners(), 0, "nothing of the requests is left on the signal");
+  });
+});
+
 Deno.test("WebClient.get() reports a connection reset mid-body", async () => {
   const site = new FixtureSite().reset("/reset.xml", "<urlset><url><loc>");
   await withSite(site, async (server) => {

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { TimeSlicer } from "../src/_slice.ts";
 
 function busy(ms: number): void {

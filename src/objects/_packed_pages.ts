@@ -17,16 +17,22 @@ import {
   type ChangeFrequency,
   type ImageData,
   type NewsStoryData,
+  type PackedExtras,
   type PackedPages,
-  type PageExtrasData,
   type VideoData,
 } from "../parse/_result.ts";
 import { ExtrasReader } from "../parse/_extras.ts";
+import {
+  type ExtensionsSource,
+  type PageExtensions,
+  pendingExtensions,
+} from "./_lazy_extensions.ts";
 import {
   SitemapAlternate,
   SitemapImage,
   SitemapNewsStory,
   SitemapPage,
+  type SitemapPageInit,
   SitemapVideo,
 } from "./page.ts";
 
@@ -96,9 +102,9 @@ export function checkPackedPages(packed: PackedPages): void {
     previous = 0;
     for (let i = 0; i <= count; i++) {
       const start = x.pageStarts[i]!;
-      if (start < previous || start > x.records.length) {
+      if (start < previous || start > x.data.length) {
         throw new RangeError(
-          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${x.records.length} but got ${start}`,
+          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${x.data.length} but got ${start}`,
         );
       }
       previous = start;
@@ -152,23 +158,53 @@ function alternateFrom(data: AlternateData): SitemapAlternate {
   return new SitemapAlternate(data);
 }
 
-function pageWithExtras(
-  url: string,
-  priority: number,
-  lastModified: number,
-  changeFrequency: ChangeFrequency | null,
-  extras: PageExtrasData,
+type Extensions = PageExtensions<SitemapNewsStory, SitemapImage, SitemapVideo, SitemapAlternate>;
+
+/** Builds a packed source's page extensions when a page first reads one. */
+class PackedExtensions
+  implements ExtensionsSource<SitemapNewsStory, SitemapImage, SitemapVideo, SitemapAlternate> {
+  readonly #reader: ExtrasReader;
+
+  constructor(x: PackedExtras) {
+    this.#reader = new ExtrasReader(x);
+  }
+
+  extensions(index: number): Extensions {
+    const extras = this.#reader.page(index) ?? {};
+    return {
+      newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
+      images: extras.images?.map(imageFrom) ?? NONE,
+      videos: extras.videos?.map(videoFrom) ?? NONE,
+      alternates: extras.alternates?.map(alternateFrom) ?? NONE,
+    };
+  }
+}
+
+/**
+ * A page whose `newsStory`, `images`, `videos` and `alternates` are built
+ * from `source` when one of them is first read, then kept.
+ */
+function pageWithLazyExtensions(
+  init: SitemapPageInit,
+  source: PackedExtensions,
+  index: number,
 ): SitemapPage {
-  return new SitemapPage({
-    url,
-    priority,
-    lastModified,
-    changeFrequency,
-    newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
-    images: extras.images?.map(imageFrom) ?? [],
-    videos: extras.videos?.map(videoFrom) ?? [],
-    alternates: extras.alternates?.map(alternateFrom) ?? [],
-  });
+  pendingExtensions.source = source;
+  pendingExtensions.index = index;
+  try {
+    return new SitemapPage(init);
+  } finally {
+    pendingExtensions.source = null;
+  }
+}
+
+/** One source of extensions per columns object, shared by every traversal. */
+const extensionSources = new WeakMap<PackedExtras, PackedExtensions>();
+
+function extensionsOf(x: PackedExtras): PackedExtensions {
+  let source = extensionSources.get(x);
+  if (source === undefined) extensionSources.set(x, source = new PackedExtensions(x));
+  return source;
 }
 
 /** Where a pages node's pages come from: its packed columns, or objects it already holds. */
@@ -234,8 +270,8 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
   #lastModified: Float64Array = EMPTY_F64;
   #priority: Float64Array = EMPTY_F64;
   #changeFrequency: Uint8Array = EMPTY_U8;
-  /** The current source's extras, read page by page; null when it has none. */
-  #extras: ExtrasReader | null = null;
+  /** The current source's extras, built when a page reads them; null when it has none. */
+  #extras: PackedExtensions | null = null;
   #pageStarts: Uint32Array = EMPTY_U32;
   /** Index of the next page with extras, or -1. */
   #extrasAt = -1;
@@ -370,7 +406,7 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
     this.#priority = packed.priority;
     this.#changeFrequency = packed.changeFrequency;
     const x = packed.extras;
-    this.#extras = x === null ? null : new ExtrasReader(x);
+    this.#extras = x === null ? null : extensionsOf(x);
     this.#pageStarts = x === null ? EMPTY_U32 : x.pageStarts;
     this.#extrasAt = this.#nextWithExtras(0);
   }
@@ -394,20 +430,18 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
     this.#textEnd = stop;
   }
 
+  /** A page whose extensions are built when it first reads one. */
   #pageWithExtras(i: number, url: string): SitemapPage {
-    let page: SitemapPage;
-    try {
-      page = pageWithExtras(
+    const page = pageWithLazyExtensions(
+      {
         url,
-        this.#priority[i]!,
-        this.#lastModified[i]!,
-        FREQUENCY_BY_CODE[this.#changeFrequency[i]!] ?? null,
-        this.#extras!.page(i)!,
-      );
-    } catch (error) {
-      this.#close();
-      throw error;
-    }
+        priority: this.#priority[i]!,
+        lastModified: this.#lastModified[i]!,
+        changeFrequency: FREQUENCY_BY_CODE[this.#changeFrequency[i]!] ?? null,
+      },
+      this.#extras!,
+      i,
+    );
     this.#extrasAt = this.#nextWithExtras(i + 1);
     return page;
   }

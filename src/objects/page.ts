@@ -10,6 +10,7 @@
 
 import type { ChangeFrequency } from "../parse/_result.ts";
 import { isoString } from "./_iso.ts";
+import { type ExtensionsSource, pendingExtensions } from "./_lazy_extensions.ts";
 
 export type { ChangeFrequency } from "../parse/_result.ts";
 
@@ -21,6 +22,10 @@ const EMPTY: readonly any[] = Object.freeze([]);
 function frozenList<T>(list: readonly T[] | undefined): readonly T[] {
   if (list === undefined || list.length === 0) return EMPTY as readonly T[];
   return Object.freeze(list.slice());
+}
+
+function frozenInPlace<T>(list: readonly T[]): readonly T[] {
+  return list.length === 0 ? EMPTY as readonly T[] : Object.freeze(list);
 }
 
 /** A Date, or null for absent and invalid dates (an invalid Date cannot be serialised). */
@@ -501,11 +506,17 @@ export interface SitemapPageJSON {
   readonly alternates: readonly SitemapAlternateJSON[];
 }
 
+/** Where a page's extensions come from until first read. */
+type Source = ExtensionsSource<SitemapNewsStory, SitemapImage, SitemapVideo, SitemapAlternate>;
+
 /**
  * One page listed by a sitemap.
  *
  * Fields are read-only. Dates are ordinary `Date` objects: mutating one
  * changes what later readers of the same page object see, so don't.
+ * A page read from a parsed sitemap builds its extensions (`newsStory`,
+ * `images`, `videos`, `alternates`) when one of them is first read; each
+ * read after that returns the same objects.
  *
  * @example Build a page
  * ```ts
@@ -526,14 +537,13 @@ export class SitemapPage {
   #lastModified: Date | null | undefined;
   /** How often the page changes, or null. */
   readonly changeFrequency: ChangeFrequency | null;
-  /** Google News (or feed item) data, or null. */
-  readonly newsStory: SitemapNewsStory | null;
-  /** Google Image entries; empty when none. */
-  readonly images: readonly SitemapImage[];
-  /** Google Video entries; empty when none. */
-  readonly videos: readonly SitemapVideo[];
-  /** hreflang alternates; empty when none. */
-  readonly alternates: readonly SitemapAlternate[];
+  /** Where the extensions come from until they are built; null once built (or given). */
+  #source: Source | null;
+  #sourceIndex: number;
+  #newsStory: SitemapNewsStory | null = null;
+  #images: readonly SitemapImage[] = EMPTY;
+  #videos: readonly SitemapVideo[] = EMPTY;
+  #alternates: readonly SitemapAlternate[] = EMPTY;
 
   /**
    * Builds a page; lists are copied and frozen.
@@ -554,10 +564,52 @@ export class SitemapPage {
       this.#lastModified = date;
     }
     this.changeFrequency = init.changeFrequency ?? null;
-    this.newsStory = init.newsStory ?? null;
-    this.images = frozenList(init.images);
-    this.videos = frozenList(init.videos);
-    this.alternates = frozenList(init.alternates);
+    const source = pendingExtensions.source as Source | null;
+    this.#source = source;
+    this.#sourceIndex = pendingExtensions.index;
+    if (source === null) this.#setExtensions(init);
+    else pendingExtensions.source = null;
+  }
+
+  #setExtensions(from: SitemapPageInit): void {
+    this.#newsStory = from.newsStory ?? null;
+    this.#images = frozenList(from.images);
+    this.#videos = frozenList(from.videos);
+    this.#alternates = frozenList(from.alternates);
+  }
+
+  /** Builds the extensions from the source, once; its lists are fresh, so frozen without a copy. */
+  #build(): void {
+    const built = this.#source!.extensions(this.#sourceIndex);
+    this.#newsStory = built.newsStory;
+    this.#images = frozenInPlace(built.images);
+    this.#videos = frozenInPlace(built.videos);
+    this.#alternates = frozenInPlace(built.alternates);
+    this.#source = null;
+  }
+
+  /** Google News (or feed item) data, or null. */
+  get newsStory(): SitemapNewsStory | null {
+    if (this.#source !== null) this.#build();
+    return this.#newsStory;
+  }
+
+  /** Google Image entries; empty when none (frozen; the same array on every read). */
+  get images(): readonly SitemapImage[] {
+    if (this.#source !== null) this.#build();
+    return this.#images;
+  }
+
+  /** Google Video entries; empty when none (frozen; the same array on every read). */
+  get videos(): readonly SitemapVideo[] {
+    if (this.#source !== null) this.#build();
+    return this.#videos;
+  }
+
+  /** hreflang alternates; empty when none (frozen; the same array on every read). */
+  get alternates(): readonly SitemapAlternate[] {
+    if (this.#source !== null) this.#build();
+    return this.#alternates;
   }
 
   /** When the page last changed, or null (built on first read, then the same object). */

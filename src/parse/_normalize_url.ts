@@ -5,9 +5,10 @@
  * encoded with the path, query and fragment sets), `.`/`..` segments,
  * backslashes, tabs and newlines, fragments, and values relative to the
  * sitemap's URL. What it cannot settle exactly (IDN and `xn--` hosts, user
- * info, IPv6, odd IPv4 forms, unusual host characters, entities other than
- * the five named ones) it declines, and the caller asks `URL.parse`; what it
- * returns is what `URL.parse(value, base).href` returns. The differential
+ * info, IPv6, odd IPv4 forms, unusual host characters, references other than
+ * the five named entities and valid decimal or hex character references) it
+ * declines, and the caller asks `URL.parse`; what it returns is what
+ * `URL.parse(value, base).href` returns. The differential
  * fuzzer (tests/parse/_normalize_url_test.ts, bench/fuzz_url.ts) holds it to
  * that.
  *
@@ -116,7 +117,7 @@ const HEX = encoder.encode("0123456789ABCDEF");
 const HTTP = encoder.encode("http://");
 const HTTPS = encoder.encode("https://");
 
-/** Scratch for values with tabs, newlines or entities removed. */
+/** Scratch for values with tabs, newlines or references removed. */
 let work = new Uint8Array(1024);
 
 /**
@@ -149,12 +150,34 @@ export function normalizeUrlBytes(
   while (b > a && src[b - 1]! <= 0x20) b--;
   // JavaScript's trim() also takes non-ASCII spaces; leave those edges to the slow path.
   if (a === b || src[a]! >= 0x80 || src[b - 1]! >= 0x80) return a === b ? NOT_HTTP : DECLINE;
-  const r = parse(src, a, b, out, o, base, flags, false);
+  const r = (flags & RAW_XML) !== 0 && src[b - 1] === 0x3b && edgeRef(src, a, b)
+    ? RESTART
+    : parse(src, a, b, out, o, base, flags, false);
   if (r !== RESTART) return r;
   const n = clean(src, a, b, (flags & RAW_XML) !== 0);
   if (n < 0) return DECLINE;
   return parse(work, 0, n, out, o, base, flags & ~RAW_XML, removedTabNl);
 }
+
+/**
+ * Whether the value `src[a, b)` (raw XML, ending with `;`) ends with a
+ * character reference to a control, a space or a non-ASCII character: it
+ * may be whitespace that trim() takes, with raw whitespace before it, so
+ * the value is decoded first ({@linkcode clean} then settles its edges).
+ */
+function edgeRef(src: Uint8Array, a: number, b: number): boolean {
+  // Back over the digits (hex ones too), then `x`, `#` and `&`.
+  let i = b - 2;
+  while (i > a && ((src[i]! >= 0x30 && src[i]! <= 0x39) || HEX_DIGIT[src[i]!] === 1)) i--;
+  if (src[i] === 0x78) i--;
+  if (i - 1 < a || src[i] !== 0x23 || src[i - 1] !== 0x26) return false;
+  const cp = charRef(src, i - 1, b);
+  return cp !== -1 && (cp <= 0x20 || cp >= 0x80);
+}
+
+/** `a-f` and `A-F`. */
+const HEX_DIGIT = new Uint8Array(256);
+for (const c of "abcdefABCDEF") HEX_DIGIT[c.charCodeAt(0)] = 1;
 
 /** Whether {@linkcode clean} removed a tab or newline. */
 let removedTabNl = false;
@@ -168,16 +191,36 @@ function needsCleaning(s: Uint8Array, a: number, b: number, raw: boolean): boole
   return false;
 }
 
-/** Copies `src[a, b)` to `work` without tabs and newlines and with entities decoded; -1 to decline. */
+/**
+ * Copies `src[a, b)` to `work` without tabs and newlines and with references
+ * decoded (a character reference's tab or newline removed too, as the
+ * parser removes it from the decoded text); -1 to decline.
+ */
 function clean(src: Uint8Array, a: number, b: number, raw: boolean): number {
+  // References only shrink: `&#128;` (6 bytes) is the shortest of 2 UTF-8 bytes.
   if (work.length < b - a) work = new Uint8Array(2 * (b - a));
   const w = work;
   let n = 0;
+  let refTabNlAt = -1;
   removedTabNl = false;
   for (let i = a; i < b; i++) {
     const c = src[i]!;
     if (c === 0x09 || c === 0x0a || c === 0x0d) {
       removedTabNl = true;
+      continue;
+    }
+    if (c === 0x26 && raw && src[i + 1] === 0x23) {
+      const cp = charRef(src, i, b);
+      if (cp < 0) return -1;
+      i = refEnd;
+      if (cp !== 0x09 && cp !== 0x0a && cp !== 0x0d) {
+        n = utf8(cp, w, n);
+        continue;
+      }
+      // One at an edge is trimmed, not removed: decline (see below).
+      if (n === 0) return -1;
+      removedTabNl = true;
+      refTabNlAt = n;
       continue;
     }
     if (c === 0x26 && raw) {
@@ -189,8 +232,15 @@ function clean(src: Uint8Array, a: number, b: number, raw: boolean): number {
     }
     w[n++] = c;
   }
-  // Removing newlines may bare an edge (`\n` then a space) that the trim took.
-  if (n === 0 || w[0]! <= 0x20 || w[n - 1]! <= 0x20) return -1;
+  // Removing newlines may bare an edge (`\n` then a space) that the trim took,
+  // and a reference may stand for one: for JavaScript's trim() (which also
+  // takes non-ASCII spaces) an edge byte has to be visible ASCII.
+  if (
+    n === 0 || w[0]! <= 0x20 || w[n - 1]! <= 0x20 || w[0]! >= 0x80 || w[n - 1]! >= 0x80 ||
+    refTabNlAt === n
+  ) {
+    return -1;
+  }
   return n;
 }
 
@@ -212,6 +262,61 @@ function entity(src: Uint8Array, i: number, b: number): number {
     if (c1 === 0x61 && c2 === 0x70 && c3 === 0x6f && c4 === 0x73) return 0x27 | (5 << 8);
   }
   return -1;
+}
+
+/** Where the last reference {@linkcode charRef} read ends: its `;`. */
+let refEnd = 0;
+
+/**
+ * The code point of the character reference at `src[i]` (`&#`), decimal or
+ * (`&#x`, lower-case x only, as XML has it) hex, ending at its `;`, which
+ * goes to {@linkcode refEnd}; -1 for what the tokenizer's `decodeEntities`
+ * would not decode to that code point (no digits, no `;` within `b`, 0,
+ * surrogates, past U+10FFFF): the caller declines those.
+ */
+function charRef(src: Uint8Array, i: number, b: number): number {
+  let j = i + 2;
+  const hex = src[j] === 0x78;
+  if (hex) j++;
+  const digits = j;
+  let value = 0;
+  for (; j < b; j++) {
+    const c = src[j]!;
+    let d: number;
+    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+    else if (hex && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) d = (c | 0x20) - 0x57;
+    else break;
+    value = value * (hex ? 16 : 10) + d;
+    if (value > 0x10ffff) return -1;
+  }
+  if (j === digits || j >= b || src[j] !== 0x3b) return -1;
+  if (value === 0 || (value >= 0xd800 && value <= 0xdfff)) return -1;
+  refEnd = j;
+  return value;
+}
+
+/** Writes code point `cp` (not a surrogate) as UTF-8 into `w` from `n`; returns the new `n`. */
+function utf8(cp: number, w: Uint8Array, n: number): number {
+  if (cp < 0x80) {
+    w[n] = cp;
+    return n + 1;
+  }
+  if (cp < 0x800) {
+    w[n] = 0xc0 | (cp >> 6);
+    w[n + 1] = 0x80 | (cp & 0x3f);
+    return n + 2;
+  }
+  if (cp < 0x10000) {
+    w[n] = 0xe0 | (cp >> 12);
+    w[n + 1] = 0x80 | ((cp >> 6) & 0x3f);
+    w[n + 2] = 0x80 | (cp & 0x3f);
+    return n + 3;
+  }
+  w[n] = 0xf0 | (cp >> 18);
+  w[n + 1] = 0x80 | ((cp >> 12) & 0x3f);
+  w[n + 2] = 0x80 | ((cp >> 6) & 0x3f);
+  w[n + 3] = 0x80 | (cp & 0x3f);
+  return n + 4;
 }
 
 function lower(c: number): number {
@@ -341,7 +446,7 @@ function path(
         continue;
       }
       if (k === C_SLASH || k === C_END_PATH) break;
-      o = escaped(k, s, i, b, out, o, relative, flags);
+      o = escaped(k, s, i, b, out, o, relative, flags, PATH);
       if (o < 0) return o;
       i += consumed;
     }
@@ -398,7 +503,12 @@ export function normalizeUrlBytesFrom(
 ): number {
   const b0 = b;
   while (b > j && src[b - 1]! <= 0x20) b--;
-  if (b === j || src[b - 1]! >= 0x80) return normalizeUrlBytes(src, a, b0, out, o, base, flags);
+  if (
+    b === j || src[b - 1]! >= 0x80 ||
+    ((flags & RAW_XML) !== 0 && src[b - 1] === 0x3b && edgeRef(src, a, b))
+  ) {
+    return normalizeUrlBytes(src, a, b0, out, o, base, flags);
+  }
   let pathStart = -1;
   let seg = 0;
   const start = o;
@@ -528,6 +638,8 @@ const ENCODE = 0;
 const KEEP = 1;
 /** Outcome of {@linkcode rare}: an `&amp;` in raw XML, read as `&`. */
 const AMP = 2;
+/** Outcome of {@linkcode rare}: a character reference (`&#`) in raw XML. */
+const CHAR_REF = 3;
 
 /** What to do with a byte of class `k` other than the common ones: {@linkcode ENCODE}, {@linkcode KEEP} or an outcome. */
 function rare(
@@ -540,6 +652,7 @@ function rare(
 ): number {
   if (k === C_AMP) {
     if ((flags & RAW_XML) === 0) return KEEP;
+    if (s[i + 1] === 0x23) return CHAR_REF;
     // `&amp;` (a query's separator, escaped) is read in place; other references first decoded.
     return s[i + 4] === 0x3b && s[i + 1] === 0x61 && s[i + 2] === 0x6d && s[i + 3] === 0x70 &&
         i + 4 < b
@@ -593,9 +706,53 @@ function utf8Length(s: Uint8Array, i: number, b: number): number {
 let consumed = 0;
 
 /**
+ * Writes the character reference at `s[i]` (`&#`, raw XML, in the path,
+ * query or fragment of an absolute URL) as the URL holds the character it
+ * stands for, by `set` as {@linkcode escaped} would write that character
+ * raw: kept, percent-encoded, non-ASCII as percent-encoded UTF-8. What
+ * changes the URL's structure (`/`, `\`, `?`, `#` where they separate
+ * parts), a tab or newline, a value's last character (which may be
+ * whitespace that trim() takes), and anything in a relative value (where a
+ * `:` could make a scheme) restart on the decoded text; invalid references
+ * decline. Sets {@linkcode consumed}.
+ */
+function charRefInPlace(
+  s: Uint8Array,
+  i: number,
+  b: number,
+  out: Uint8Array,
+  o: number,
+  relative: boolean,
+  set: Uint8Array,
+): number {
+  if (relative) return RESTART;
+  const cp = charRef(s, i, b);
+  if (cp < 0) return DECLINE;
+  if (refEnd + 1 === b && (cp <= 0x20 || cp >= 0x80)) return RESTART;
+  consumed = refEnd - i;
+  if (cp >= 0x80) {
+    const n = utf8(cp, scratch, 0);
+    for (let m = 0; m < n; m++) o = percent(scratch[m]!, out, o);
+    return o;
+  }
+  const k = set[cp]!;
+  if (k === 0 || k === C_AMP) {
+    out[o] = cp;
+    return o + 1;
+  }
+  // `<`, `>`, `"`, spaces and controls, as in an absolute URL's raw bytes.
+  if (k === C_ENCODE || k === C_REJECT || k === C_SPACE) return percent(cp, out, o);
+  return k === C_DECLINE ? DECLINE : RESTART;
+}
+
+/** A code point's UTF-8 bytes. */
+const scratch = new Uint8Array(4);
+
+/**
  * Writes the byte at `s[i]`, of class `k` (not 0), as the URL holds it:
- * percent-encoded, kept, or read with the bytes after it (UTF-8, `&amp;`);
- * sets {@linkcode consumed}. Returns the new `o`, or a negative outcome.
+ * percent-encoded, kept, or read with the bytes after it (UTF-8, `&amp;`,
+ * a character reference, by the percent-encode set `set`); sets
+ * {@linkcode consumed}. Returns the new `o`, or a negative outcome.
  */
 function escaped(
   k: number,
@@ -606,6 +763,7 @@ function escaped(
   o: number,
   relative: boolean,
   flags: number,
+  set: Uint8Array,
 ): number {
   consumed = 0;
   if (k === C_ENCODE) return percent(s[i]!, out, o);
@@ -622,6 +780,7 @@ function escaped(
     out[o] = s[i]!;
     return o + 1;
   }
+  if (r === CHAR_REF) return charRefInPlace(s, i, b, out, o, relative, set);
   if (r !== AMP) return r;
   out[o] = 0x26;
   consumed = 4;
@@ -659,7 +818,7 @@ function queryAndFragment(
       out[o++] = c;
       continue;
     }
-    o = escaped(k, s, i, b, out, o, relative, flags);
+    o = escaped(k, s, i, b, out, o, relative, flags, set);
     if (o < 0) return o;
     i += consumed;
   }

@@ -689,7 +689,8 @@ export class PackedPagesBuilder {
    * Adds, as a page, the text `src[a, b)` of a UTF-8 document as it stands
    * (a CDATA section's content: nothing to decode but line ends): kept as
    * copied when it is a normal URL ({@linkcode normalUrlEnd}, ends trimmed),
-   * else decoded and resolved as {@linkcode commitText} does.
+   * else normalised from the bytes, or, when the normaliser declines,
+   * decoded and resolved as {@linkcode commitText} does.
    *
    * @param src The document's bytes.
    * @param a Start of the text.
@@ -712,12 +713,25 @@ export class PackedPagesBuilder {
     let e = b;
     while (i < e && src[i]! <= 0x20) i++;
     while (e > i && src[e - 1]! <= 0x20) e--;
+    if (this.#pN !== 0) this.#flush();
     if (e - i < 10 || normalUrlEnd(src, i, e, PATH_OK) !== e) {
-      const text = normalizeNewlines(rawDecoder.decode(src.subarray(a, b)));
-      this.commitText(text, lastModified, priority, changeFrequency, extras);
+      // Not canonical: normalised from the bytes (nothing to decode: a CR,
+      // like the LF it would become, is removed), unless that declines or
+      // finds no URL, which the decoded text's resolution settles and counts.
+      const room = this.#used + normalizedRoom(e - i, this.#normalBase);
+      if (room > this.#bytes.length) this.#bytes = grown(this.#bytes, room);
+      const start = this.#used;
+      const end = normalizeUrlBytes(src, i, e, this.#bytes, start, this.#normalBase, KEEP_FRAGMENT);
+      if (end < 0) {
+        const text = normalizeNewlines(rawDecoder.decode(src.subarray(a, b)));
+        this.commitText(text, lastModified, priority, changeFrequency, extras);
+        return;
+      }
+      this.#hash = hashBytes(this.#bytesView(), this.#bytes, start, end, this.#seed);
+      if (extras !== null) this.#recordExtras(extras);
+      this.#commitValues(end, lastModified, priority, changeFrequency);
       return;
     }
-    if (this.#pN !== 0) this.#flush();
     const used = this.#used;
     const end = used + (e - i);
     if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);

@@ -117,16 +117,17 @@ export interface PackedPages {
 
 /**
  * Extension data of a sitemap's pages in columns (written and read by
- * `_extras.ts`): a string table and a stream of 32-bit records per page.
+ * `_extras.ts`): a dictionary of shared strings and one compact byte stream,
+ * each page's part of it readable alone.
  */
 export interface PackedExtras {
-  /** UTF-8 bytes of every string value, concatenated. */
-  readonly text: Uint8Array;
-  /** Where string k ends in the decoded `text`, in UTF-16 code units. */
-  readonly textEnds: Uint32Array;
-  /** Each page's records, one after another. */
-  readonly records: Uint32Array;
-  /** Page i's records are `records[pageStarts[i], pageStarts[i + 1])`; `count + 1` entries. */
+  /** UTF-8 bytes of the dictionary's strings, concatenated. */
+  readonly dictText: Uint8Array;
+  /** Where dictionary string k ends in the decoded `dictText`, in UTF-16 code units. */
+  readonly dictEnds: Uint32Array;
+  /** Each page's encoded extras, one after another. */
+  readonly data: Uint8Array;
+  /** Page i's bytes are `data[pageStarts[i], pageStarts[i + 1])`; `count + 1` entries. */
   readonly pageStarts: Uint32Array;
 }
 
@@ -190,7 +191,12 @@ export function transferablesOf(result: ParseResult): ArrayBuffer[] {
   const x = p.extras;
   if (x !== null) {
     buffers.push(
-      ...[x.text.buffer, x.textEnds.buffer, x.records.buffer, x.pageStarts.buffer] as ArrayBuffer[],
+      ...[
+        x.dictText.buffer,
+        x.dictEnds.buffer,
+        x.data.buffer,
+        x.pageStarts.buffer,
+      ] as ArrayBuffer[],
     );
   }
   return buffers;

@@ -139,9 +139,10 @@ export interface CallPool {
 /**
  * The workers for one call: the caller's shared pool, or new ones started now
  * (while robots.txt is on the wire), unless a cache makes it likely that
- * nothing needs parsing (a repeat run answered by 304s).
+ * nothing needs parsing (a repeat run answered by 304s) or `warm` is false.
  *
  * @param options The call's resolved options.
+ * @param warm Start the workers now; false starts each once a document needs it.
  * @returns The pool, and whether the call must close it.
  */
 export function poolForCall(
@@ -151,9 +152,10 @@ export function poolForCall(
     readonly timeoutMs: number;
     readonly cache: unknown;
   },
+  warm = true,
 ): CallPool {
   if (options.pool !== null) return { pool: parsePoolOf(options.pool), own: false };
   const pool = createParsePool({ workers: options.workers, jobTimeoutMs: options.timeoutMs });
-  if (options.cache === null) pool.warm();
+  if (warm && options.cache === null) pool.warm();
   return { pool, own: true };
 }

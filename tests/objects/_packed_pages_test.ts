@@ -81,6 +81,14 @@ function handPacked(): PackedPages {
   };
 }
 
+/**
+ * Pages as toJSON() writes them, with their class: a page's extensions are
+ * getters (built on first read), which deepStrictEqual on the objects skips.
+ */
+function json(pages: readonly SitemapPage[]): unknown[] {
+  return pages.map((page) => [page.constructor.name, page.toJSON()]);
+}
+
 const EXPECTED = [
   new SitemapPage({
     url: "https://例え.jp/ä?q=ü",
@@ -127,11 +135,11 @@ const EXPECTED = [
 ];
 
 Deno.test("iteratePackedPages() slices non-ASCII URLs by UTF-16 offsets and maps every column", () => {
-  assert.deepStrictEqual([...iteratePackedPages(handPacked())], EXPECTED);
+  assert.deepStrictEqual(json([...iteratePackedPages(handPacked())]), json(EXPECTED));
 });
 
 Deno.test("materialisePackedPages() builds the same pages as iteratePackedPages()", () => {
-  assert.deepStrictEqual(materialisePackedPages(handPacked()), EXPECTED);
+  assert.deepStrictEqual(json(materialisePackedPages(handPacked())), json(EXPECTED));
 });
 
 Deno.test("iteratePackedPages() puts extras on the pages their index names and no others", () => {
@@ -274,8 +282,8 @@ Deno.test("iteratePages() builds equal pages, as fresh objects, on every travers
   const packed = handPacked();
   const first = [...iteratePages([packed])];
   const second = [...iteratePages([packed])];
-  assert.deepStrictEqual(first, EXPECTED);
-  assert.deepStrictEqual(second, EXPECTED);
+  assert.deepStrictEqual(json(first), json(EXPECTED));
+  assert.deepStrictEqual(json(second), json(EXPECTED));
   assert.notEqual(first[0], second[0]);
 });
 
@@ -368,20 +376,70 @@ Deno.test("iteratePages() reads each source only when the pages before it are us
   assert.deepEqual(pulled, [0, 1]);
 });
 
-Deno.test("iteratePages() throws malformed extras columns once, then is finished", () => {
+Deno.test("a page with malformed extras columns throws when its extensions are read", () => {
   // Page 0 says it has records, but they stop after the mask that announces images.
   const extras = {
-    text: new Uint8Array(0),
-    textEnds: new Uint32Array(0),
-    records: new Uint32Array([2]),
+    dictText: new Uint8Array(0),
+    dictEnds: new Uint32Array(0),
+    data: new Uint8Array([2]),
     pageStarts: new Uint32Array([0, 1, 1]),
   };
   const pages = iteratePages([{ ...plainPacked(2), extras }, plainPacked(1)]);
-  assert.throws(() => pages.next(), {
+  const first = pages.next().value!;
+  // Extensions are built when first read: the URL is there, the images throw.
+  assert.equal(first.url, "https://example.com/p0");
+  assert.throws(() => first.images, {
     name: "RangeError",
     message: "Extras records end inside a page",
   });
-  assert.deepEqual(pages.next(), { value: undefined, done: true });
+  assert.throws(() => first.toJSON(), {
+    name: "RangeError",
+    message: "Extras records end inside a page",
+  });
+  assert.deepEqual([...pages].map((page) => page.url), [
+    "https://example.com/p1",
+    "https://example.com/p0",
+  ]);
+});
+
+Deno.test("a packed page builds its extensions once: each read returns the same frozen objects", () => {
+  const packed = plainPacked(
+    3,
+    packExtras([[1, {
+      images: [IMAGE, IMAGE],
+      alternates: [{ hreflang: "de", href: "https://example.com/de/1" }],
+      newsStory: {
+        title: "T",
+        publishDate: NaN,
+        publicationName: null,
+        publicationLanguage: null,
+        access: null,
+        genres: ["Blog"],
+        keywords: [],
+        stockTickers: [],
+      },
+    }]], 3),
+  );
+  const [, page] = iteratePages([packed]);
+  const images = page!.images;
+  assert.equal(page!.images, images);
+  assert.equal(Object.isFrozen(images), true);
+  assert.equal(images.length, 2);
+  assert.equal(images[0]!.loc, IMAGE.loc);
+  assert.equal(page!.alternates, page!.alternates);
+  assert.equal(Object.isFrozen(page!.alternates), true);
+  assert.deepEqual(page!.alternates.map((a) => a.toJSON()), [
+    { hreflang: "de", href: "https://example.com/de/1" },
+  ]);
+  assert.equal(page!.newsStory, page!.newsStory);
+  assert.deepEqual(page!.newsStory!.genres, ["Blog"]);
+  assert.equal(page!.videos, page!.videos);
+  assert.equal(page!.videos.length, 0);
+  assert.equal(Object.isFrozen(page!.videos), true);
+  // A second traversal builds its own page, equal by value.
+  const [, again] = iteratePages([packed]);
+  assert.notEqual(again!.images, images);
+  assert.deepEqual(again!.toJSON(), page!.toJSON());
 });
 
 Deno.test("checkPackedPages() rejects short columns and out-of-order offsets", () => {
@@ -416,12 +474,12 @@ Deno.test("checkPackedPages() rejects extras columns that do not cover every pag
     () =>
       checkPackedPages({
         ...plainPacked(2),
-        extras: { ...extras, pageStarts: new Uint32Array([0, 9, 5]) },
+        extras: { ...extras, pageStarts: new Uint32Array([0, 99, 5]) },
       }),
     {
       name: "RangeError",
       message:
-        `Expected PackedPages.extras.pageStarts[1] to be between 0 and ${extras.records.length} but got 9`,
+        `Expected PackedPages.extras.pageStarts[1] to be between 0 and ${extras.data.length} but got 99`,
     },
   );
 });

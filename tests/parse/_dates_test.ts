@@ -1,4 +1,4 @@
-import { equal } from "node:assert/strict";
+import { strictEqual as equal } from "node:assert/strict";
 import { parseDate, parseRfc822Date, parseW3cDate } from "../../src/parse/_dates.ts";
 import { iso } from "./_unpack.ts";
 

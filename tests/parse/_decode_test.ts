@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { chooseEncoding, decodeChunks, undecodableReason } from "../../src/parse/_decode.ts";
 
 const ascii = (s: string) => new TextEncoder().encode(s);

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { readerForRoot, sniffFormat } from "../../src/parse/_detect.ts";
 import { parse } from "./_unpack.ts";
 

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { extras, fixture, pagesOf, parse, rows } from "./_unpack.ts";
 
 function story(title: string, publishDate: number | null): unknown {

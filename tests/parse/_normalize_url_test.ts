@@ -1,9 +1,19 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
-import { KEEP_FRAGMENT, normalBase, normalizeUrl } from "../../src/parse/_normalize_url.ts";
-import { parseSitemap } from "../../src/parse/parse_sitemap.ts";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
+import {
+  DECLINE,
+  KEEP_FRAGMENT,
+  normalBase,
+  normalizedRoom,
+  normalizeUrl,
+  normalizeUrlBytes,
+  NOT_HTTP,
+  RAW_XML,
+} from "../../src/parse/_normalize_url.ts";
+import { decodeRawText } from "../../src/parse/_pack.ts";
+import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import { parseBase, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
 import { sitemapFromString } from "../../src/sitemap_from_string.ts";
-import { checkDocument, checkSeed, type FuzzCounts } from "./_url_fuzz.ts";
+import { checkDocument, checkSeed, fuzzCounts } from "./_url_fuzz.ts";
 import { urls } from "./_unpack.ts";
 
 const SITEMAP = "https://www.example.com/dir/sitemap.xml";
@@ -76,7 +86,7 @@ Deno.test("resolveSitemapUrl() drops the fragment on the fast path too", () => {
 });
 
 Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,000 seeds)", () => {
-  const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
+  const counts = fuzzCounts();
   const failures: string[] = [];
   for (let seed = 0; seed < 200_000; seed++) {
     const problem = checkSeed(seed, counts);
@@ -87,7 +97,7 @@ Deno.test("the differential URL fuzzer finds no difference from URL.parse (200,0
 });
 
 Deno.test("the page builder's byte paths give the fuzzer's URLs exactly, in 60 urlsets by both readers", () => {
-  const counts: FuzzCounts = { urls: 0, direct: 0, answered: 0, checks: 0 };
+  const counts = fuzzCounts();
   const failures: string[] = [];
   for (let d = 0; d < 60; d++) {
     const seeds = Array.from({ length: 500 }, (_, k) => 1_000_000 + d * 500 + k);
@@ -195,4 +205,127 @@ Deno.test("a text sitemap's URL lines are normalised; its other lines skipped, a
   if (result.kind !== "pages") throw new Error(result.kind);
   deepStrictEqual(urls(result.pages), ["https://example.com/a%20b", "http://127.0.0.1/x"]);
   equal(result.warning, null);
+});
+
+/** The normaliser on a `<loc>`'s raw XML bytes, as the page builder calls it. */
+function rawXml(text: string): string | null | undefined {
+  const bytes = new TextEncoder().encode(text);
+  const out = new Uint8Array(normalizedRoom(bytes.length, nb));
+  const end = normalizeUrlBytes(bytes, 0, bytes.length, out, 0, nb, RAW_XML | KEEP_FRAGMENT);
+  if (end === DECLINE) return undefined;
+  if (end === NOT_HTTP) return null;
+  return new TextDecoder().decode(out.subarray(0, end));
+}
+
+/** What the tokenizer's decoding then URL.parse make of raw `<loc>` text. */
+function slowPath(text: string): string | null {
+  const bytes = new TextEncoder().encode(text);
+  return resolvePageUrl(decodeRawText(bytes, 0, bytes.length), base);
+}
+
+/** Character references in raw XML, with the WHATWG result written out. */
+const CHAR_REFS: readonly [string, string][] = [
+  // Read in place: ASCII by the part's percent-encode set, non-ASCII as UTF-8.
+  [
+    "https://www.example.com/search?q=1&amp;page=2&#38;s=&#x61;",
+    "https://www.example.com/search?q=1&page=2&s=a",
+  ],
+  [
+    "https://www.example.com/caf&#233;/&#x65E5;?q=&#128512;#&#xE9;x",
+    "https://www.example.com/caf%C3%A9/%E6%97%A5?q=%F0%9F%98%80#%C3%A9x",
+  ],
+  ["https://www.example.com/a&#32;b/&#60;x&#x3E;&#34;", "https://www.example.com/a%20b/%3Cx%3E%22"],
+  [
+    "https://www.example.com/p?a=&#0039;&#x60;#&#96;&#x7b;",
+    "https://www.example.com/p?a=%27`#%60{",
+  ],
+  ["https://www.example.com/&#x25;41/&#46;&#x2E;/b&#x2f;", "https://www.example.com/b/"],
+  ["https://www.example.com/p?a=&#47;&#63;&#x5C;", "https://www.example.com/p?a=/?\\"],
+  ["https://www.example.com/p&#x1;q", "https://www.example.com/p%01q"],
+  ["https://www.example.com/&#x26;amp;", "https://www.example.com/&amp;"],
+  // Decoded first: they separate parts, or the value is relative.
+  ["https://www.example.com/a&#47;b/&#92;../c", "https://www.example.com/a/b/c"],
+  ["https://www.example.com/p?x=&#35;y", "https://www.example.com/p?x=#y"],
+  ["https://www.example.com/a&#9;b&#x0A;c", "https://www.example.com/abc"],
+  ["caf&#233;.html?q=&#38;", "https://www.example.com/dir/caf%C3%A9.html?q=&"],
+  ["&#104;ttps://WWW.example.com&#58;443/x", "https://www.example.com/x"],
+];
+
+Deno.test("raw XML character references are read by the byte normaliser, as decoding then URL.parse reads them", () => {
+  for (const [text, href] of CHAR_REFS) {
+    equal(rawXml(text), href, text);
+    equal(slowPath(text), href, text);
+  }
+});
+
+Deno.test("invalid or edge character references are declined to the slow path, which decides them as before", () => {
+  const cases: readonly [string, string | null][] = [
+    // Invalid: the tokenizer makes them U+FFFD.
+    ["https://www.example.com/a&#0;", "https://www.example.com/a%EF%BF%BD"],
+    ["https://www.example.com/a&#xD800;b", "https://www.example.com/a%EF%BF%BDb"],
+    ["https://www.example.com/a&#x110000;b", "https://www.example.com/a%EF%BF%BDb"],
+    ["https://www.example.com/a&#99999999999999999999;b", "https://www.example.com/a%EF%BF%BDb"],
+    // Not references: left as written, so `#` starts the fragment.
+    ["https://www.example.com/a&#65b", "https://www.example.com/a&#65b"],
+    ["https://www.example.com/a&#X41;b", "https://www.example.com/a&#X41;b"],
+    ["https://www.example.com/a&#;b", "https://www.example.com/a&#;b"],
+    ["https://www.example.com/a&#x;b", "https://www.example.com/a&#x;b"],
+    // Whitespace at an edge, which the trim takes.
+    ["https://www.example.com/a&#32;", "https://www.example.com/a"],
+    ["https://www.example.com/a \n&#160;", "https://www.example.com/a"],
+    ["&#9;/b", "https://www.example.com/b"],
+    ["https://www.example.com/a&#x1;", "https://www.example.com/a"],
+    // Non-ASCII at the end: it might be a space that trim() takes.
+    ["https://www.example.com/caf&#233;", "https://www.example.com/caf%C3%A9"],
+  ];
+  for (const [text, href] of cases) {
+    equal(rawXml(text), undefined, text);
+    equal(slowPath(text), href, text);
+  }
+  // Whitespace inside a relative value: prose (DESIGN §4), settled in bytes.
+  equal(rawXml("a&#32;b"), null);
+  equal(slowPath("a&#32;b"), null);
+});
+
+Deno.test("a urlset's <loc>s with character references give the same pages by both readers", () => {
+  const locs = [...CHAR_REFS.map(([text]) => text), "https://www.example.com/a&#0;", "a&#32;b"];
+  const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${
+    locs.map((l) => `<url><loc>${l}</loc></url>\n`).join("")
+  }</urlset>`;
+  const want = [
+    ...CHAR_REFS.map(([, href]) => href).filter((h, i, all) => all.indexOf(h) === i),
+    "https://www.example.com/a%EF%BF%BD",
+  ];
+  const bytes = new TextEncoder().encode(xml);
+  for (const parse of [parseSitemap, parseSitemapGeneral]) {
+    const result = parse(bytes, { url: SITEMAP });
+    if (result.kind !== "pages") throw new Error(result.kind);
+    deepStrictEqual(urls(result.pages), want, parse.name);
+  }
+});
+
+Deno.test("a non-canonical <loc> in one CDATA section is normalised from its bytes, as the general reader resolves it", () => {
+  const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc><![CDATA[HTTPS://WWW.Example.COM:443/a b?x=1&y=é#&amp;]]></loc></url>
+<url><loc> <![CDATA[rel/pa th]]> </loc></url>
+<url><loc><![CDATA[https://www.example.com/c\r\nd/./e]]></loc></url>
+<url><loc><![CDATA[../up&#38;.html]]></loc></url>
+<url><loc><![CDATA[https://bücher.example/x]]></loc></url>
+</urlset>`;
+  const bytes = new TextEncoder().encode(xml);
+  for (const parse of [parseSitemap, parseSitemapGeneral]) {
+    const result = parse(bytes, { url: SITEMAP });
+    if (result.kind !== "pages") throw new Error(result.kind);
+    deepStrictEqual(urls(result.pages), [
+      "https://www.example.com/a%20b?x=1&y=%C3%A9#&amp;",
+      "https://www.example.com/cd/e",
+      "https://www.example.com/up&#38;.html",
+      "https://xn--bcher-kva.example/x",
+    ], parse.name);
+    equal(
+      result.warning,
+      'Dropped 1 value that is not a URL (prose or markup), the first: "rel/pa th"',
+      parse.name,
+    );
+  }
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { normalRawUrl, PackedPagesBuilder } from "../../src/parse/_pack.ts";
 import { isNotUrl } from "../../src/parse/_url.ts";
 import { extras, extrasJson, rows, urls } from "./_unpack.ts";

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { TextSitemapReader } from "../../src/parse/_text.ts";
 import { fixture, pagesOf, parse, rows, urls } from "./_unpack.ts";
 

@@ -15,6 +15,7 @@ import {
   RAW_XML,
 } from "../../src/parse/_normalize_url.ts";
 import { decodeRawText } from "../../src/parse/_pack.ts";
+import { normalizeNewlines } from "../../src/parse/_tokenizer.ts";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import { urls } from "./_unpack.ts";
 import { isNotUrl, resolvePageUrl, resolveSitemapUrl } from "../../src/parse/_url.ts";
@@ -230,8 +231,79 @@ function mutateUrl(url: string, r: Rng): string {
   return url;
 }
 
-/** XML-escapes some of the characters that need it, as a sitemap writer might. */
-function escapeXml(value: string, r: Rng): string {
+/**
+ * Character references the normaliser must decline (the tokenizer decodes
+ * the invalid ones to U+FFFD and leaves the unterminated ones as they are),
+ * or read as well-formed odd spellings.
+ */
+const ODD_REFS = [
+  "&#0;",
+  "&#x0;",
+  "&#xD800;",
+  "&#57343;",
+  "&#x110000;",
+  "&#1114112;",
+  "&#99999999999999999999;",
+  "&#65",
+  "&#x41",
+  "&#X41;",
+  "&#;",
+  "&#x;",
+  "&#-1;",
+  "&#x10FFFF;",
+  "&#0000065;",
+  "&#x00000041;",
+  "&#x2F;",
+  "&#92;",
+  "&#63;",
+  "&#x23;",
+  "&#9;",
+  "&#10;",
+  "&#13;",
+  "&#32;",
+  "&#160;",
+  "&#xfeff;",
+  "&#x3000;",
+  "&#1;",
+  "&#94;",
+  "&#46;",
+  "&#37;2e",
+  "&#58;",
+  "&#64;",
+  "&#x26;amp;",
+];
+
+/** A character reference for code point `cp`, in one of its spellings. */
+function charRef(cp: number, r: Rng): string {
+  const zeros = r.chance(0.1) ? "0".repeat(1 + r.int(r.chance(0.2) ? 16 : 3)) : "";
+  if (r.chance(0.5)) return `&#${zeros}${cp};`;
+  const hex = cp.toString(16);
+  return `&#x${zeros}${r.chance(0.5) ? hex.toUpperCase() : hex};`;
+}
+
+/**
+ * XML-escapes some of the characters that need it, as a sitemap writer
+ * might; in some values writes characters (any of them) as decimal or hex
+ * character references, and inserts odd or invalid references.
+ */
+export function escapeXml(value: string, r: Rng): string {
+  if (r.chance(0.3)) {
+    // Character references: `&` always escaped, by a reference or `&amp;`.
+    const rate = r.pick([0.05, 0.2, 1]);
+    let text = "";
+    for (const ch of value) {
+      const cp = ch.codePointAt(0)!;
+      if (cp === 0x26) text += r.chance(0.5) ? "&amp;" : charRef(cp, r);
+      else if (cp === 0x3c) text += r.chance(0.5) ? "&lt;" : charRef(cp, r);
+      else if (r.chance(rate)) text += charRef(cp, r);
+      else text += ch;
+    }
+    if (r.chance(0.3)) {
+      const at = r.int(text.length + 1);
+      text = text.slice(0, at) + r.pick(ODD_REFS) + text.slice(at);
+    }
+    return text;
+  }
   return value.replace(/[&<>"']/g, (c) => {
     if (c === "&") return "&amp;";
     if (c === "<") return "&lt;";
@@ -264,6 +336,15 @@ export interface FuzzCounts {
   answered: number;
   /** Checks made. */
   checks: number;
+  /** Raw XML checks of values written with a character reference (`&#`). */
+  charRefs: number;
+  /** Of those, the ones the normaliser answered itself. */
+  charRefsAnswered: number;
+}
+
+/** Counts of a run that has not started. */
+export function fuzzCounts(): FuzzCounts {
+  return { urls: 0, direct: 0, answered: 0, checks: 0, charRefs: 0, charRefsAnswered: 0 };
 }
 
 const encoder = new TextEncoder();
@@ -322,13 +403,15 @@ export function checkSeed(seed: number, counts: FuzzCounts): string | null {
   expect("bytes, page", bytesResult(bytes, base, KEEP_FRAGMENT), page);
   expect("bytes, sitemap", bytesResult(bytes, base, 0), sitemap);
   // As written in a document: escaped, then read back as the tokenizer would.
-  const xml = encoder.encode(escapeXml(value, r));
+  const text = escapeXml(value, r);
+  const xml = encoder.encode(text);
   const decoded = decodeRawText(xml, 0, xml.length);
-  expect(
-    "raw XML, page",
-    bytesResult(xml, base, KEEP_FRAGMENT | RAW_XML),
-    reference(decoded, base, true),
-  );
+  const raw = bytesResult(xml, base, KEEP_FRAGMENT | RAW_XML);
+  expect("raw XML, page", raw, reference(decoded, base, true));
+  if (text.includes("&#")) {
+    counts.charRefs++;
+    if (raw !== undefined) counts.charRefsAnswered++;
+  }
   if (problems.length === 0) return null;
   return `value ${JSON.stringify(value)} base ${JSON.stringify(baseText)}\n  ${
     problems.join("\n  ")
@@ -343,7 +426,8 @@ const NOT_XML = new RegExp(
 
 /**
  * Checks the page builder's own paths: the values of `seeds` as the `<loc>`s
- * of one urlset, read by the byte-level reader and by the general reader,
+ * of one urlset (escaped, or some as a CDATA section), read by the
+ * byte-level reader and by the general reader,
  * must give the reference URLs, deduplicated, first wins.
  *
  * @returns Null when all agree, else what differed.
@@ -360,9 +444,12 @@ export function checkDocument(seeds: readonly number[], counts: FuzzCounts): str
     if (NOT_XML.test(value)) continue;
     counts.urls++;
     const xml = escapeXml(value, r);
-    locs.push(xml);
+    // Some as one CDATA section: the value as it is, line ends normalised.
+    const cdata = r.chance(0.2) && !value.includes("]]>");
+    locs.push(cdata ? `<![CDATA[${value}]]>` : xml);
     const bytes = encoder.encode(xml);
-    const url = reference(decodeRawText(bytes, 0, bytes.length), base, true);
+    const text = cdata ? normalizeNewlines(value) : decodeRawText(bytes, 0, bytes.length);
+    const url = reference(text, base, true);
     if (url !== null && !seen.has(url)) {
       seen.add(url);
       expected.push(url);

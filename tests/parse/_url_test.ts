@@ -1,4 +1,4 @@
-import { equal } from "node:assert/strict";
+import { strictEqual as equal } from "node:assert/strict";
 import {
   parseBase,
   resolveDataUrl,

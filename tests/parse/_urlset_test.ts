@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { extras, fixture, pagesOf, parse, rows, urls } from "./_unpack.ts";
 
 const PAGES_URL = "https://www.example.com/sitemap_pages.xml";

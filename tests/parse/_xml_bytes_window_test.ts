@@ -4,7 +4,7 @@
  * characters, stray bytes and truncated sequences, read in order (as the
  * readers read) and at random.
  */
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { attributeValue, runText, TextWindow } from "../../src/parse/_xml_bytes.ts";
 import { Rng } from "./_xml_gen.ts";
 

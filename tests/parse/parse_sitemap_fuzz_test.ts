@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { parseSitemap } from "../../src/parse/parse_sitemap.ts";
 import { corpus, entriesOf, fuzz, prefixProblem, shapeProblem } from "./_fuzz.ts";
 

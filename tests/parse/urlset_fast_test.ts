@@ -3,7 +3,11 @@
  * UrlsetReader): wherever it accepts a document it must give the same result,
  * and it must accept the common shapes (or it would be no faster).
  */
-import { deepStrictEqual, equal, notEqual } from "node:assert/strict";
+import {
+  deepStrictEqual,
+  notStrictEqual as notEqual,
+  strictEqual as equal,
+} from "node:assert/strict";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import { realisticUrlset, SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
 import { corpus, mutate, rng } from "./_fuzz.ts";
