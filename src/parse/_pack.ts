@@ -249,14 +249,14 @@ export class PackedPagesBuilder {
 
   // Every valid URL added, duplicates included until build(): ASCII bytes,
   // end offsets, hashes and columns.
-  #bytes = new Uint8Array(64 << 10);
+  #bytes: Uint8Array = new Uint8Array(0);
   #used = 0;
   #n = 0;
-  #ends = new Uint32Array(1024);
-  #hashes = new Uint32Array(1024);
-  #lastModified = new Float64Array(1024);
-  #priority = new Float64Array(1024);
-  #changeFrequency = new Uint8Array(1024);
+  #ends: Uint32Array = new Uint32Array(0);
+  #hashes: Uint32Array = new Uint32Array(0);
+  #lastModified: Float64Array = new Float64Array(0);
+  #priority: Float64Array = new Float64Array(0);
+  #changeFrequency: Uint8Array = new Uint8Array(0);
   /** Entries with extras, ascending, and where each one's records start and end. */
   #extrasOf: number[] = [];
   #extrasFrom: number[] = [];
@@ -296,14 +296,19 @@ export class PackedPagesBuilder {
       this.#lastModified = w.lastModified;
       this.#priority = w.priority;
       this.#changeFrequency = w.changeFrequency;
-    } else if (hint > 2 << 20) {
+    } else {
+      // Sized from the document when its size is known: a sitemap of a few
+      // pages (most of a batch of small sites) needs a few KiB, not the
+      // 64 KiB and 1,024 entries a document of unknown size starts with.
       // Untouched pages of a large typed array cost no memory until written.
-      this.#bytes = new Uint8Array(bytes);
-      this.#ends = new Uint32Array(entries);
-      this.#hashes = new Uint32Array(entries);
-      this.#lastModified = new Float64Array(entries);
-      this.#priority = new Float64Array(entries);
-      this.#changeFrequency = new Uint8Array(entries);
+      const size = hint > 0 ? Math.max(4 << 10, bytes) : 64 << 10;
+      const count = hint > 0 ? Math.max(64, entries) : 1024;
+      this.#bytes = new Uint8Array(size);
+      this.#ends = new Uint32Array(count);
+      this.#hashes = new Uint32Array(count);
+      this.#lastModified = new Float64Array(count);
+      this.#priority = new Float64Array(count);
+      this.#changeFrequency = new Uint8Array(count);
     }
   }
 
