@@ -249,14 +249,14 @@ export class PackedPagesBuilder {
 
   // Every valid URL added, duplicates included until build(): ASCII bytes,
   // end offsets, hashes and columns.
-  #bytes: Uint8Array = new Uint8Array(0);
+  #bytes = new Uint8Array(0);
   #used = 0;
   #n = 0;
-  #ends: Uint32Array = new Uint32Array(0);
-  #hashes: Uint32Array = new Uint32Array(0);
-  #lastModified: Float64Array = new Float64Array(0);
-  #priority: Float64Array = new Float64Array(0);
-  #changeFrequency: Uint8Array = new Uint8Array(0);
+  #ends = new Uint32Array(0);
+  #hashes = new Uint32Array(0);
+  #lastModified = new Float64Array(0);
+  #priority = new Float64Array(0);
+  #changeFrequency = new Uint8Array(0);
   /** Entries with extras, ascending, and where each one's records start and end. */
   #extrasOf: number[] = [];
   #extrasFrom: number[] = [];
