@@ -107,7 +107,7 @@ Deno.test("batch writes one summary line per site, comments and blank lines skip
       requests: 16,
     });
     assert.equal(at(13).status, "unreachable");
-    assert.equal(at(13).reason, "connection refused (127.0.0.1");
+    assert.equal(at(13).reason, "connection refused (127.0.0.2");
     assert.equal(at(13).pages, 0);
     assert.deepEqual(JSON.parse(byHomepage.get("not a url")!), {
       homepage: "not a url",
