@@ -68,9 +68,11 @@ export const EXTRAS_MASK = {
 export class ExtrasWriter {
   #text = new Uint8Array(16 << 10);
   #textUsed = 0;
-  #ends: number[] = [];
+  #ends = new Float64Array(1024);
   /** Where each string ends in `#text`, in bytes. */
-  #byteEnds: number[] = [];
+  #byteEnds = new Float64Array(1024);
+  /** Strings in the table. */
+  #strings = 0;
   #units = 0;
   readonly #interned = new Map<string, number>();
   #records = new Uint32Array(4096);
@@ -209,7 +211,7 @@ export class ExtrasWriter {
       const known = this.#interned.get(s);
       if (known !== undefined) return known + 1;
     }
-    const k = this.#ends.length;
+    const k = this.#strings;
     const n = s.length;
     const need = this.#textUsed + n * 3;
     this.#room(need);
@@ -222,8 +224,7 @@ export class ExtrasWriter {
     if (i < n) o += encoder.encodeInto(s.slice(i), text.subarray(o, need)).written;
     this.#textUsed = o;
     this.#units += n;
-    this.#ends.push(this.#units);
-    this.#byteEnds.push(this.#textUsed);
+    this.#end(this.#units, this.#textUsed);
     if (s.length <= INTERN_LENGTH && this.#interned.size < INTERN_MAX) this.#interned.set(s, k);
     return k + 1;
   }
@@ -237,15 +238,14 @@ export class ExtrasWriter {
    * @returns The string's reference.
    */
   bytes(b: Uint8Array, a: number, e: number): number {
-    const k = this.#ends.length;
+    const k = this.#strings;
     const need = this.#textUsed + (e - a);
     this.#room(need);
     const text = this.#text;
     for (let i = a, o = this.#textUsed; i < e; i++, o++) text[o] = b[i]!;
     this.#textUsed = need;
     this.#units += e - a;
-    this.#ends.push(this.#units);
-    this.#byteEnds.push(need);
+    this.#end(this.#units, need);
     return k + 1;
   }
 
@@ -259,7 +259,7 @@ export class ExtrasWriter {
    * @returns The string's reference.
    */
   unescapedBytes(b: Uint8Array, a: number, e: number): number {
-    const k = this.#ends.length;
+    const k = this.#strings;
     this.#room(this.#textUsed + (e - a));
     const text = this.#text;
     const start = this.#textUsed;
@@ -271,8 +271,7 @@ export class ExtrasWriter {
     }
     this.#textUsed = o;
     this.#units += o - start;
-    this.#ends.push(this.#units);
-    this.#byteEnds.push(o);
+    this.#end(this.#units, o);
     return k + 1;
   }
 
@@ -298,10 +297,9 @@ export class ExtrasWriter {
 
   /** Takes back the last string added (by {@linkcode bytes} or {@linkcode unescapedBytes}), unused yet. */
   dropLast(): void {
-    this.#ends.pop();
-    this.#byteEnds.pop();
-    this.#units = this.#ends.length === 0 ? 0 : this.#ends[this.#ends.length - 1]!;
-    this.#textUsed = this.#byteEnds.length === 0 ? 0 : this.#byteEnds[this.#byteEnds.length - 1]!;
+    const n = --this.#strings;
+    this.#units = n === 0 ? 0 : this.#ends[n - 1]!;
+    this.#textUsed = n === 0 ? 0 : this.#byteEnds[n - 1]!;
   }
 
   /**
@@ -316,6 +314,21 @@ export class ExtrasWriter {
     return decoder.decode(
       this.#text.subarray(k === 0 ? 0 : this.#byteEnds[k - 1], this.#byteEnds[k]),
     );
+  }
+
+  /** Records where the string just added ends, in UTF-16 units and in bytes. */
+  #end(units: number, bytes: number): void {
+    const k = this.#strings++;
+    if (k === this.#ends.length) {
+      const ends = new Float64Array(k * 2);
+      ends.set(this.#ends);
+      this.#ends = ends;
+      const byteEnds = new Float64Array(k * 2);
+      byteEnds.set(this.#byteEnds);
+      this.#byteEnds = byteEnds;
+    }
+    this.#ends[k] = units;
+    this.#byteEnds[k] = bytes;
   }
 
   #room(need: number): void {
@@ -341,7 +354,7 @@ export class ExtrasWriter {
     let total = 0;
     for (let p = 0; p < count; p++) total += to[p]! - from[p]!;
     if (total === 0) return null;
-    const table = new Table(this.#text, this.#ends, this.#byteEnds);
+    const table = new Table(this.#text, this.#strings, this.#ends, this.#byteEnds);
     const records = this.#records;
     // How often each string is used by the kept pages.
     const uses = new Uint32Array(table.size + 1);
@@ -397,8 +410,8 @@ const DICT_PREFIX_MIN = 12;
 class Table {
   readonly text: Uint8Array;
   readonly size: number;
-  readonly #ends: number[];
-  readonly #byteEnds: number[];
+  readonly #ends: Float64Array;
+  readonly #byteEnds: Float64Array;
   #decoded: string | null = null;
   /** Per reference: the dictionary entry that is its key, or -1. */
   dictIndex: Int32Array = new Int32Array(0);
@@ -407,11 +420,11 @@ class Table {
   /** Per reference: its dictionary key's length in bytes (0 when none). */
   readonly keyBytes: Int32Array;
 
-  constructor(text: Uint8Array, ends: number[], byteEnds: number[]) {
+  constructor(text: Uint8Array, size: number, ends: Float64Array, byteEnds: Float64Array) {
     this.text = text;
     this.#ends = ends;
     this.#byteEnds = byteEnds;
-    this.size = ends.length;
+    this.size = size;
     this.keyLength = new Int32Array(this.size + 1);
     this.keyBytes = new Int32Array(this.size + 1);
   }
