@@ -399,6 +399,9 @@ const N_FLOAT = 3;
 /** Strings at most this long are candidates for the dictionary as a whole. */
 const DICT_WHOLE = 32;
 const DICT_MAX = 1 << 16;
+/** FNV-1a over a dictionary key's bytes. */
+const HASH_SEED = 0x811c9dc5 | 0;
+const HASH_PRIME = 0x01000193;
 /** Shortest URL prefix worth a dictionary entry. */
 const DICT_PREFIX_MIN = 12;
 
@@ -413,6 +416,7 @@ class Table {
   readonly #ends: Float64Array;
   readonly #byteEnds: Float64Array;
   #decoded: string | null = null;
+  #hash = 0;
   /** Per reference: the dictionary entry that is its key, or -1. */
   dictIndex: Int32Array = new Int32Array(0);
   /** Per reference: its dictionary key's length in UTF-16 units (0 when none). */
@@ -466,6 +470,7 @@ class Table {
     const mask = capacity - 1;
     const slots = new Int32Array(capacity).fill(-1);
     const keyStart = new Int32Array(size);
+    const keyHash = new Int32Array(size);
     const keyBytes = new Int32Array(size);
     const keyUnits = new Int32Array(size);
     const counts = new Float64Array(size);
@@ -477,9 +482,13 @@ class Table {
       const units = this.#keyLengthOf(ref);
       if (units === 0) continue;
       const a = this.byteStart(ref);
-      const length = this.ascii(ref) ? units : this.#bytesOfUnits(ref, units);
-      let h = 0x811c9dc5;
-      for (let i = a, e = a + length; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+      let length = units;
+      let h = this.#hash;
+      if (!this.ascii(ref)) {
+        length = this.#bytesOfUnits(ref, units);
+        h = HASH_SEED;
+        for (let i = a, e = a + length; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
+      }
       let slot = (h ^ (h >>> 15)) & mask;
       let key: number;
       while (true) {
@@ -487,11 +496,14 @@ class Table {
         if (key < 0) {
           key = slots[slot] = keys++;
           keyStart[key] = a;
+          keyHash[key] = h;
           keyBytes[key] = length;
           keyUnits[key] = units;
           break;
         }
-        if (keyBytes[key] === length && sameBytes(b, keyStart[key]!, a, length)) break;
+        if (
+          keyHash[key] === h && keyBytes[key] === length && sameBytes(b, keyStart[key]!, a, length)
+        ) break;
         slot = (slot + 1) & mask;
       }
       counts[key] = counts[key]! + n;
@@ -545,7 +557,10 @@ class Table {
     return i - a;
   }
 
-  /** Length in UTF-16 units of the string's dictionary key, or 0. */
+  /**
+   * Length in UTF-16 units of the string's dictionary key, or 0; for an
+   * ASCII string it leaves the key's hash in `#hash`.
+   */
   #keyLengthOf(ref: number): number {
     if (!this.ascii(ref)) {
       const s = this.string(ref);
@@ -561,16 +576,23 @@ class Table {
     }
     const a = this.byteStart(ref);
     const e = this.byteEnd(ref);
-    if (e - a <= DICT_WHOLE) return e - a;
     const b = this.text;
+    let h = HASH_SEED;
+    if (e - a <= DICT_WHOLE) {
+      for (let i = a; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
+      this.#hash = h;
+      return e - a;
+    }
     let scheme = false;
     let slash = -1;
     for (let i = a; i < e; i++) {
       const c = b[i]!;
       if (c === 0x3f || c === 0x23) break; // "?" or "#"
+      h = Math.imul(h ^ c, HASH_PRIME);
       if (c === 0x2f) {
         if (!scheme && i > a && b[i - 1] === 0x3a && b[i + 1] === 0x2f) scheme = true;
         slash = i;
+        this.#hash = h;
       }
     }
     return scheme && slash + 1 - a >= DICT_PREFIX_MIN ? slash + 1 - a : 0;
