@@ -68,9 +68,11 @@ export const EXTRAS_MASK = {
 export class ExtrasWriter {
   #text = new Uint8Array(16 << 10);
   #textUsed = 0;
-  #ends: number[] = [];
+  #ends = new Float64Array(1024);
   /** Where each string ends in `#text`, in bytes. */
-  #byteEnds: number[] = [];
+  #byteEnds = new Float64Array(1024);
+  /** Strings in the table. */
+  #strings = 0;
   #units = 0;
   readonly #interned = new Map<string, number>();
   #records = new Uint32Array(4096);
@@ -209,13 +211,20 @@ export class ExtrasWriter {
       const known = this.#interned.get(s);
       if (known !== undefined) return known + 1;
     }
-    const k = this.#ends.length;
-    const need = this.#textUsed + s.length * 3;
+    const k = this.#strings;
+    const n = s.length;
+    const need = this.#textUsed + n * 3;
     this.#room(need);
-    this.#textUsed += encoder.encodeInto(s, this.#text.subarray(this.#textUsed, need)).written;
-    this.#units += s.length;
-    this.#ends.push(this.#units);
-    this.#byteEnds.push(this.#textUsed);
+    const text = this.#text;
+    let o = this.#textUsed;
+    let i = 0;
+    // ASCII is copied unit by unit (cheaper than a call to the encoder for
+    // the short fields most are); the rest from the first other unit is encoded.
+    for (let c: number; i < n && (c = s.charCodeAt(i)) < 0x80; i++) text[o++] = c;
+    if (i < n) o += encoder.encodeInto(s.slice(i), text.subarray(o, need)).written;
+    this.#textUsed = o;
+    this.#units += n;
+    this.#end(this.#units, this.#textUsed);
     if (s.length <= INTERN_LENGTH && this.#interned.size < INTERN_MAX) this.#interned.set(s, k);
     return k + 1;
   }
@@ -229,15 +238,14 @@ export class ExtrasWriter {
    * @returns The string's reference.
    */
   bytes(b: Uint8Array, a: number, e: number): number {
-    const k = this.#ends.length;
+    const k = this.#strings;
     const need = this.#textUsed + (e - a);
     this.#room(need);
     const text = this.#text;
     for (let i = a, o = this.#textUsed; i < e; i++, o++) text[o] = b[i]!;
     this.#textUsed = need;
     this.#units += e - a;
-    this.#ends.push(this.#units);
-    this.#byteEnds.push(need);
+    this.#end(this.#units, need);
     return k + 1;
   }
 
@@ -251,7 +259,7 @@ export class ExtrasWriter {
    * @returns The string's reference.
    */
   unescapedBytes(b: Uint8Array, a: number, e: number): number {
-    const k = this.#ends.length;
+    const k = this.#strings;
     this.#room(this.#textUsed + (e - a));
     const text = this.#text;
     const start = this.#textUsed;
@@ -263,8 +271,7 @@ export class ExtrasWriter {
     }
     this.#textUsed = o;
     this.#units += o - start;
-    this.#ends.push(this.#units);
-    this.#byteEnds.push(o);
+    this.#end(this.#units, o);
     return k + 1;
   }
 
@@ -290,10 +297,9 @@ export class ExtrasWriter {
 
   /** Takes back the last string added (by {@linkcode bytes} or {@linkcode unescapedBytes}), unused yet. */
   dropLast(): void {
-    this.#ends.pop();
-    this.#byteEnds.pop();
-    this.#units = this.#ends.length === 0 ? 0 : this.#ends[this.#ends.length - 1]!;
-    this.#textUsed = this.#byteEnds.length === 0 ? 0 : this.#byteEnds[this.#byteEnds.length - 1]!;
+    const n = --this.#strings;
+    this.#units = n === 0 ? 0 : this.#ends[n - 1]!;
+    this.#textUsed = n === 0 ? 0 : this.#byteEnds[n - 1]!;
   }
 
   /**
@@ -308,6 +314,21 @@ export class ExtrasWriter {
     return decoder.decode(
       this.#text.subarray(k === 0 ? 0 : this.#byteEnds[k - 1], this.#byteEnds[k]),
     );
+  }
+
+  /** Records where the string just added ends, in UTF-16 units and in bytes. */
+  #end(units: number, bytes: number): void {
+    const k = this.#strings++;
+    if (k === this.#ends.length) {
+      const ends = new Float64Array(k * 2);
+      ends.set(this.#ends);
+      this.#ends = ends;
+      const byteEnds = new Float64Array(k * 2);
+      byteEnds.set(this.#byteEnds);
+      this.#byteEnds = byteEnds;
+    }
+    this.#ends[k] = units;
+    this.#byteEnds[k] = bytes;
   }
 
   #room(need: number): void {
@@ -333,7 +354,7 @@ export class ExtrasWriter {
     let total = 0;
     for (let p = 0; p < count; p++) total += to[p]! - from[p]!;
     if (total === 0) return null;
-    const table = new Table(this.#text, this.#textUsed, this.#ends, this.#byteEnds);
+    const table = new Table(this.#text, this.#strings, this.#ends, this.#byteEnds);
     const records = this.#records;
     // How often each string is used by the kept pages.
     const uses = new Uint32Array(table.size + 1);
@@ -352,11 +373,7 @@ export class ExtrasWriter {
       if (to[p]! > from[p]!) out.page(records, from[p]!, to[p]!);
       pageStarts[p + 1] = out.length;
     }
-    const dictText = encoder.encode(dict.join(""));
-    const dictEnds = new Uint32Array(dict.length);
-    let units = 0;
-    dict.forEach((entry, k) => dictEnds[k] = units += entry.length);
-    return { dictText, dictEnds, data: out.bytes(), pageStarts };
+    return { dictText: dict.text, dictEnds: dict.ends, data: out.bytes(), pageStarts };
   }
 }
 
@@ -382,6 +399,9 @@ const N_FLOAT = 3;
 /** Strings at most this long are candidates for the dictionary as a whole. */
 const DICT_WHOLE = 32;
 const DICT_MAX = 1 << 16;
+/** FNV-1a over a dictionary key's bytes. */
+const HASH_SEED = 0x811c9dc5 | 0;
+const HASH_PRIME = 0x01000193;
 /** Shortest URL prefix worth a dictionary entry. */
 const DICT_PREFIX_MIN = 12;
 
@@ -393,22 +413,24 @@ const DICT_PREFIX_MIN = 12;
 class Table {
   readonly text: Uint8Array;
   readonly size: number;
-  readonly #used: number;
-  readonly #ends: number[];
-  readonly #byteEnds: number[];
+  readonly #ends: Float64Array;
+  readonly #byteEnds: Float64Array;
   #decoded: string | null = null;
+  #hash = 0;
   /** Per reference: the dictionary entry that is its key, or -1. */
   dictIndex: Int32Array = new Int32Array(0);
   /** Per reference: its dictionary key's length in UTF-16 units (0 when none). */
   readonly keyLength: Int32Array;
+  /** Per reference: its dictionary key's length in bytes (0 when none). */
+  readonly keyBytes: Int32Array;
 
-  constructor(text: Uint8Array, used: number, ends: number[], byteEnds: number[]) {
+  constructor(text: Uint8Array, size: number, ends: Float64Array, byteEnds: Float64Array) {
     this.text = text;
-    this.#used = used;
     this.#ends = ends;
     this.#byteEnds = byteEnds;
-    this.size = ends.length;
+    this.size = size;
     this.keyLength = new Int32Array(this.size + 1);
+    this.keyBytes = new Int32Array(this.size + 1);
   }
 
   byteStart(ref: number): number {
@@ -426,7 +448,7 @@ class Table {
   }
 
   string(ref: number): string {
-    const text = this.#decoded ??= decoder.decode(this.text.subarray(0, this.#used));
+    const text = this.#decoded ??= decoder.decode(this.text.subarray(0, this.byteEnd(this.size)));
     return text.slice(ref === 1 ? 0 : this.#ends[ref - 2]!, this.#ends[ref - 1]!);
   }
 
@@ -438,38 +460,107 @@ class Table {
    * @param uses How often each reference is used.
    * @returns The entries, in order of first use.
    */
-  dictionary(uses: Uint32Array): string[] {
-    const counts = new Map<string, number>();
-    const keys: (string | null)[] = new Array(this.size + 1).fill(null);
-    for (let ref = 1; ref <= this.size; ref++) {
-      if (uses[ref] === 0) continue;
-      const length = this.#keyLengthOf(ref);
-      if (length === 0) continue;
-      const key = this.string(ref).slice(0, length);
-      keys[ref] = key;
-      counts.set(key, (counts.get(key) ?? 0) + uses[ref]!);
+  dictionary(uses: Uint32Array): { text: Uint8Array; ends: Uint32Array } {
+    const size = this.size;
+    const b = this.text;
+    // Distinct keys, as byte ranges of the table, in order of first use:
+    // found through an open-addressing table of their hashes.
+    let capacity = 16;
+    while (capacity < size * 2) capacity *= 2;
+    const mask = capacity - 1;
+    const slots = new Int32Array(capacity).fill(-1);
+    const keyStart = new Int32Array(size);
+    const keyHash = new Int32Array(size);
+    const keyBytes = new Int32Array(size);
+    const keyUnits = new Int32Array(size);
+    const counts = new Float64Array(size);
+    const keyOf = new Int32Array(size + 1).fill(-1);
+    let keys = 0;
+    for (let ref = 1; ref <= size; ref++) {
+      const n = uses[ref]!;
+      if (n === 0) continue;
+      const units = this.#keyLengthOf(ref);
+      if (units === 0) continue;
+      const a = this.byteStart(ref);
+      let length = units;
+      let h = this.#hash;
+      if (!this.ascii(ref)) {
+        length = this.#bytesOfUnits(ref, units);
+        h = HASH_SEED;
+        for (let i = a, e = a + length; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
+      }
+      let slot = (h ^ (h >>> 15)) & mask;
+      let key: number;
+      while (true) {
+        key = slots[slot]!;
+        if (key < 0) {
+          key = slots[slot] = keys++;
+          keyStart[key] = a;
+          keyHash[key] = h;
+          keyBytes[key] = length;
+          keyUnits[key] = units;
+          break;
+        }
+        if (
+          keyHash[key] === h && keyBytes[key] === length && sameBytes(b, keyStart[key]!, a, length)
+        ) break;
+        slot = (slot + 1) & mask;
+      }
+      counts[key] = counts[key]! + n;
+      keyOf[ref] = key;
     }
-    const entries: string[] = [];
-    const index = new Map<string, number>();
-    for (const [key, n] of counts) {
-      if (n < 2 || entries.length === DICT_MAX) continue;
-      index.set(key, entries.length);
-      entries.push(key);
+    const entryOf = new Int32Array(keys).fill(-1);
+    let entries = 0;
+    let textLength = 0;
+    for (let key = 0; key < keys; key++) {
+      if (counts[key]! < 2 || entries === DICT_MAX) continue;
+      entryOf[key] = entries++;
+      textLength += keyBytes[key]!;
     }
-    const dictIndex = this.dictIndex = new Int32Array(this.size + 1).fill(-1);
-    for (let ref = 1; ref <= this.size; ref++) {
-      const key = keys[ref];
-      if (key == null) continue;
-      const k = index.get(key);
-      if (k !== undefined) {
+    const text = new Uint8Array(textLength);
+    const ends = new Uint32Array(entries);
+    for (let key = 0, o = 0, units = 0; key < keys; key++) {
+      const k = entryOf[key]!;
+      if (k < 0) continue;
+      const a = keyStart[key]!;
+      text.set(b.subarray(a, a + keyBytes[key]!), o);
+      o += keyBytes[key]!;
+      ends[k] = units += keyUnits[key]!;
+    }
+    const dictIndex = this.dictIndex = new Int32Array(size + 1).fill(-1);
+    for (let ref = 1; ref <= size; ref++) {
+      const key = keyOf[ref]!;
+      if (key < 0) continue;
+      const k = entryOf[key]!;
+      if (k >= 0) {
         dictIndex[ref] = k;
-        this.keyLength[ref] = key.length;
+        this.keyLength[ref] = keyUnits[key]!;
+        this.keyBytes[ref] = keyBytes[key]!;
       }
     }
-    return entries;
+    return { text, ends };
   }
 
-  /** Length in UTF-16 units of the string's dictionary key, or 0. */
+  /** How many bytes of string `ref` (valid UTF-8) its first `units` UTF-16 units take. */
+  #bytesOfUnits(ref: number, units: number): number {
+    const b = this.text;
+    const a = this.byteStart(ref);
+    const e = this.byteEnd(ref);
+    let i = a;
+    for (let u = 0; u < units && i < e;) {
+      const c = b[i]!;
+      if (c < 0x80) i += 1, u += 1;
+      else if (c < 0xe0) i += 2, u += 1;
+      else if (c < 0xf0) i += 3, u += 1;
+      else i += 4, u += 2;
+    }
+    return i - a;
+  }
+
+  /**
+   * Length in UTF-16 units of the string's dictionary key, or 0; for an
+   * ASCII string it leaves the key's hash in `#hash`.
+   */
   #keyLengthOf(ref: number): number {
     if (!this.ascii(ref)) {
       const s = this.string(ref);
@@ -485,16 +576,23 @@ class Table {
     }
     const a = this.byteStart(ref);
     const e = this.byteEnd(ref);
-    if (e - a <= DICT_WHOLE) return e - a;
     const b = this.text;
+    let h = HASH_SEED;
+    if (e - a <= DICT_WHOLE) {
+      for (let i = a; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
+      this.#hash = h;
+      return e - a;
+    }
     let scheme = false;
     let slash = -1;
     for (let i = a; i < e; i++) {
       const c = b[i]!;
       if (c === 0x3f || c === 0x23) break; // "?" or "#"
+      h = Math.imul(h ^ c, HASH_PRIME);
       if (c === 0x2f) {
         if (!scheme && i > a && b[i - 1] === 0x3a && b[i + 1] === 0x2f) scheme = true;
         slash = i;
+        this.#hash = h;
       }
     }
     return scheme && slash + 1 - a >= DICT_PREFIX_MIN ? slash + 1 - a : 0;
@@ -542,6 +640,17 @@ class StreamWriter {
       v = Math.floor(v / 0x80);
     }
     this.#b[this.#n++] = v;
+  }
+
+  /** The table's bytes `[a, e)` (whole characters), after their length. */
+  #run(a: number, e: number): void {
+    this.#varint(e - a);
+    this.#room(e - a);
+    const b = this.#b;
+    const text = this.#table.text;
+    let o = this.#n;
+    for (let i = a; i < e; i++) b[o++] = text[i]!;
+    this.#n = o;
   }
 
   /** String `ref`'s UTF-16 units `[a, e)` as UTF-8, after their byte length. */
@@ -624,7 +733,7 @@ class StreamWriter {
     if (keyLength > 0 && keyLength >= pre + suf) {
       this.#byte(S_DICT);
       this.#varint(t.dictIndex[ref]!);
-      this.#part(ref, keyLength, length);
+      this.#run(t.byteStart(ref) + t.keyBytes[ref]!, t.byteEnd(ref));
     } else if (pre + suf > 3) {
       this.#byte(S_PREVIOUS);
       this.#varint(pre);
@@ -632,7 +741,7 @@ class StreamWriter {
       this.#part(ref, pre, length - suf);
     } else {
       this.#byte(S_LITERAL);
-      this.#part(ref, 0, length);
+      this.#run(t.byteStart(ref), t.byteEnd(ref));
     }
   }
 
@@ -697,6 +806,11 @@ function isHigh(c: number): boolean {
 
 function isLow(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function sameBytes(b: Uint8Array, x: number, y: number, n: number): boolean {
+  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false;
+  return true;
 }
 
 /** Calls `visit` with the index of every string reference in `records`, page after page. */

@@ -148,3 +148,23 @@ Deno.test("extrasEntries() reads back ASCII runs longer than its decoding window
   deepStrictEqual(extrasEntries(packed), entries);
   equal(extrasEntries(packed)[1500]![1].images![0]!.caption, long);
 });
+
+Deno.test("packExtras() shares a non-ASCII URL directory and a non-ASCII short string through the dictionary", () => {
+  const dir = "https://x.test/caf\u00e9/\u{1F600}/";
+  const image = (name: string) => ({
+    loc: dir + name,
+    caption: "\u00e7a",
+    geoLocation: null,
+    title: null,
+    license: null,
+  });
+  const entries: [number, PageExtrasData][] = [
+    [0, { images: [image("photo-number-one.jpg")] }],
+    [2, { images: [image("photo-num\u00e9ro-deux.jpg")] }],
+  ];
+  const packed = packExtras(entries, 3)!;
+  equal(new TextDecoder().decode(packed.dictText), dir + "\u00e7a");
+  // In UTF-16 units: the directory is 23 (the emoji is two), "ça" 2.
+  deepStrictEqual([...packed.dictEnds], [23, 25]);
+  deepStrictEqual(extrasEntries(packed), entries);
+});
