@@ -853,12 +853,15 @@ const notes = [
   `${main.latencyMs} ms latency per request, concurrency 4, served by a separate process on 127.0.0.1. ` +
   `Ours reads robots.txt only (\`useKnownPaths: false\`, as the reference) unless the row says otherwise.`,
   "Time: wall clock of the call plus one pass over `allPages()` reading each URL, in a fresh process. " +
-  "Each run starts a `SitemapParserPool` first and passes it as `pool` (as the reference creates its process " +
-  "pool once at start-up), so worker start-up is outside the call; its memory is in the baseline and the peak; " +
-  "the rows marked cold start their workers inside the call instead. Lag: the largest drift of a 1 ms timer during the call " +
+  "The headline rows use default options: the call starts its own workers, as a script's one call does. " +
+  "Rows marked started pool (and the workers: N rows) first start a `SitemapParserPool` and pass it as `pool`, " +
+  "as a long-running program would at start-up (the seed's pipeline creates its process pool once at start-up too, " +
+  "outside its time); its memory is in the baseline and the peak. " +
+  "Floor: one thread, no library: the same fetches 4 at a time, each body through DecompressionStream and " +
+  'TextDecoderStream, counted with indexOf("<loc>"), nothing kept. Lag: the largest drift of a 1 ms timer during the call ' +
   "(the synchronous `allPages()` loop is not included). Peak RSS: VmHWM of the whole process, workers included " +
-  "(the reference's figures are its main process's, without its 4 pool processes). " +
-  "CPU time: user + system time of the whole process (all threads) over the same span as the wall time; " +
+  "(the seed pipeline's is its main process's, without its 4 pool processes). " +
+  "CPU time: user + system time of the whole process (all threads; the seed's: its pool processes too) over the same span as the wall time; " +
   "it moves little when other work competes for the cores, so compare it when the load was high.",
 ];
 const markdown = `${table}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`;
