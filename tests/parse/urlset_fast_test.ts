@@ -234,7 +234,7 @@ Deno.test("byte-level sitemapindex: a URL read from its bytes and the same URL n
   ].join("") + "</sitemapindex>";
   const bytes = new TextEncoder().encode(doc);
   const fast = readSitemapIndexBytes(bytes, null);
-  deepStrictEqual(fast, parseSitemapGeneral(bytes, {}));
+  deepStrictEqual(fast, parseSitemapGeneral(bytes, { url: "" }));
   deepStrictEqual(fast, {
     kind: "index",
     format: "index",
