@@ -76,15 +76,17 @@ function keyValue(line: string): [string, string] | null {
 
 /**
  * The name a `User-agent` line gives, lower-cased: the leading run of
- * `[A-Za-z_-]` (RFC 9309's product-token characters), so `Googlebot/2.1`
- * and `Foo Bar` name `googlebot` and `foo`. `*` (alone or followed by a
- * space) is the global group; null when the line names nothing usable.
+ * `[A-Za-z0-9_-]`, so `Googlebot/2.1` and `Foo Bar` name `googlebot` and
+ * `foo`. RFC 9309's product tokens have no digits and Google's matcher cuts
+ * a name at the first one; real names have them (`MJ12bot`, `360Spider`),
+ * so they are kept. `*` (alone or followed by a space) is the global
+ * group; null when the line names nothing usable.
  */
 function agentName(value: string): string | null {
   if (value.charCodeAt(0) === 42 && (value.length === 1 || isAsciiSpace(value.charCodeAt(1)))) {
     return "*";
   }
-  const name = /^[A-Za-z_-]*/.exec(value)![0];
+  const name = /^[A-Za-z0-9_-]*/.exec(value)![0];
   return name === "" ? null : name.toLowerCase();
 }
 
@@ -175,7 +177,9 @@ function readLines(text: string, base: URL | null): Parsed {
 }
 
 /** Each named agent's merged rules, and the `*` group's; agents in the same groups share one set. */
-function compile(groups: readonly Group[]): { agents: Map<string, RuleSet>; global: RuleSet | null } {
+function compile(
+  groups: readonly Group[],
+): { agents: Map<string, RuleSet>; global: RuleSet | null } {
   const memberships = new Map<string, number[]>();
   groups.forEach((group, index) => {
     for (const agent of group.agents) {

@@ -424,7 +424,10 @@ Deno.test("ID_UTF8ByteOrderMarkIsSkipped: a leading BOM is skipped, a broken or 
   );
   // A broken BOM (EF 11 BF, decoded): the first line is garbage, so the Allow is outside any group.
   deepStrictEqual(
-    parseRobotsTxt("\ufffd\u0011\ufffdUser-Agent: foo\nAllow: /AnyValue\n").matchingRule(url, "foo"),
+    parseRobotsTxt("\ufffd\u0011\ufffdUser-Agent: foo\nAllow: /AnyValue\n").matchingRule(
+      url,
+      "foo",
+    ),
     null,
   );
   // A BOM in the middle of the file: that line is garbage.

@@ -1,9 +1,5 @@
 import { deepStrictEqual, strictEqual as equal, throws } from "node:assert/strict";
-import {
-  MAX_ROBOTS_TXT_CHARS,
-  parseRobotsTxt,
-  RobotsTxt,
-} from "../../src/parse/robots_txt.ts";
+import { MAX_ROBOTS_TXT_CHARS, parseRobotsTxt, RobotsTxt } from "../../src/parse/robots_txt.ts";
 import { normalizeRobotsPath, robotsTarget } from "../../src/parse/_robots_rules.ts";
 import { fixture } from "./_unpack.ts";
 
@@ -208,7 +204,9 @@ Deno.test("crawlDelay() reads the agent's own group first, then *, and skips bad
 });
 
 Deno.test("crawlDelay() of an agent with its own group does not fall back to *", () => {
-  const robots = parseRobotsTxt("User-agent: *\nCrawl-delay: 5\n\nUser-agent: fastbot\nDisallow: /x\n");
+  const robots = parseRobotsTxt(
+    "User-agent: *\nCrawl-delay: 5\n\nUser-agent: fastbot\nDisallow: /x\n",
+  );
   deepStrictEqual([robots.crawlDelay("fastbot"), robots.crawlDelay("otherbot")], [null, 5]);
 });
 
