@@ -90,13 +90,49 @@ export function normalizeRobotsPath(s: string): string {
 }
 
 /**
- * An absolute http(s) URL whose path and query the WHATWG parser would
- * leave as written (characters it never encodes, no backslash), so that
- * the part after the authority is the path to match.
+ * ASCII characters the WHATWG URL parser leaves as they are in a path and
+ * in a query: unreserved, `!$&()*+,;=:@/?[]` and `%` (not `'`, which it
+ * encodes in the query of http(s) URLs).
  */
-const PLAIN_HTTP = /^https?:\/\/[^/?#\\\s]+((?:[/?][A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?)$/;
-/** A `.` or `..` segment (maybe `%2e`-encoded), which the parser would remove. */
-const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:[/?]|$)/i;
+const AS_PARSED = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (KEEP[c] === 1 && c !== 39) AS_PARSED[c] = 1;
+
+/**
+ * The path of `url` from `start` when the WHATWG parser would leave it as
+ * written (only {@linkcode AS_PARSED} characters, no `.` segment, no `%2e`),
+ * in {@linkcode normalizeRobotsPath} form; null otherwise.
+ */
+function plainPath(url: string, start: number): string | null {
+  let escapes = false;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c >= 128 || AS_PARSED[c] !== 1) return null;
+    if (c === 37) escapes = true;
+    // "/." may start a dot segment: left to the parser (and "/.well-known" with it).
+    else if (c === 46 && url.charCodeAt(i - 1) === 47) return null;
+  }
+  if (escapes && (url.includes("%2e", start) || url.includes("%2E", start))) return null;
+  const path = start === url.length
+    ? "/"
+    : url.charCodeAt(start) === 63
+    ? "/" + url.slice(start)
+    : url.slice(start);
+  return escapes ? normalizeRobotsPath(path) : path;
+}
+
+/** Where the path of an absolute http(s) URL starts (its authority read the parser's way), or -1. */
+function httpPathStart(url: string): number {
+  let i = url.startsWith("https://") ? 8 : url.startsWith("http://") ? 7 : -1;
+  if (i < 0) return -1;
+  const host = i;
+  for (; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 47 || c === 63) break;
+    if (c <= 32 || c >= 127 || c === 35 || c === 92) return -1;
+  }
+  return i === host ? -1 : i;
+}
+
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 /** What the path of a string without a scheme is read against: the host does not matter. */
 const ANY_ORIGIN = "http://robots.invalid";
@@ -112,7 +148,8 @@ function pathOf(url: URL): string {
  * the WHATWG way (so `ツ` and `%E3%83%84` are one path); a string without a
  * scheme the way Google's matcher reads it: `/a?b` is a path, and in
  * `example.com/a` or `//host/a` the part before the first `/`, `?` or `;` is
- * the host.
+ * the host. The common forms are read without the URL parser or a regular
+ * expression; the rest with the parser, to the same result.
  *
  * @param url The URL or path.
  * @returns The path to match.
@@ -120,12 +157,9 @@ function pathOf(url: URL): string {
  */
 export function robotsTarget(url: string | URL): string {
   if (typeof url !== "string") return normalizeRobotsPath(pathOf(url));
-  const plain = PLAIN_HTTP.exec(url);
-  if (plain !== null && !DOT_SEGMENT.test(plain[1]!)) {
-    const rest = plain[1]!;
-    const path = rest === "" ? "/" : rest.charCodeAt(0) === 63 ? "/" + rest : rest;
-    return rest.includes("%") ? normalizeRobotsPath(path) : path;
-  }
+  const start = url.charCodeAt(0) === 47 && url.charCodeAt(1) !== 47 ? 0 : httpPathStart(url);
+  const plain = start < 0 ? null : plainPath(url, start);
+  if (plain !== null) return plain;
   if (HAS_SCHEME.test(url)) {
     const parsed = URL.parse(url);
     if (parsed === null) throw new TypeError(`Not a URL: ${JSON.stringify(url)}`);
@@ -155,14 +189,54 @@ function schemelessPath(url: string): string {
 /** A rule with a `*`: its literal prefix is the trie path, the rest is checked piece by piece. */
 interface WildRule {
   readonly rule: RobotsRule;
+  /** `rule.allow`, here to spare the hot loop a load. */
+  readonly allow: boolean;
+  /** The normalised pattern, to keep one rule per pattern at a node. */
+  readonly pattern: string;
   readonly priority: number;
   /** The pieces between the `*`s after the prefix; the first follows the first `*`. */
   readonly pieces: readonly string[];
   /** Whether the pattern ends in `$`: the last piece must end the path. */
   readonly anchored: boolean;
+  /** The pieces' two-character sequences, hashed: all must occur in a path it matches. */
+  readonly bigrams: Int32Array;
+  /** The first of them, or -1 when the pieces are too short to have any. */
+  readonly bigram: number;
+}
+
+/** Bits of the two-character-sequence filter (see {@linkcode pathBigrams}). */
+const BIGRAM_BITS = 1024;
+
+function bigramHash(a: number, b: number): number {
+  return (a * 33 + b) & (BIGRAM_BITS - 1);
+}
+
+/** One path's bigram set: filled at most once per check, and only when wild rules are met. */
+const PATH_BIGRAMS = new Int32Array(BIGRAM_BITS / 32);
+
+function pathBigrams(path: string): Int32Array {
+  PATH_BIGRAMS.fill(0);
+  for (let i = 1; i < path.length; i++) {
+    const h = bigramHash(path.charCodeAt(i - 1), path.charCodeAt(i));
+    PATH_BIGRAMS[h >> 5]! |= 1 << (h & 31);
+  }
+  return PATH_BIGRAMS;
+}
+
+function piecesBigrams(pieces: readonly string[]): Int32Array {
+  const hashes = new Set<number>();
+  for (const piece of pieces) {
+    for (let i = 1; i < piece.length; i++) {
+      hashes.add(bigramHash(piece.charCodeAt(i - 1), piece.charCodeAt(i)));
+    }
+  }
+  return Int32Array.from(hashes);
 }
 
 class TrieNode {
+  /** The only child so far, without a map (most nodes of a literal chain have one). */
+  onlyChar = -1;
+  onlyChild: TrieNode | null = null;
   children: Map<number, TrieNode> | null = null;
   /** The first plain `Allow` / `Disallow` whose pattern ends here. */
   allow: RobotsRule | null = null;
@@ -170,16 +244,25 @@ class TrieNode {
   /** The same for patterns ending here with `$`: only a path of exactly this length. */
   exactAllow: RobotsRule | null = null;
   exactDisallow: RobotsRule | null = null;
+  /** Rules with a `*` whose prefix ends here, longest pattern first. */
   wild: WildRule[] | null = null;
 
+  next(c: number): TrieNode | undefined {
+    if (c === this.onlyChar) return this.onlyChild!;
+    return this.children?.get(c);
+  }
+
   child(c: number): TrieNode {
-    this.children ??= new Map();
-    let next = this.children.get(c);
-    if (next === undefined) {
-      next = new TrieNode();
-      this.children.set(c, next);
+    const found = this.next(c);
+    if (found !== undefined) return found;
+    const created = new TrieNode();
+    if (this.onlyChild === null) {
+      this.onlyChar = c;
+      this.onlyChild = created;
+    } else {
+      (this.children ??= new Map()).set(c, created);
     }
-    return next;
+    return created;
   }
 }
 
@@ -203,8 +286,11 @@ function wildMatches(path: string, from: number, w: WildRule): boolean {
  * The rules of one user agent (all its groups merged), compiled: the
  * literal prefix of every pattern (up to its first `*`, without a final
  * `$`) is a path in a trie, so a check walks the URL's path once and looks
- * only at the rules whose prefix it passes. The most specific match (the
- * longest normalised pattern, RFC 9309 section 2.2.2) wins, `Allow` on a tie.
+ * only at the rules whose prefix it passes. A rule with a `*` is tried
+ * after a hashed filter of the two-character sequences it needs, longest
+ * first, and only while it could still win. The most specific match (the
+ * longest normalised pattern, RFC 9309 section 2.2.2) wins, `Allow` on a
+ * tie.
  */
 export class RuleSet {
   readonly #root = new TrieNode();
@@ -236,8 +322,28 @@ export class RuleSet {
     let node = this.#root;
     for (let i = 0; i < prefix.length; i++) node = node.child(prefix.charCodeAt(i));
     if (star >= 0) {
+      const wild = node.wild ??= [];
+      if (wild.some((w) => w.pattern === pattern && w.allow === rule.allow)) return;
       const pieces = body.slice(star + 1).split("*");
-      (node.wild ??= []).push({ rule, priority: pattern.length, pieces, anchored });
+      const priority = pattern.length;
+      const bigrams = piecesBigrams(pieces);
+      const bigram = bigrams.length === 0 ? -1 : bigrams[0]!;
+      const entry = {
+        rule,
+        allow: rule.allow,
+        pattern,
+        priority,
+        pieces,
+        anchored,
+        bigrams,
+        bigram,
+      };
+      // Longest first; among equals, Allow first, since it wins a tie.
+      let at = wild.findIndex((w) =>
+        w.priority < priority || (w.priority === priority && !w.allow && rule.allow)
+      );
+      if (at < 0) at = wild.length;
+      wild.splice(at, 0, entry);
     } else if (anchored) {
       if (rule.allow) node.exactAllow ??= rule;
       else node.exactDisallow ??= rule;
@@ -259,7 +365,9 @@ export class RuleSet {
     let allowAt = 0;
     let disallow: RobotsRule | null = null;
     let disallowAt = 0;
+    // First the walk: plain and `$` patterns decide by depth alone.
     const n = path.length;
+    let wildNodes = 0;
     let node = this.#root;
     for (let depth = 0;; depth++) {
       if (node.allow !== null && depth > allowAt) {
@@ -281,25 +389,55 @@ export class RuleSet {
         }
       }
       if (node.wild !== null) {
-        for (const w of node.wild) {
-          const allowing = w.rule.allow;
-          if (w.priority <= (allowing ? allowAt : disallowAt) || !wildMatches(path, depth, w)) {
-            continue;
-          }
-          if (allowing) {
-            allow = w.rule;
-            allowAt = w.priority;
-          } else {
-            disallow = w.rule;
-            disallowAt = w.priority;
-          }
-        }
+        WILD_NODES[wildNodes] = node;
+        WILD_DEPTHS[wildNodes++] = depth;
       }
-      if (depth === n || node.children === null) break;
-      const next = node.children.get(path.charCodeAt(depth));
+      if (depth === n) break;
+      const next = node.next(path.charCodeAt(depth));
       if (next === undefined) break;
       node = next;
     }
+    // Then the rules with a `*` on the way, each list longest first, only while one could
+    // still beat the best match: the longer the plain match, the fewer are tried.
+    let bigrams: Int32Array | null = null;
+    for (let k = 0; k < wildNodes; k++) {
+      const wild = WILD_NODES[k]!.wild!;
+      const depth = WILD_DEPTHS[k]!;
+      for (let i = 0; i < wild.length; i++) {
+        const w = wild[i]!;
+        const allowing = w.allow;
+        const best = allowAt > disallowAt ? allowAt : disallowAt;
+        if (w.priority < best || (w.priority === best && (!allowing || allowAt === best))) break;
+        const h = w.bigram;
+        if (h >= 0) {
+          bigrams ??= pathBigrams(path);
+          if ((bigrams[h >> 5]! & (1 << (h & 31))) === 0 || !hasBigrams(bigrams, w.bigrams)) {
+            continue;
+          }
+        }
+        if (!wildMatches(path, depth, w)) continue;
+        if (allowing) {
+          allow = w.rule;
+          allowAt = w.priority;
+        } else {
+          disallow = w.rule;
+          disallowAt = w.priority;
+        }
+      }
+      WILD_NODES[k] = undefined;
+    }
     return disallowAt > allowAt ? disallow : allow;
   }
+}
+
+/** The nodes with `*` rules met on one walk, and their depths (reused: checks never overlap). */
+const WILD_NODES: (TrieNode | undefined)[] = [];
+const WILD_DEPTHS: number[] = [];
+
+function hasBigrams(path: Int32Array, needed: Int32Array): boolean {
+  for (let i = 0; i < needed.length; i++) {
+    const h = needed[i]!;
+    if ((path[h >> 5]! & (1 << (h & 31))) === 0) return false;
+  }
+  return true;
 }

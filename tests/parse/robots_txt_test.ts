@@ -1,7 +1,10 @@
 import { deepStrictEqual, strictEqual as equal, throws } from "node:assert/strict";
 import { MAX_ROBOTS_TXT_CHARS, parseRobotsTxt, RobotsTxt } from "../../src/parse/robots_txt.ts";
 import { normalizeRobotsPath, robotsTarget } from "../../src/parse/_robots_rules.ts";
+import { NaiveRules } from "./_robots_naive.ts";
+import { generatedPageUrls, generatedRobotsTxt } from "./_robots_gen.ts";
 import { fixture } from "./_unpack.ts";
+import { Rng } from "./_xml_gen.ts";
 
 const ROBOTS = "https://www.example.com/robots.txt";
 
@@ -271,4 +274,49 @@ Deno.test("robotsTarget() gives the same path by its fast and its parsing route"
     ].map((u) => robotsTarget(u)),
     ["/", "/?q=1", "/a/~?b=%2F", "/a/~?b=%2F", "/a/b", "/b", "/.well-known/x"],
   );
+});
+
+Deno.test("isAllowed() agrees with a rule-by-rule regular-expression matcher on generated rules", () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const rng = new Rng(seed);
+    // Small alphabets, so that `*`, `$` (also mid-pattern, where it is literal) and prefixes collide.
+    const patterns = Array.from({ length: 30 }, () => {
+      let p = rng.chance(0.8) ? "/" : "*";
+      for (let n = rng.int(6); n > 0; n--) p += "ab/*$%"[rng.int(6)];
+      return p.replace(/%$/, "%61");
+    });
+    const naive = new NaiveRules();
+    const lines = ["User-agent: *"];
+    for (const p of patterns) {
+      const allow = rng.chance(0.4);
+      naive.add(allow, p);
+      lines.push(`${allow ? "Allow" : "Disallow"}: ${p}`);
+    }
+    const robots = parseRobotsTxt(lines.join("\n"));
+    const paths = Array.from({ length: 300 }, () => {
+      let p = "/";
+      for (let n = rng.int(8); n > 0; n--) p += "ab/$*"[rng.int(5)];
+      return p;
+    });
+    const actual = paths.map((p) => robots.isAllowed(`https://x.test${p}`));
+    deepStrictEqual(actual, paths.map((p) => naive.isAllowed(robotsTarget(`https://x.test${p}`))));
+  }
+});
+
+Deno.test("isAllowed() agrees with the regular-expression matcher on a generated 500-rule robots.txt", () => {
+  const text = generatedRobotsTxt(500, 7);
+  const robots = parseRobotsTxt(text);
+  // The * group alone, compiled the naive way.
+  const naive = new NaiveRules();
+  for (const line of text.split("\n\n")[1]!.split("\n")) {
+    const m = /^(Allow|Disallow): (.*)$/.exec(line);
+    if (m !== null) naive.add(m[1] === "Allow", m[2]!);
+  }
+  const urls = generatedPageUrls(20_000, 8);
+  const actual = urls.map((u) => robots.isAllowed(u));
+  const expected = urls.map((u) => naive.isAllowed(robotsTarget(u)));
+  deepStrictEqual(actual, expected);
+  // The rules hit a fair share of the pages, so the comparison means something.
+  const disallowed = actual.filter((a) => !a).length;
+  equal(disallowed > 1000 && disallowed < 19_000, true, `${disallowed} disallowed`);
 });
