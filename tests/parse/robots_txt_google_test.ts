@@ -306,73 +306,68 @@ Deno.test("GoogleOnly_LineTooLong: lines are cut after 2083 * 8 bytes", () => {
 });
 
 Deno.test("GoogleOnly_DocumentationChecks: the examples of Google's robots.txt documentation", () => {
-  const fish = (rule: string): string => `user-agent: FooBot\ndisallow: /\nallow: ${rule}\n`;
-  check(fish("/fish"), [
-    ["FooBot", "http://foo.bar/bar", false],
-    ["FooBot", "http://foo.bar/fish", true],
-    ["FooBot", "http://foo.bar/fish.html", true],
-    ["FooBot", "http://foo.bar/fish/salmon.html", true],
-    ["FooBot", "http://foo.bar/fishheads", true],
-    ["FooBot", "http://foo.bar/fishheads/yummy.html", true],
-    ["FooBot", "http://foo.bar/fish.html?id=anything", true],
-    ["FooBot", "http://foo.bar/Fish.asp", false],
-    ["FooBot", "http://foo.bar/catfish", false],
-    ["FooBot", "http://foo.bar/?id=fish", false],
-  ]);
-  // "/fish*" equals "/fish".
-  check(fish("/fish*"), [
-    ["FooBot", "http://foo.bar/bar", false],
-    ["FooBot", "http://foo.bar/fish", true],
-    ["FooBot", "http://foo.bar/fish.html", true],
-    ["FooBot", "http://foo.bar/fish/salmon.html", true],
-    ["FooBot", "http://foo.bar/fishheads", true],
-    ["FooBot", "http://foo.bar/fishheads/yummy.html", true],
-    ["FooBot", "http://foo.bar/fish.html?id=anything", true],
-    ["FooBot", "http://foo.bar/Fish.bar", false],
-    ["FooBot", "http://foo.bar/catfish", false],
-    ["FooBot", "http://foo.bar/?id=fish", false],
-  ]);
+  // FooBot, "disallow: /", "allow: <rule>", and paths on http://foo.bar.
+  const allowing = (rule: string, cases: readonly (readonly [string, boolean])[]): void =>
+    check(
+      `user-agent: FooBot\ndisallow: /\nallow: ${rule}\n`,
+      cases.map(([path, allowed]) => ["FooBot", `http://foo.bar${path}`, allowed]),
+    );
+  // "/fish*" equals "/fish" (Google's two lists differ in one URL: /Fish.asp and /Fish.bar).
+  for (const [rule, capitalised] of [["/fish", "/Fish.asp"], ["/fish*", "/Fish.bar"]] as const) {
+    allowing(rule, [
+      ["/bar", false],
+      ["/fish", true],
+      ["/fish.html", true],
+      ["/fish/salmon.html", true],
+      ["/fishheads", true],
+      ["/fishheads/yummy.html", true],
+      ["/fish.html?id=anything", true],
+      [capitalised, false],
+      ["/catfish", false],
+      ["/?id=fish", false],
+    ]);
+  }
   // "/fish/" does not equal "/fish".
-  check(fish("/fish/"), [
-    ["FooBot", "http://foo.bar/bar", false],
-    ["FooBot", "http://foo.bar/fish/", true],
-    ["FooBot", "http://foo.bar/fish/salmon", true],
-    ["FooBot", "http://foo.bar/fish/?salmon", true],
-    ["FooBot", "http://foo.bar/fish/salmon.html", true],
-    ["FooBot", "http://foo.bar/fish/?id=anything", true],
-    ["FooBot", "http://foo.bar/fish", false],
-    ["FooBot", "http://foo.bar/fish.html", false],
-    ["FooBot", "http://foo.bar/Fish/Salmon.html", false],
+  allowing("/fish/", [
+    ["/bar", false],
+    ["/fish/", true],
+    ["/fish/salmon", true],
+    ["/fish/?salmon", true],
+    ["/fish/salmon.html", true],
+    ["/fish/?id=anything", true],
+    ["/fish", false],
+    ["/fish.html", false],
+    ["/Fish/Salmon.html", false],
   ]);
-  check(fish("/*.php"), [
-    ["FooBot", "http://foo.bar/bar", false],
-    ["FooBot", "http://foo.bar/filename.php", true],
-    ["FooBot", "http://foo.bar/folder/filename.php", true],
-    ["FooBot", "http://foo.bar/folder/filename.php?parameters", true],
-    ["FooBot", "http://foo.bar//folder/any.php.file.html", true],
-    ["FooBot", "http://foo.bar/filename.php/", true],
-    ["FooBot", "http://foo.bar/index?f=filename.php/", true],
-    ["FooBot", "http://foo.bar/php/", false],
-    ["FooBot", "http://foo.bar/index?php", false],
-    ["FooBot", "http://foo.bar/windows.PHP", false],
+  allowing("/*.php", [
+    ["/bar", false],
+    ["/filename.php", true],
+    ["/folder/filename.php", true],
+    ["/folder/filename.php?parameters", true],
+    ["//folder/any.php.file.html", true],
+    ["/filename.php/", true],
+    ["/index?f=filename.php/", true],
+    ["/php/", false],
+    ["/index?php", false],
+    ["/windows.PHP", false],
   ]);
-  check(fish("/*.php$"), [
-    ["FooBot", "http://foo.bar/bar", false],
-    ["FooBot", "http://foo.bar/filename.php", true],
-    ["FooBot", "http://foo.bar/folder/filename.php", true],
-    ["FooBot", "http://foo.bar/filename.php?parameters", false],
-    ["FooBot", "http://foo.bar/filename.php/", false],
-    ["FooBot", "http://foo.bar/filename.php5", false],
-    ["FooBot", "http://foo.bar/php/", false],
-    ["FooBot", "http://foo.bar/filename?php", false],
-    ["FooBot", "http://foo.bar/aaaphpaaa", false],
-    ["FooBot", "http://foo.bar//windows.PHP", false],
+  allowing("/*.php$", [
+    ["/bar", false],
+    ["/filename.php", true],
+    ["/folder/filename.php", true],
+    ["/filename.php?parameters", false],
+    ["/filename.php/", false],
+    ["/filename.php5", false],
+    ["/php/", false],
+    ["/filename?php", false],
+    ["/aaaphpaaa", false],
+    ["//windows.PHP", false],
   ]);
-  check(fish("/fish*.php"), [
-    ["FooBot", "http://foo.bar/bar", false],
-    ["FooBot", "http://foo.bar/fish.php", true],
-    ["FooBot", "http://foo.bar/fishheads/catfish.php?parameters", true],
-    ["FooBot", "http://foo.bar/Fish.PHP", false],
+  allowing("/fish*.php", [
+    ["/bar", false],
+    ["/fish.php", true],
+    ["/fishheads/catfish.php?parameters", true],
+    ["/Fish.PHP", false],
   ]);
   // Section "Order of precedence for group-member records".
   check("user-agent: FooBot\nallow: /p\ndisallow: /\n", [
