@@ -38,6 +38,7 @@ export {
   type SiteResult,
 } from "./src/sitemap_trees.ts";
 export * from "./src/sitemap_from_string.ts";
+export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
