@@ -316,6 +316,8 @@ export const BATCH: CommandSpec = {
   description: `Reads one homepage per line of FILE (or stdin for -; blank lines and #
 comments are skipped), crawls the sites, --site-concurrency at a time with one
 connection cap and parse pool for all, and writes NDJSON as each site finishes.
+A site is crawled once: a line whose normalised homepage (scheme, host, port)
+an earlier line named is skipped, as enqueue does, and stderr says how many.
 A line is written whole or not at all, so --resume continues a killed run.`,
   minOperands: 1,
   maxOperands: 1,
@@ -328,8 +330,8 @@ A line is written whole or not at all, so --resume continues a killed run.`,
           short: "f",
           value: "FORMAT",
           help: "summary (default): one line per site: homepage, status (ok,\n" +
-            "no-sitemaps, unreachable), reason, sitemaps, invalidSitemaps, pages,\n" +
-            "distinctPages, bytes, requests, ms\n" +
+            "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
+            "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
             'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
         },
         { name: "out", short: "o", value: "FILE", help: "append to FILE instead of stdout" },

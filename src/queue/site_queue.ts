@@ -12,6 +12,9 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SiteCrawler, type SitemapTreesOptions } from "../sitemap_trees.ts";
 import { sitePageLines, type SiteSummary, siteSummary } from "../cli/_site_record.ts";
+import { siteKey } from "../_site_key.ts";
+
+export { siteKey };
 
 export type { SiteStatus, SiteSummary } from "../cli/_site_record.ts";
 
@@ -60,29 +63,6 @@ export const DEFAULT_QUEUE = "sitemap-sites";
 export interface SiteJobData {
   /** The homepage as it was given. */
   readonly homepage: string;
-}
-
-/**
- * The key of a homepage: its normalised URL (scheme, host and port, path
- * `/`) when it is an http(s) URL, else the trimmed text.
- *
- * @param homepage A homepage as given.
- * @returns The key.
- */
-export function siteKey(homepage: string): string {
-  const text = homepage.trim();
-  try {
-    const url = new URL(text);
-    if (url.protocol === "http:" || url.protocol === "https:") {
-      url.pathname = "/";
-      url.search = "";
-      url.hash = "";
-      return url.href;
-    }
-  } catch {
-    // Not a URL: the worker reports it as that site's error.
-  }
-  return text;
 }
 
 /**
