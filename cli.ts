@@ -31,8 +31,9 @@
  * with one stderr line naming the cause; 2 a usage error (one line naming the
  * flag, then "see sitemap-tree COMMAND --help"); 3 the site answered but
  * publishes no sitemap (`lint`: 1 when it finds errors); 130 when
- * interrupted (the first Ctrl-C stops the crawl and erases the progress
- * line; a second one kills the process as usual).
+ * interrupted (the first Ctrl-C or SIGTERM stops the crawl and erases the
+ * progress line; a second one kills the process as usual), 143 when the
+ * interrupt was a SIGTERM.
  *
  * @example Run the command in-process
  * ```ts ignore

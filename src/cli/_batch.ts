@@ -19,7 +19,7 @@ import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_t
 import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
-import { sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
+import { siteEndLine, sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
 import { formatCount } from "./_units.ts";
 
 /** What `batch` was asked to do. */
@@ -341,12 +341,7 @@ export async function runBatch(
       if (config.format === "summary") {
         text = JSON.stringify(summary) + "\n";
       } else {
-        const parts = [...sitePageLines(result)];
-        const { homepage: _, ...rest } = summary;
-        parts.push(
-          `{"site":${JSON.stringify(summary.homepage)},"summary":${JSON.stringify(rest)}}\n`,
-        );
-        text = parts.join("");
+        text = [...sitePageLines(result), siteEndLine(summary)].join("");
       }
       await write(text);
       done++;

@@ -105,6 +105,18 @@ function cut(text: string, max: number): string {
 }
 
 /**
+ * The line that ends a site's `--format pages` lines: `{"site":…,"summary":{…}}`,
+ * the summary without its homepage.
+ *
+ * @param summary The site's summary.
+ * @returns The line, with its `\n`.
+ */
+export function siteEndLine(summary: SiteSummary): string {
+  const { homepage, ...rest } = summary;
+  return `{"site":${JSON.stringify(homepage)},"summary":${JSON.stringify(rest)}}\n`;
+}
+
+/**
  * The `--format pages` lines of one site: the `ndjson` page object with a
  * leading `site` key, one per page, in tree order.
  *
