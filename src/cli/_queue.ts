@@ -108,7 +108,10 @@ async function enqueue(
   const say = (line: string): void => stderr.write(`${PROGRAM} enqueue: ${line}\n`);
   const queue = new Queue(place.queue, { connection: place.connection });
   const watch = new RedisWatch(queue, { where: place.where, waitMs: place.waitMs, report: say });
-  queue.on("error", (error) => watch.error(error));
+  queue.on("error", (error) => {
+    if (!watch.error(error)) say(messageOf(error));
+  });
+  queue.on("ioredis:close", () => watch.closed());
   try {
     const outcome = await first({
       done: enqueueSites(queue, homepagesOf(linesOf(input))),

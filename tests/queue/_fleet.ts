@@ -45,6 +45,8 @@ export async function output(child: Deno.ChildProcess): Promise<Finished> {
 
 /** A process whose stderr is read as it comes. */
 export interface Watched {
+  /** The process, to send it signals. */
+  readonly child: Deno.ChildProcess;
   /** The stderr so far. */
   readonly stderr: () => string;
   /** Settles once stderr holds `text`. */
@@ -67,6 +69,7 @@ export function watch(child: Deno.ChildProcess): Watched {
   })();
   const drained = child.stdout.cancel();
   return {
+    child,
     stderr: () => text,
     until: (wanted) =>
       waitFor(
