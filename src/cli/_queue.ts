@@ -169,7 +169,7 @@ async function runWorker(
   });
   // Connection errors repeat on every reconnect attempt: the watch makes them one line.
   const onError = (error: Error): void => {
-    if (!watch.error(error)) say(messageOf(error));
+    if (!watch.error(error)) say(workerError(error));
   };
   queue.on("error", onError);
   queue.on("ioredis:close", () => watch.closed());
@@ -248,6 +248,22 @@ async function runWorker(
     }`,
   );
   return status;
+}
+
+/**
+ * A worker error as a line: BullMQ's `Missing key for job ID. moveToFinished`
+ * (a site finished whose job Redis no longer has) names the site instead.
+ */
+function workerError(error: Error): string {
+  const missing = /^Missing key for job (\S+)\. \w+$/.exec(error.message);
+  if (missing === null) return error.message;
+  let site = missing[1]!;
+  try {
+    site = decodeURIComponent(site);
+  } catch {
+    // Not an id of ours: shown as it is.
+  }
+  return `${site}: its job is gone from Redis, so its result was not recorded there`;
 }
 
 /** Jobs still to be done: waiting, active (in some worker's hand), delayed or prioritized. */

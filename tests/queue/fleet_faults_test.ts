@@ -476,7 +476,10 @@ Deno.test({
         await waitFor("2 sites done", async () => (await queue.getCompletedCount()) >= 2);
         await redis.restart();
         const end = await worker.finished();
-        const lines = linesOf(end.stderr);
+        // A site in hand when Redis lost its data finishes for a job that is gone: one line each.
+        const gone = / its job is gone from Redis, so its result was not recorded there$/;
+        const lines = linesOf(end.stderr).filter((line) => !gone.test(line));
+        if (appendOnly) assert.equal(lines.length, linesOf(end.stderr).length, end.stderr);
         const where = `127.0.0.1:${redis.port}`;
         assert.match(
           lines[0] ?? "",
