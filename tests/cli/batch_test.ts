@@ -62,6 +62,16 @@ async function withSites<T>(
   }
 }
 
+/** A scratch directory for one test, removed afterwards. */
+async function inTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
+  try {
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 Deno.test("batch writes one summary line per site, comments and blank lines skipped", async () => {
   await withSites(15, async (dir, list, homepages) => {
     const out = join(dir, "out.ndjson");
@@ -192,34 +202,33 @@ Deno.test("batch --resume skips finished sites and cuts a half-written site", as
 
 Deno.test("batch crawls a site listed 50 times once, whatever the spelling, and says how many lines it skipped", async () => {
   const sites = await serveSites({ count: 2 });
-  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
   try {
-    const [home, other] = sites.homepages as [string, string];
-    const origin = home.slice(0, -1);
-    // 47 times as written, then CRLF, a trailing \r, an upper-case scheme with a path, another site.
-    const spellings = [`${home}\r`, ` ${home} \r`, `${origin.toUpperCase()}/blog?page=2`];
-    const list = join(dir, "sites.txt");
-    writeFileSync(list, [...Array(47).fill(home), ...spellings, other].join("\r\n") + "\n");
-    const result = await run(["batch", list, "--workers", "0", "--retries", "0"]);
-    assert.equal(result.status, 0);
-    assert.deepEqual(
-      result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).homepage).sort(),
-      [home, other].sort(),
-    );
-    assert.equal(
-      result.stderr,
-      "sitemap-tree batch: Skipped 49 duplicate homepages (the same site as an earlier line)\n",
-    );
-    assert.equal(sites.requestsFor(home, "/robots.txt"), 1);
+    await inTempDir(async (dir) => {
+      const [home, other] = sites.homepages as [string, string];
+      const origin = home.slice(0, -1);
+      // 47 times as written, then CRLF, a trailing \r, an upper-case scheme with a path, another site.
+      const spellings = [`${home}\r`, ` ${home} \r`, `${origin.toUpperCase()}/blog?page=2`];
+      const list = join(dir, "sites.txt");
+      writeFileSync(list, [...Array(47).fill(home), ...spellings, other].join("\r\n") + "\n");
+      const result = await run(["batch", list, "--workers", "0", "--retries", "0"]);
+      assert.equal(result.status, 0);
+      assert.deepEqual(
+        result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).homepage).sort(),
+        [home, other].sort(),
+      );
+      assert.equal(
+        result.stderr,
+        "sitemap-tree batch: Skipped 49 duplicate homepages (the same site as an earlier line)\n",
+      );
+      assert.equal(sites.requestsFor(home, "/robots.txt"), 1);
+    });
   } finally {
     await sites.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
 Deno.test("batch: a line that is not a URL is invalid-input, its reason cut to 200 characters", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
-  try {
+  await inTempDir(async (dir) => {
     const list = join(dir, "sites.txt");
     const long = `http://exa mple.com/${"a".repeat(3000)}`;
     writeFileSync(list, `ftp://example.com/\n${long}\n`);
@@ -233,14 +242,11 @@ Deno.test("batch: a line that is not a URL is invalid-input, its reason cut to 2
     assert.equal(bad.homepage, long);
     assert.equal(bad.status, "invalid-input");
     assert.equal(bad.reason, `Homepage URL is not a valid URL: "${long}`.slice(0, 199) + "…");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("batch of an input without homepages says so on stderr", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
-  try {
+  await inTempDir(async (dir) => {
     const list = join(dir, "sites.txt");
     for (const text of ["", "# only a comment\n\n  \n"]) {
       writeFileSync(list, text);
@@ -252,14 +258,11 @@ Deno.test("batch of an input without homepages says so on stderr", async () => {
           `sitemap-tree batch: No homepages in ${list} (blank lines and # comments are skipped)\n`,
       });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("batch writes no terminal control codes to a stderr that is not a terminal", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
-  try {
+  await inTempDir(async (dir) => {
     const list = join(dir, "sites.txt");
     writeFileSync(list, "not a url\n");
     const full = () => Promise.reject(new Error("No space left on device (os error 28)"));
@@ -268,9 +271,7 @@ Deno.test("batch writes no terminal control codes to a stderr that is not a term
       1,
       "sitemap-tree batch: No space left on device (os error 28)\n",
     ]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("batch, enqueue and worker usage errors name the flag and exit 2; an unreadable input exits 1", async () => {

@@ -23,6 +23,19 @@ export function cli(args: string[], prefix: readonly string[] = []): Deno.ChildP
   }).spawn();
 }
 
+/**
+ * A `worker` command line: Redis, the output directory, parsing on the main
+ * thread (no parse workers to start), then `flags`.
+ *
+ * @param redis The redis:// URL.
+ * @param out The output directory.
+ * @param flags More flags.
+ * @returns The arguments.
+ */
+export function workerArgs(redis: string, out: string, ...flags: string[]): string[] {
+  return ["worker", "--redis", redis, "--out", out, "--workers", "0", ...flags];
+}
+
 /** A finished process: its exit code, the signal that ended it, and its output. */
 export interface Finished {
   readonly code: number;

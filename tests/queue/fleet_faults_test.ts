@@ -16,7 +16,7 @@ import {
   siteJobId,
   startSiteWorker,
 } from "../../src/queue/site_queue.ts";
-import { cli, linesOf, output, waitFor, watch } from "./_fleet.ts";
+import { cli, linesOf, output, waitFor, watch, workerArgs } from "./_fleet.ts";
 import { freePort, startRedis, type TestRedis } from "./_redis.ts";
 
 const SANITIZE = { sanitizeResources: false, sanitizeOps: false };
@@ -59,15 +59,12 @@ async function withFleet(
 
 type Counts = Record<"waiting" | "active" | "delayed" | "completed" | "failed", number>;
 
+/** No job in any state. */
+const NONE: Counts = { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 };
+
 async function counts(queue: Queue): Promise<Counts> {
-  const all = await queue.getJobCounts("waiting", "active", "delayed", "completed", "failed");
-  return {
-    waiting: all.waiting ?? 0,
-    active: all.active ?? 0,
-    delayed: all.delayed ?? 0,
-    completed: all.completed ?? 0,
-    failed: all.failed ?? 0,
-  };
+  const all = await queue.getJobCounts(...(Object.keys(NONE) as (keyof Counts)[]));
+  return Object.fromEntries(Object.keys(NONE).map((state) => [state, all[state] ?? 0])) as Counts;
 }
 
 Deno.test({
@@ -76,19 +73,7 @@ Deno.test({
   ...SANITIZE,
   async fn() {
     await withFleet({ count: 12, latencyMs: 400 }, async ({ redis, queue, dir }) => {
-      const worker = cli([
-        "worker",
-        "--redis",
-        redis.url,
-        "--out",
-        dir,
-        "--workers",
-        "0",
-        "--site-concurrency",
-        "8",
-        "--grace",
-        "0",
-      ]);
+      const worker = cli(workerArgs(redis.url, dir, "--site-concurrency", "8", "--grace", "0"));
       await waitFor("8 sites in hand", async () => (await queue.getActiveCount()) === 8);
       worker.kill("SIGTERM");
       const result = await output(worker);
@@ -105,31 +90,19 @@ Deno.test({
       const [done, handedBack] = [Number(totals[1]), Number(totals[2])];
       assert.equal(handedBack, Number(inHand[1]));
       assert.ok(handedBack > 0);
-      assert.deepEqual(after, {
-        waiting: 12 - done,
-        active: 0,
-        delayed: 0,
-        completed: done,
-        failed: 0,
-      });
+      assert.deepEqual(after, { ...NONE, waiting: 12 - done, completed: done });
       // A job handed back used none of its attempts.
       for (const job of await queue.getWaiting()) assert.equal(job.attemptsMade, 0, String(job.id));
 
       // Another worker takes them all.
       const next = await output(
-        cli(["worker", "--redis", redis.url, "--out", dir, "--workers", "0", "--drain"]),
+        cli(workerArgs(redis.url, dir, "--drain")),
       );
       assert.deepEqual([next.code, next.stderr], [
         0,
         `sitemap-tree worker: ${12 - done} sites done, 0 failed\n`,
       ]);
-      assert.deepEqual(await counts(queue), {
-        waiting: 0,
-        active: 0,
-        delayed: 0,
-        completed: 12,
-        failed: 0,
-      });
+      assert.deepEqual(await counts(queue), { ...NONE, completed: 12 });
     });
   },
 });
@@ -139,17 +112,7 @@ Deno.test({
   ...SANITIZE,
   async fn() {
     await withFleet({ count: 8, latencyMs: 1000 }, async ({ redis, queue, dir }) => {
-      const worker = watch(cli([
-        "worker",
-        "--redis",
-        redis.url,
-        "--out",
-        dir,
-        "--workers",
-        "0",
-        "--grace",
-        "600000",
-      ]));
+      const worker = watch(cli(workerArgs(redis.url, dir, "--grace", "600000")));
       await waitFor("8 sites in hand", async () => (await queue.getActiveCount()) === 8);
       worker.child.kill("SIGTERM");
       await worker.until("(SIGTERM again exits at once)\n");
@@ -227,19 +190,13 @@ Deno.test({
       }
       for (const [out, stderr, prefix] of cases) {
         const result = await output(
-          cli(["worker", "--redis", redis.url, "--out", out, "--drain", "--workers", "0"], prefix),
+          cli(workerArgs(redis.url, out, "--drain"), prefix),
         );
         assert.equal(result.code, 1, result.stderr);
         assert.match(result.stderr, stderr);
       }
       assert.deepEqual(readdirSync(readOnly), []);
-      assert.deepEqual(await counts(queue), {
-        waiting: 4,
-        active: 0,
-        delayed: 0,
-        completed: 0,
-        failed: 0,
-      });
+      assert.deepEqual(await counts(queue), { ...NONE, waiting: 4 });
     });
   },
 });
@@ -258,16 +215,7 @@ Deno.test({
   async fn() {
     await withFleet({ count: 6, latencyMs: 500 }, async ({ redis, queue, sites, dir }) => {
       const out = join(dir, "out");
-      const worker = watch(cli([
-        "worker",
-        "--redis",
-        redis.url,
-        "--out",
-        out,
-        "--drain",
-        "--workers",
-        "0",
-      ]));
+      const worker = watch(cli(workerArgs(redis.url, out, "--drain")));
       await waitFor("6 sites in hand", async () => (await queue.getActiveCount()) === 6);
       rmSync(out, { recursive: true });
       const end = await worker.finished();
@@ -324,18 +272,9 @@ Deno.test({
         return;
       }
       try {
-        const result = await output(cli([
-          "worker",
-          "--redis",
-          redis.url,
-          "--out",
-          out,
-          "--drain",
-          "--workers",
-          "0",
-          "--site-concurrency",
-          "4",
-        ]));
+        const result = await output(
+          cli(workerArgs(redis.url, out, "--drain", "--site-concurrency", "4")),
+        );
         const after = await counts(queue);
         const failed = await failures(queue);
         assert.equal(result.code, 1);
@@ -396,7 +335,7 @@ Deno.test({
 
       const out = join(dir, "out");
       const worker = await output(
-        cli(["worker", "--redis", url, "--out", out, "--redis-timeout", "1000"]),
+        cli(workerArgs(url, out, "--redis-timeout", "1000")),
       );
       const [, gaveUp = ""] = linesOf(worker.stderr);
       assert.equal(worker.code, 1);
@@ -413,7 +352,7 @@ Deno.test({
       const stopped = await waitingEnqueue.finished();
       assert.deepEqual([stopped.code, stopped.stderr], [130, "sitemap-tree: Interrupted\n"]);
 
-      const waitingWorker = watch(cli(["worker", "--redis", url, "--out", out]));
+      const waitingWorker = watch(cli(workerArgs(url, out)));
       await waitingWorker.until("waiting up to 60 s (--redis-timeout)\n");
       waitingWorker.child.kill("SIGINT");
       const stoppedWorker = await waitingWorker.finished();
@@ -426,7 +365,7 @@ Deno.test({
 
       // A Redis that comes up within the wait is taken as it comes.
       const late = watch(
-        cli(["worker", "--redis", url, "--out", out, "--drain", "--redis-timeout", "30000"]),
+        cli(workerArgs(url, out, "--drain", "--redis-timeout", "30000")),
       );
       await late.until("waiting up to 30 s (--redis-timeout)\n");
       const redis = await startRedis({ port });
@@ -461,18 +400,7 @@ Deno.test({
   async fn() {
     for (const appendOnly of [false, true]) {
       await withFleet({ count: 12, latencyMs: 150, appendOnly }, async ({ redis, queue, dir }) => {
-        const worker = watch(cli([
-          "worker",
-          "--redis",
-          redis.url,
-          "--out",
-          dir,
-          "--drain",
-          "--workers",
-          "0",
-          "--site-concurrency",
-          "2",
-        ]));
+        const worker = watch(cli(workerArgs(redis.url, dir, "--drain", "--site-concurrency", "2")));
         await waitFor("2 sites done", async () => (await queue.getCompletedCount()) >= 2);
         await redis.restart();
         const end = await worker.finished();
@@ -499,13 +427,7 @@ Deno.test({
         assert.ok(done !== null, end.stderr);
         if (appendOnly) {
           assert.deepEqual([end.code, lines.length], [0, 3], end.stderr);
-          assert.deepEqual(await counts(queue), {
-            waiting: 0,
-            active: 0,
-            delayed: 0,
-            completed: 12,
-            failed: 0,
-          });
+          assert.deepEqual(await counts(queue), { ...NONE, completed: 12 });
         } else {
           assert.deepEqual([end.code, lines.slice(2, -1)], [1, [
             "sitemap-tree worker: The queue sitemap-sites came back from a Redis restart empty in every state, though it held 12 jobs: Redis lost its data (run it with persistence, appendonly yes); enqueue the sites again",

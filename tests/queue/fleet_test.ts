@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Queue } from "bullmq";
 import { serveSites } from "../../fixtures/sites.ts";
 import { DEFAULT_QUEUE, siteJobId } from "../../src/queue/site_queue.ts";
-import { cli, output, waitFor } from "./_fleet.ts";
+import { cli, output, waitFor, workerArgs } from "./_fleet.ts";
 import { startRedis } from "./_redis.ts";
 
 /** One site's lines as `batch --format pages` writes them, its summary without the timing. */
@@ -52,24 +52,23 @@ Deno.test({
       assert.equal(again.stdout, '{"offered":202,"added":0}\n');
 
       for (const name of ["w1", "w2", "w3"]) {
-        workers.push(cli([
-          "worker",
-          "--redis",
-          redis.url,
-          "--out",
-          out,
-          "--drain",
-          "--name",
-          name,
-          "--site-concurrency",
-          "4",
-          "--workers",
-          "0",
-          "--stalled-interval",
-          "500",
-          "--lock-duration",
-          "1000",
-        ]));
+        workers.push(
+          cli(
+            workerArgs(
+              redis.url,
+              out,
+              "--drain",
+              "--name",
+              name,
+              "--site-concurrency",
+              "4",
+              "--stalled-interval",
+              "500",
+              "--lock-duration",
+              "1000",
+            ),
+          ),
+        );
       }
       // Kill w1 once it has finished some sites and holds some in hand.
       let held: string[] = [];
