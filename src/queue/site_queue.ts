@@ -51,7 +51,8 @@ export interface SiteWorkerEvents {
   /** A site finished; `job.returnvalue` is its summary. */
   on(event: "completed", listener: (job: { readonly returnvalue: SiteSummary }) => void): unknown;
   /**
-   * A job attempt failed. A {@linkcode SiteSinkError} ends the job at once;
+   * A job attempt failed. A sink's failure (`error.name` is
+   * `"SiteSinkError"`, a BullMQ `UnrecoverableError`) ends the job at once;
    * another error (the worker's own) is retried while `attemptsMade` is
    * below `opts.attempts`.
    */
@@ -151,9 +152,11 @@ export interface SiteSink {
   /**
    * Stores one site's output; called once per job attempt that finished its
    * crawl, so it must replace what an earlier attempt of the same site left.
-   * A rejection fails the job at once, as a {@linkcode SiteSinkError}: a
-   * further attempt would crawl the site again, so a sink whose store has
-   * passing failures retries inside `write`.
+   * A rejection fails the job at once, its message the job's reason, and
+   * the job is not attempted again, since that would crawl the site again;
+   * a sink whose store has passing failures retries inside `write`. Once
+   * the sink is fixed, BullMQ's `queue.retryJobs({ state: "failed" })` runs
+   * the failed sites again.
    *
    * @param summary The site's summary (also the job's return value).
    * @param pageLines The `batch --format pages` lines of its pages, each with its `\n`.
@@ -163,19 +166,13 @@ export interface SiteSink {
 
 /**
  * A sink could not store a site's output (a full disk, a directory removed
- * or made read-only): the job fails with this as its reason, and is not
- * attempted again, since that would crawl the site again. Once the sink is
- * fixed, BullMQ's `queue.retryJobs({ state: "failed" })` runs them again.
+ * or made read-only): unrecoverable, so BullMQ fails the job at once.
  */
-export class SiteSinkError extends UnrecoverableError {
-  /**
-   * @param message What failed, e.g. `Cannot write /out/x.ndjson: ENOSPC: no space left on device, write`.
-   * @param cause The sink's error.
-   */
-  constructor(message: string, cause?: unknown) {
+class SiteSinkError extends UnrecoverableError {
+  constructor(message: string, cause: unknown) {
     super(message);
     this.name = "SiteSinkError";
-    if (cause !== undefined) this.cause = cause;
+    this.cause = cause;
   }
 }
 
@@ -283,8 +280,8 @@ export interface SiteWorker {
  * all of them. A job's return value is the site's summary; its pages go to
  * the sink. An unreachable site is a completed job with status
  * "unreachable" (a site's failure is data). A sink that fails fails the job
- * at once ({@linkcode SiteSinkError}, not attempted again, since that would
- * crawl the site again); BullMQ retries a job only when its worker died.
+ * at once (not attempted again, since that would crawl the site again);
+ * BullMQ retries a job only when its worker died.
  *
  * @param options Redis, the queue, the sink, and the crawl options.
  * @returns The worker.
