@@ -83,6 +83,18 @@ export async function withSite<T>(
   }
 }
 
+/**
+ * robots.txt -> /index.xml -> [/good.xml (one page, at once), /drip.xml (one
+ * page, sent a byte at a time: seconds)], for tests of a crawl's deadline.
+ */
+export function dripSite(): FixtureSite {
+  return new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\n")
+    .file("/index.xml", sitemapIndex(["/good.xml", "/drip.xml"]))
+    .file("/good.xml", urlset(["/good"]))
+    .trickle("/drip.xml", urlset(["/drip"]), { bytesPerSecond: 1 });
+}
+
 /** Hosts that accept connections and never answer, one port each on 127.0.0.1. */
 export interface SilentHosts {
   /** `http://127.0.0.1:PORT/`, one per host. */

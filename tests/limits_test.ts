@@ -15,6 +15,7 @@ import { PageStream } from "../src/stream_pages.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
 import { type AbstractSitemap, InvalidSitemap } from "../src/objects/sitemap.ts";
 import {
+  dripSite,
   FixtureSite,
   outline,
   silentHosts,
@@ -269,12 +270,7 @@ Deno.test("deadlineMs: children that drip a byte at a time are cut by the deadli
 });
 
 Deno.test("deadlineMs: a page stream ends at the deadline with the pages read by then", async () => {
-  const site = new FixtureSite()
-    .file("/robots.txt", "Sitemap: /index.xml\n")
-    .file("/index.xml", sitemapIndex(["/good.xml", "/drip.xml"]))
-    .file("/good.xml", urlset(["/good"]))
-    .trickle("/drip.xml", urlset(["/drip"]), { bytesPerSecond: 1 });
-  await withSite(site, async (server) => {
+  await withSite(dripSite(), async (server) => {
     // The class behind streamPages(), which keeps the counters.
     const stream = new PageStream(server.url("/"), { ...base, deadlineMs: 800 }, "homepage");
     const urls: string[] = [];

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveSites } from "../../fixtures/sites.ts";
-import { FixtureSite, sitemapIndex, urlset, withSite } from "../_tree_helpers.ts";
+import { dripSite, withSite } from "../_tree_helpers.ts";
 import { run } from "./_run.ts";
 
 /** Runs `batch` on a list of one homepage, with `flags`. */
@@ -53,12 +53,7 @@ Deno.test("batch: a site cut by --max-sitemaps says how many sitemaps were not f
 });
 
 Deno.test("batch --deadline cuts a site whose sitemap drips, and its summary says so", async () => {
-  const site = new FixtureSite()
-    .file("/robots.txt", "Sitemap: /index.xml\n")
-    .file("/index.xml", sitemapIndex(["/good.xml", "/drip.xml"]))
-    .file("/good.xml", urlset(["/good"]))
-    .trickle("/drip.xml", urlset(["/drip"]), { bytesPerSecond: 1 });
-  await withSite(site, async (server) => {
+  await withSite(dripSite(), async (server) => {
     const homepage = server.url("/");
     assert.deepEqual(await batchOne(homepage, ["-k", "--no-feeds", "--deadline", "800ms"]), {
       homepage,
