@@ -580,9 +580,11 @@ export class WebClient {
       decompress: false,
     } as RequestInit;
     const key = hostKey(url);
+    // Nothing allocated between the scheduler's note of the send and the send.
+    const href = url.href;
     if (this.#connectTimeoutMs >= this.#options.timeoutMs || this.#answered.has(key)) {
       this.#scheduler.sending(url);
-      return await this.#fetch(url.href, init);
+      return await this.#fetch(href, init);
     }
     // Checked when it fires: a host that answered another request meanwhile is alive.
     const timer = setTimeout(() => {
@@ -590,7 +592,7 @@ export class WebClient {
     }, this.#connectTimeoutMs);
     try {
       this.#scheduler.sending(url);
-      return await this.#fetch(url.href, init);
+      return await this.#fetch(href, init);
     } finally {
       clearTimeout(timer);
     }

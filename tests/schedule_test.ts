@@ -309,7 +309,7 @@ Deno.test("WebClient: a host's delay runs from when a request is sent, not from 
   assert.ok((await web.get("https://example.com/b.xml")).ok);
   // Counted from the grant, the second request went out 20 ms after the first.
   const gap = sent[1]! - sent[0]!;
-  assert.ok(gap >= 49.5, `the second request went ${gap.toFixed(1)} ms after the first`);
+  assert.ok(gap >= 49, `the second request went ${gap.toFixed(1)} ms after the first`);
 });
 
 Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, then its Crawl-delay between requests", async () => {
@@ -323,7 +323,8 @@ Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, th
   // connection set-up, which differs between runtimes.
   const sent: [string, number][] = [];
   const fetchLogged: typeof fetch = (input, init) => {
-    sent.push([new URL(String(input)).pathname, performance.now()]);
+    const at = performance.now();
+    sent.push([new URL(String(input)).pathname, at]);
     return fetch(input, init);
   };
   try {
@@ -344,9 +345,10 @@ Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, th
     for (let i = 1; i < sent.length; i++) {
       const gap = sent[i]![1] - sent[i - 1]![1];
       // The delay runs from the scheduler's note that a request is sent, a
-      // function call before `fetchLogged` notes it here.
+      // function call before `fetchLogged` notes it here: only a thread
+      // descheduled between the two could make this gap shorter than 50 ms.
       assert.ok(
-        gap >= 49.5,
+        gap >= 49,
         `request ${i} (${sent[i]![0]}) went ${gap.toFixed(1)} ms after the last`,
       );
     }
