@@ -108,7 +108,8 @@ export interface SitemapTreeOptions extends SchedulingOptions {
    * answered any request of this call yet: a host that accepts connections
    * and never answers (or drops them) is found out this fast, while a host
    * that has answered gets the whole `timeoutMs` for its slow sitemaps. A
-   * host that never answered is given up after 3 such timeouts or refusals.
+   * host that has never answered is given up at its first such timeout
+   * (`no response after 10000 ms (host:443)`), or after 3 refusals.
    * @default {10000}
    */
   readonly connectTimeoutMs?: number;
