@@ -100,6 +100,15 @@ const EMPTY_PACKED: PackedPages = {
   extras: null,
 };
 
+/**
+ * Nodes the tree may hold per `maxSitemaps` before a sitemap already in it
+ * is no longer shown again: a sitemap named by several parents appears under
+ * each (its document fetched once), and indexes that name each other's
+ * children over and over would otherwise grow the tree exponentially from a
+ * few documents. A sitemap's first place is always shown.
+ */
+export const TREE_NODES_PER_SITEMAP = 10;
+
 /** Feed links read from the homepage at most (a guard against pages listing thousands). */
 export const MAX_FEED_LINKS = 20;
 
@@ -137,6 +146,12 @@ export class Crawler {
   #probeSettled: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null;
   /** URLs left unfetched by a limit of the call, by key: what `stats.notFetched` counts. */
   readonly #cut = new Map<string, Cut>();
+  /** Nodes placed in the tree so far (see {@linkcode TREE_NODES_PER_SITEMAP}). */
+  #treeNodes = 0;
+  /** URLs that have a node in the tree. */
+  readonly #placed = new Set<string>();
+  /** The nodes left out because the tree was full. */
+  readonly #leftOut = new WeakSet<AbstractSitemap>();
   /**
    * Aborted by the caller's signal or when `deadlineMs` runs out: every
    * request, wait and retry of the crawl listens to it.
@@ -354,31 +369,50 @@ export class Crawler {
     if (failure !== null) stats.recordWarning(this.#o.homepage.href, failure);
     // Each URL the tree (or a failed robots.txt) shows unfetched once, by cause.
     const cut = new Map<string, Cut>();
-    for (const { url } of [...counted.filter((n) => n instanceof InvalidSitemap), ...failed]) {
+    const leftOut = new Set<string>();
+    const invalid = counted.filter((n) => n instanceof InvalidSitemap);
+    for (const node of invalid) if (this.#leftOut.has(node)) leftOut.add(urlKey(node.url));
+    for (const { url } of [...invalid, ...failed]) {
       const key = urlKey(url);
       const cause = this.#cut.get(key);
       if (cause !== undefined) cut.set(key, cause);
     }
     stats.notFetched = cut.size;
     stats.deadlineReached = this.#deadlineReached;
-    if (stats.outcome === "ok" && cut.size > 0) {
+    if (stats.outcome === "ok" && cut.size + leftOut.size > 0) {
+      const sitemaps = (n: number): string => `${n} ${n === 1 ? "sitemap" : "sitemaps"}`;
       const lines: string[] = [];
       for (const cause of ["maxSitemaps", "deadline"] as const) {
         const n = [...cut.values()].filter((c) => c === cause).length;
         if (n === 0) continue;
-        const what = this.#cutReason(cause).replace(/^Not fetched: /, "");
-        lines.push(`${n} ${n === 1 ? "sitemap" : "sitemaps"} not fetched: ${what}`);
+        lines.push(`${sitemaps(n)} not fetched: ${this.#limitReached(cause)}`);
+      }
+      if (leftOut.size > 0) {
+        lines.push(
+          `${sitemaps(leftOut.size)} left out where named again: ${this.#limitReached("tree")}`,
+        );
       }
       stats.outcomeReason = lines.join("; ");
     }
     return stats.snapshot(counted, failed);
   }
 
+  /** Which limit of the call was reached, in words (the end of an invalid node's reason). */
+  #limitReached(limit: Cut | "tree"): string {
+    const o = this.#o;
+    if (limit === "deadline") {
+      return `the crawl's deadline of ${formatMs(o.deadlineMs!)} was reached`;
+    }
+    if (limit === "maxSitemaps") {
+      return `the crawl's limit of ${o.maxSitemaps} sitemaps (maxSitemaps) was reached`;
+    }
+    const nodes = o.maxSitemaps * TREE_NODES_PER_SITEMAP;
+    return `the tree's limit of ${nodes} nodes (${TREE_NODES_PER_SITEMAP} × maxSitemaps) was reached`;
+  }
+
   /** The reason of a sitemap a limit of the call left unfetched. */
   #cutReason(cause: Cut): string {
-    return cause === "deadline"
-      ? `Not fetched: the crawl's deadline of ${formatMs(this.#o.deadlineMs!)} was reached`
-      : `Not fetched: the crawl's limit of ${this.#o.maxSitemaps} sitemaps (maxSitemaps) was reached`;
+    return `Not fetched: ${this.#limitReached(cause)}`;
   }
 
   /** The document of a URL a limit of the call left unfetched, noted for `stats.notFetched`. */
@@ -781,6 +815,19 @@ export class Crawler {
         url,
         `Recursion level exceeded: ${url} is ${level} levels deep (maxDepth is ${this.#o.maxDepth})`,
       );
+    }
+    if (!quiet) {
+      const full = this.#treeNodes >= this.#o.maxSitemaps * TREE_NODES_PER_SITEMAP;
+      if (full && this.#placed.has(key)) {
+        const node = this.#invalid(
+          url,
+          `Left out: already in the tree, and ${this.#limitReached("tree")}`,
+        );
+        this.#leftOut.add(node);
+        return node;
+      }
+      this.#treeNodes++;
+      this.#placed.add(key);
     }
     this.stats.queued++;
     const started = performance.now();

@@ -137,7 +137,10 @@ export interface SitemapTreeOptions extends SchedulingOptions {
    * duplicate index's children are not counted twice, and a well-known path
    * counts only when it holds a sitemap (its quiet 404 probes do not). Each
    * URL past it is an `InvalidSitemap("Not fetched: the crawl's limit of
-   * 10000 sitemaps (maxSitemaps) was reached")`. A guard against crawl traps.
+   * 10000 sitemaps (maxSitemaps) was reached")`. The tree shows a sitemap
+   * under every parent naming it until it holds 10 × `maxSitemaps` nodes;
+   * past that, one already in the tree is `InvalidSitemap("Left out: …")`
+   * where it is named again. A guard against crawl traps.
    * @default {10000}
    */
   readonly maxSitemaps?: number;

@@ -102,8 +102,8 @@ export interface SitemapTreeStats {
    * `permission denied: run Deno with --allow-net`, or
    * `no sitemap found (robots.txt 404; no well-known path answered)`. When
    * `"ok"` but a limit of the call left sitemaps unfetched (see
-   * `notFetched`), what it cut: `3 sitemaps not fetched: the crawl's limit of
-   * 10000 sitemaps (maxSitemaps) was reached`. Else null.
+   * `notFetched`) or out of the tree, what it cut: `3 sitemaps not fetched:
+   * the crawl's limit of 10000 sitemaps (maxSitemaps) was reached`. Else null.
    */
   readonly outcomeReason: string | null;
   /**

@@ -116,6 +116,44 @@ Deno.test("maxSitemaps: without robots.txt the 404s of the well-known paths do n
   });
 });
 
+/** Most tests parse in-thread and read robots.txt and its sitemaps only. */
+const base: SitemapTreeOptions = { workers: 0, useKnownPaths: false, useFeeds: false };
+
+Deno.test("maxSitemaps: indexes naming the same indexes over and over are each fetched once and shown again only while the tree holds under 10 × maxSitemaps nodes", async () => {
+  // /i.xml -> a0-a9 -> each b0-b9 -> each c0-c9 -> each u0-u9: 42 documents,
+  // but 11,112 places in the tree.
+  const names = (letter: string): string[] =>
+    Array.from({ length: 10 }, (_, i) => `/${letter}${i}.xml`);
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /i.xml\n")
+    .file("/i.xml", sitemapIndex(names("a")));
+  for (const [letter, next] of [["a", "b"], ["b", "c"], ["c", "u"]]) {
+    for (const path of names(letter!)) site.file(path, sitemapIndex(names(next!)));
+  }
+  for (const path of names("u")) site.file(path, urlset([path]));
+  await withSite(site, async (server) => {
+    const tree = await sitemapTreeForHomepage(server.url("/"), { ...base, maxSitemaps: 50 });
+    const paths = ["/robots.txt", "/i.xml", ...["a", "b", "c", "u"].flatMap(names)];
+    assertEquals(paths.map((p) => site.count(p)), Array(42).fill(1));
+    const nodes = [...tree.allSitemaps()];
+    const reason =
+      "Left out: already in the tree, and the tree's limit of 500 nodes (10 × maxSitemaps) was reached";
+    const leftOut = nodes.filter((n) => n instanceof InvalidSitemap);
+    // Each of the 42 has its first place; the other places are shown while
+    // the tree holds under 500 nodes (when a first place comes later is timing).
+    const shown = nodes.filter((n) => !(n instanceof InvalidSitemap));
+    assertEquals(new Set(shown.map((n) => n.url.slice(server.origin.length))), new Set(paths));
+    assert(shown.length >= 500 && shown.length <= 500 + 42, `${shown.length} nodes shown`);
+    assertEquals(new Set(leftOut.map((n) => (n as InvalidSitemap).reason)), new Set([reason]));
+    assertEquals(tree.stats.notFetched, 0);
+    const distinct = new Set(leftOut.map((n) => n.url)).size;
+    assertEquals(
+      tree.stats.outcomeReason,
+      `${distinct} sitemaps left out where named again: the tree's limit of 500 nodes (10 × maxSitemaps) was reached`,
+    );
+  });
+});
+
 Deno.test("maxSitemaps: a probe that finds nothing gives its place back to a sitemap robots.txt names", async () => {
   const site = new FixtureSite()
     .file("/robots.txt", "Sitemap: /sitemap_index.xml\n")
@@ -141,9 +179,6 @@ Deno.test("maxSitemaps: a probe that finds nothing gives its place back to a sit
     assertEquals([site.count("/sitemap_index.xml"), site.count("/b.xml")], [1, 0]);
   });
 });
-
-/** Most tests parse in-thread and read robots.txt and its sitemaps only. */
-const base: SitemapTreeOptions = { workers: 0, useKnownPaths: false, useFeeds: false };
 
 Deno.test("fail-fast: timeouts of some paths on a host that answered never give it up; its other children are read", async () => {
   const children = [
