@@ -14,6 +14,7 @@
  */
 import { parseArgs as parseTokens } from "node:util";
 import type { SitemapTreeOptions } from "../options.ts";
+import { MAX_TIMER_MS } from "../_option_checks.ts";
 
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
@@ -117,6 +118,17 @@ export const CRAWL_FLAGS: FlagGroup = {
       name: "timeout",
       value: "MS",
       help: "one sitemap's whole response, per attempt (default 30000)",
+    },
+    {
+      name: "connect-timeout",
+      value: "MS",
+      help: "response headers from a host that has not answered yet (default 10000)",
+    },
+    {
+      name: "deadline",
+      value: "DURATION",
+      help: "a budget for each site's whole crawl, e.g. 90s, 5m, 1h, or none; what is\n" +
+        "not fetched by then is invalid (default: none; batch, worker: 30m per site)",
     },
     { name: "retries", value: "N", help: "retries for network errors, 408, 429, 5xx (default 2)" },
     { name: "max-depth", value: "N", help: "levels of nesting below robots.txt (default 11)" },
@@ -723,6 +735,29 @@ export class ParsedFlags {
     return n;
   }
 
+  /**
+   * A duration in milliseconds, written with its unit (`1500ms`, `90s`, `5m`,
+   * `1.5h`), or null for `none`; `undefined` when not given.
+   */
+  duration(name: string): number | null | undefined {
+    const o = this.#last(name);
+    if (o === undefined) return undefined;
+    if (o.value === "none") return null;
+    const match = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$/.exec(o.value);
+    const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[
+      (match?.[2] ?? "ms") as "ms" | "s" | "m" | "h"
+    ];
+    const ms = match === null ? NaN : Math.round(Number(match[1]) * scale);
+    if (!(ms >= 1 && ms <= MAX_TIMER_MS)) {
+      throw this.error(
+        `Option ${o.written} must be a duration such as 90s, 5m or 1h (at most 596h), or none, got ${
+          JSON.stringify(o.value)
+        }`,
+      );
+    }
+    return ms;
+  }
+
   /** An ISO 8601 date; a time without a zone is UTC, as sitemap lastmods are here. */
   date(name: string): Date | null {
     const o = this.#last(name);
@@ -812,6 +847,7 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
     ["maxConnections", "max-connections", 1],
     ["delayMs", "delay-ms", 0],
     ["timeoutMs", "timeout", 1],
+    ["connectTimeoutMs", "connect-timeout", 1],
     ["retries", "retries", 0],
     ["maxDepth", "max-depth", 0],
     ["maxSitemaps", "max-sitemaps", 1],
@@ -821,6 +857,8 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
     const n = flags.integer(flag, min);
     if (n !== null) (options as Record<string, unknown>)[option] = n;
   }
+  const deadlineMs = flags.duration("deadline");
+  if (deadlineMs !== undefined) options.deadlineMs = deadlineMs;
   const maxDownloadBytes = flags.bytes("max-download-bytes");
   if (maxDownloadBytes !== null) options.maxDownloadBytes = maxDownloadBytes;
   if (flags.has("respect-crawl-delay")) options.respectCrawlDelay = true;
