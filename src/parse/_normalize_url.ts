@@ -124,7 +124,8 @@ let work = new Uint8Array(1024);
  * Normalises the URL in `src[a, b)` into `out` from `o`, as
  * `URL.parse(value.trim(), base).href` would (fragment dropped unless
  * {@linkcode KEEP_FRAGMENT}), with DESIGN §4's rule that a relative value
- * holding whitespace, `<`, `>` or `"` is not a URL (`isNotUrl` in _url.ts).
+ * holding whitespace, `<`, `>`, `"` or `\`, or with a `:` in its first
+ * segment, is not a URL (`isNotUrl` in _url.ts).
  * `out` must have {@linkcode normalizedRoom} bytes from `o`.
  *
  * @param src The value's bytes (UTF-8).
@@ -382,6 +383,8 @@ function parse(
       // Without a base only absolute values count, and a tab in the scheme hides one.
       return !cleaned && needsCleaning(s, a, b, (flags & RAW_XML) !== 0) ? RESTART : NOT_HTTP;
     }
+    const notRef = notReference(s, a, b, (flags & RAW_XML) !== 0);
+    if (notRef !== 0) return notRef;
     if (isSlash(s[i]) && isSlash(s[i + 1])) {
       if (isSlash(s[i + 2])) return DECLINE;
       https = base.https;
@@ -417,6 +420,28 @@ function parse(
   }
   out[o++] = 0x2f;
   return path(s, i, b, out, o, pathStart, o, flags, relative);
+}
+
+/**
+ * Whether the relative value `s[a, b)` is no URL reference by RFC 3986
+ * section 4.2 (`isNotUrlReference` in _url.ts for strings): it holds a `\`
+ * (`host.com\2131.htm`, a Windows path), or its first segment holds a `:`
+ * (`httр://host/` with a Cyrillic `р`, which is no scheme). Returns
+ * {@linkcode NOT_HTTP} for such a value, 0 for a reference, or
+ * {@linkcode RESTART} when a tab, newline or (in raw XML) a reference comes
+ * first: removing or decoding it may make a scheme, a `/` or a `\`.
+ */
+function notReference(s: Uint8Array, a: number, b: number, raw: boolean): number {
+  let first = true;
+  for (let k = a; k < b; k++) {
+    const c = s[k]!;
+    if (c === 0x5c) return NOT_HTTP;
+    if (c === 0x09 || c === 0x0a || c === 0x0d || (c === 0x26 && raw)) return RESTART;
+    if (!first) continue;
+    if (c === 0x3a) return NOT_HTTP;
+    if (c === 0x2f || c === 0x3f || c === 0x23) first = false;
+  }
+  return 0;
 }
 
 /**
