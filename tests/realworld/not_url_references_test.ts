@@ -91,6 +91,13 @@ const LOC_PAGES = [
 ];
 const LOC_WARNING = warned(4, "host.example\\2131.htm");
 
+/** A page, its Windows-path double and a Cyrillic-scheme link, for the line and feed formats. */
+const LINKS = [
+  "http://host.example/2131.htm",
+  "host.example\\2131.htm",
+  `${CYRILLIC}://host.example/cyrillic.htm`,
+];
+
 Deno.test("a robots.txt Sitemap: line with a Cyrillic scheme or a backslash names no sitemap, with a warning", () => {
   const robots = [
     "User-agent: *",
@@ -154,13 +161,7 @@ Deno.test("a sitemap index's look-alike <loc>s name no child, with a warning, in
 });
 
 Deno.test("a text sitemap keeps only absolute URLs: the look-alike lines are skipped like any other line", () => {
-  const text = [
-    "http://host.example/2131.htm",
-    "host.example\\2131.htm",
-    `${CYRILLIC}://host.example/cyrillic.htm`,
-    "https://host.example\\p\\q.htm",
-    "",
-  ].join("\n");
+  const text = [...LINKS, "https://host.example\\p\\q.htm", ""].join("\n");
   readBothWays(text, `${DIR}sitemap.txt`, {
     urls: ["http://host.example/2131.htm", "https://host.example/p/q.htm"],
     warning: null,
@@ -168,12 +169,7 @@ Deno.test("a text sitemap keeps only absolute URLs: the look-alike lines are ski
 });
 
 Deno.test("RSS 2.0 and RSS 1.0 item links that only look relative are dropped with a warning", () => {
-  const links = [
-    "http://host.example/2131.htm",
-    "host.example\\2131.htm",
-    `${CYRILLIC}://host.example/cyrillic.htm`,
-    "./a:b",
-  ];
+  const links = [...LINKS, "./a:b"];
   const want = {
     urls: ["http://host.example/2131.htm", "https://example.com/dir/a:b"],
     warning: warned(2, "host.example\\2131.htm"),
