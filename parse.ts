@@ -20,3 +20,9 @@ export * from "./src/sitemap_from_string.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
+export {
+  decodeSitemapTree,
+  encodeSitemapTree,
+  isSitemapSnapshot,
+  SitemapSnapshotError,
+} from "./src/snapshot.ts";
