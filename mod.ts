@@ -47,6 +47,7 @@ export {
   isSitemapSnapshot,
   SitemapSnapshotError,
 } from "./src/snapshot.ts";
+export * from "./src/changes.ts";
 export { DEFAULT_USER_AGENT, KNOWN_PATHS } from "./src/options.ts";
 export type {
   RecurseCallback,

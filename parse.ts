@@ -26,3 +26,4 @@ export {
   isSitemapSnapshot,
   SitemapSnapshotError,
 } from "./src/snapshot.ts";
+export * from "./src/changes.ts";

@@ -24,6 +24,8 @@
  */
 export class SitemapSnapshotError extends Error {
   /**
+   * Builds the error.
+   *
    * @param message What is wrong with the bytes.
    */
   constructor(message: string) {
