@@ -224,6 +224,7 @@ function readUrls(r: ByteReader, out: Uint8Array, ends: Uint32Array, n: number):
   const b = r.buffer;
   const stop = r.end;
   const total = out.length;
+  const words = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let at = r.at;
   let o = 0;
   let units = 0;
@@ -260,7 +261,11 @@ function readUrls(r: ByteReader, out: Uint8Array, ends: Uint32Array, n: number):
       malformed(`page ${i}'s URL runs past the end`);
     }
     const start = o;
-    for (let j = 0; j < shared; j++) out[o++] = out[previous + j]!;
+    // Four bytes a step: the shared part is most of the bytes (bench/compare.ts times decoding).
+    let j = 0;
+    for (; j + 4 <= shared; j += 4) words.setInt32(o + j, words.getInt32(previous + j, true), true);
+    for (; j < shared; j++) out[o + j] = out[previous + j]!;
+    o += shared;
     let high = previousHigh >= 0 && previousHigh < shared ? previousHigh : -1;
     let any = 0;
     if (rest > 64) {
@@ -346,14 +351,26 @@ function readLastModified(r: ByteReader, n: number): Float64Array {
   let at = r.at;
   let previous = 0;
   for (let i = 0; i < n; i++) {
-    let x = 0;
-    let scale = 1;
-    for (let k = 0;; k++) {
-      if (at >= stop || k > 7) malformed(`page ${i}'s lastmod runs past the end`);
-      const c = b[at++]!;
-      x += (c & 0x7f) * scale;
-      if (c < 0x80) break;
-      scale *= 0x80;
+    let x: number;
+    const c = at < stop ? b[at]! : 0x80;
+    const d = at + 1 < stop ? b[at + 1]! : 0x80;
+    if (c < 0x80) {
+      // Days apart, or none: one byte.
+      x = c;
+      at += 1;
+    } else if (d < 0x80) {
+      x = (c & 0x7f) | (d << 7);
+      at += 2;
+    } else {
+      x = 0;
+      let scale = 1;
+      for (let k = 0;; k++) {
+        if (at >= stop || k > 7) malformed(`page ${i}'s lastmod runs past the end`);
+        const e = b[at++]!;
+        x += (e & 0x7f) * scale;
+        if (e < 0x80) break;
+        scale *= 0x80;
+      }
     }
     if (x === 0) {
       values[i] = NaN;

@@ -317,7 +317,7 @@ function naive(before: AbstractSitemap, after: AbstractSitemap): string[] {
     const nodes = tree.type === "website" ? [...tree.allSitemaps()] : [tree, ...tree.allSitemaps()];
     for (const node of nodes) {
       for (const page of node.allPages()) {
-        if (node.pages.length >= 0 && !map.has(page.url)) {
+        if (!map.has(page.url)) {
           map.set(page.url, { sitemap: node.url, json: JSON.stringify(page.toJSON()) });
         }
       }
