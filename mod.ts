@@ -41,12 +41,7 @@ export * from "./src/sitemap_from_string.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
-export {
-  decodeSitemapTree,
-  encodeSitemapTree,
-  isSitemapSnapshot,
-  SitemapSnapshotError,
-} from "./src/snapshot.ts";
+export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
 export { DEFAULT_USER_AGENT, KNOWN_PATHS } from "./src/options.ts";
 export type {

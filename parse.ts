@@ -20,10 +20,5 @@ export * from "./src/sitemap_from_string.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
-export {
-  decodeSitemapTree,
-  encodeSitemapTree,
-  isSitemapSnapshot,
-  SitemapSnapshotError,
-} from "./src/snapshot.ts";
+export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";

@@ -18,6 +18,7 @@
  */
 import type { PackedExtras, PackedPages } from "./parse/_result.ts";
 import { urlByteEnds } from "./parse/_url_bytes.ts";
+import { packPageObjects } from "./objects/_columns.ts";
 import { type ByteReader, type ByteWriter, malformed } from "./_snapshot_io.ts";
 
 const DAY_MS = 86_400_000;
@@ -36,16 +37,6 @@ const P_ESCAPE = 11;
 const PRIORITIES = Array.from({ length: 11 }, (_, k) => k / 10);
 const C_SAME = 0;
 const C_EACH = 1;
-
-const EMPTY_PAGES: PackedPages = {
-  count: 0,
-  urlBytes: new Uint8Array(0),
-  urlEnds: new Uint32Array(0),
-  lastModified: new Float64Array(0),
-  priority: new Float64Array(0),
-  changeFrequency: new Uint8Array(0),
-  extras: null,
-};
 
 /**
  * Appends a node's pages.
@@ -196,7 +187,7 @@ function writeExtras(w: ByteWriter, x: PackedExtras | null, n: number): void {
 export function readPages(r: ByteReader): PackedPages {
   // Every page takes two bytes at least (the two varints of its URL).
   const n = r.count("page count", 2);
-  if (n === 0) return EMPTY_PAGES;
+  if (n === 0) return packPageObjects([]);
   const total = r.varint("URL bytes");
   if (total > 0x7fff_ffff) malformed(`${total} URL bytes`);
   const urlBytes = new Uint8Array(total);
@@ -236,26 +227,12 @@ function readUrls(r: ByteReader, out: Uint8Array, ends: Uint32Array, n: number):
     if (stop - at < 8 && !varintsFit(b, at, stop)) {
       malformed(`page ${i}'s URL runs past the end`);
     }
-    let shared = b[at++]!;
-    if (shared >= 0x80) {
-      shared &= 0x7f;
-      for (let shift = 7;; shift += 7) {
-        const c = b[at++]!;
-        shared |= (c & 0x7f) << shift;
-        if (c < 0x80) break;
-        if (shift === 21) malformed(`page ${i}'s URL is too long`);
-      }
-    }
-    let rest = b[at++]!;
-    if (rest >= 0x80) {
-      rest &= 0x7f;
-      for (let shift = 7;; shift += 7) {
-        const c = b[at++]!;
-        rest |= (c & 0x7f) << shift;
-        if (c < 0x80) break;
-        if (shift === 21) malformed(`page ${i}'s URL is too long`);
-      }
-    }
+    let shared = b[at]!;
+    if (shared < 0x80) at++;
+    else shared = longVarint(b, at, i), at = varintEnd;
+    let rest = b[at]!;
+    if (rest < 0x80) at++;
+    else rest = longVarint(b, at, i), at = varintEnd;
     if (shared > o - previous) malformed(`page ${i}'s URL shares more than the one before holds`);
     if (rest > stop - at || o + shared + rest > total) {
       malformed(`page ${i}'s URL runs past the end`);
@@ -287,6 +264,22 @@ function readUrls(r: ByteReader, out: Uint8Array, ends: Uint32Array, n: number):
   }
   if (o !== total) malformed(`the URLs hold ${o} bytes, not the ${total} announced`);
   r.at = at;
+}
+
+/** Where the varint {@linkcode longVarint} read last ended. */
+let varintEnd = 0;
+
+/** A URL length of two to four varint bytes at `at` (bounds checked by the caller); sets `varintEnd`. */
+function longVarint(b: Uint8Array, at: number, page: number): number {
+  let v = 0;
+  for (let shift = 0;; shift += 7) {
+    const c = b[at++]!;
+    v |= (c & 0x7f) << shift;
+    if (c < 0x80) break;
+    if (shift === 21) malformed(`page ${page}'s URL is too long`);
+  }
+  varintEnd = at;
+  return v;
 }
 
 /** Whether two varints start at `at` and end by `stop` (the slow check, near the end). */

@@ -18,14 +18,12 @@ import { checksum } from "./_checksum.ts";
 import { ByteReader, ByteWriter, malformed, SitemapSnapshotError } from "./_snapshot_io.ts";
 import { readPages, writePages } from "./_snapshot_pages.ts";
 import { pagesColumns } from "./objects/_columns.ts";
-import { pagesSitemap } from "./objects/_build.ts";
+import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import {
   AbstractIndexSitemap,
   AbstractPagesSitemap,
   type AbstractSitemap,
-  IndexRobotsTxtSitemap,
   IndexWebsiteSitemap,
-  IndexXMLSitemap,
   InvalidSitemap,
   type PagesSitemapType,
   type SitemapType,
@@ -41,17 +39,21 @@ const VERSION = 1;
 /** magic (8) + version (4) + flags (4) + checksum (4) + total length (4). */
 const PREFIX_BYTES = 24;
 
-/** Node types by code; the code's high bit marks a pages node that is `unchanged`. */
-const TYPES: readonly SitemapType[] = [
-  "website",
-  "robots",
-  "index",
-  "urlset",
-  "text",
-  "rss",
-  "atom",
-  "invalid",
-];
+/** Each node type's code in the format (fixed: changing one is a new version). */
+const CODES: Readonly<Record<SitemapType, number>> = {
+  website: 0,
+  robots: 1,
+  index: 2,
+  urlset: 3,
+  text: 4,
+  rss: 5,
+  atom: 6,
+  invalid: 7,
+};
+/** Node types by code. */
+const TYPES: readonly SitemapType[] = (Object.keys(CODES) as SitemapType[])
+  .sort((a, b) => CODES[a] - CODES[b]);
+/** The code's high bit marks a pages node that is `unchanged`. */
 const UNCHANGED = 0x80;
 
 /**
@@ -147,7 +149,7 @@ export function encodeSitemapTree(tree: AbstractSitemap): Uint8Array {
 }
 
 function writeNode(w: ByteWriter, node: AbstractSitemap): void {
-  const code = TYPES.indexOf(node.type);
+  const code = CODES[node.type] ?? -1;
   if (code < 0) throw new TypeError(`Cannot snapshot a node of type ${String(node.type)}`);
   const unchanged = node instanceof AbstractPagesSitemap && node.unchanged;
   w.byte(code | (unchanged ? UNCHANGED : 0));
@@ -315,7 +317,8 @@ interface Frame {
   readonly type: SitemapType;
   readonly url: string;
   readonly size: number;
-  readonly lastModified: (Date | null)[];
+  /** Each child's index lastmod, epoch ms (NaN for none). */
+  readonly lastModified: { readonly url: string; readonly lastModified: number }[];
   readonly children: AbstractSitemap[];
 }
 
@@ -343,12 +346,11 @@ function readTree(r: ByteReader, stats: SitemapTreeStats, nodes: number): Abstra
       });
     } else {
       const size = r.count(`${at}'s children`);
-      const lastModified: (Date | null)[] = [];
+      const lastModified: { url: string; lastModified: number }[] = [];
       if (type !== "website") {
         r.need(size * 8, `${at}'s lastmods`);
         for (let i = 0; i < size; i++) {
-          const ms = r.f64(`${at}'s lastmods`);
-          lastModified.push(ms === ms ? new Date(ms) : null);
+          lastModified.push({ url: "", lastModified: r.f64(`${at}'s lastmods`) });
         }
       }
       if (size > 0) open.push({ type, url, size, lastModified, children: [] });
@@ -377,15 +379,10 @@ function indexNode(
   type: SitemapType,
   url: string,
   children: readonly AbstractSitemap[],
-  lastModified: readonly (Date | null)[],
+  lastModified: readonly { readonly url: string; readonly lastModified: number }[],
   stats: SitemapTreeStats,
 ): AbstractSitemap {
-  switch (type) {
-    case "website":
-      return new IndexWebsiteSitemap(url, children, stats);
-    case "robots":
-      return new IndexRobotsTxtSitemap(url, children, lastModified);
-    default:
-      return new IndexXMLSitemap(url, children, lastModified);
-  }
+  return type === "website"
+    ? new IndexWebsiteSitemap(url, children, stats)
+    : indexSitemap(type === "robots" ? "robots" : "index", url, children, lastModified);
 }

@@ -1,27 +1,20 @@
 import { throws } from "node:assert/strict";
 import { assert, assertEquals } from "./_assert.ts";
 import {
+  type AbstractSitemap,
   decodeSitemapTree,
   encodeSitemapTree,
-  isSitemapSnapshot,
-  SitemapSnapshotError,
-} from "../src/snapshot.ts";
-import { checksum } from "../src/_checksum.ts";
-import { sitemapFromString } from "../src/sitemap_from_string.ts";
-import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
-import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
-import { SitemapPage } from "../src/objects/page.ts";
-import {
-  type AbstractSitemap,
-  IndexRobotsTxtSitemap,
   IndexWebsiteSitemap,
-  IndexXMLSitemap,
   InvalidSitemap,
-  PagesAtomSitemap,
-  PagesRSSSitemap,
-  PagesTextSitemap,
-  PagesXMLSitemap,
-} from "../src/objects/sitemap.ts";
+  isSitemapSnapshot,
+  sitemapFromString,
+  SitemapPage,
+  SitemapSnapshotError,
+  sitemapTreeForHomepage,
+  sitemapTreeFromJSON,
+} from "../mod.ts";
+import * as nodes from "../src/objects/sitemap.ts";
+import { checksum } from "../src/_checksum.ts";
 import { encodeCacheEntry } from "../src/cache.ts";
 import { realisticUrlset, SHAPES, shapeUrlset } from "../fixtures/realistic.ts";
 import { serveVersion } from "../fixtures/changing_site.ts";
@@ -101,7 +94,7 @@ Deno.test("decodeSitemapTree() gives back a crawled tree: invalid nodes and reas
     assert(copy instanceof IndexWebsiteSitemap);
     assertEquals(copy.stats, tree.stats);
     assertEquals(Object.isFrozen(copy.stats.fetches), true);
-    const index = copy.subSitemaps[0]!.subSitemaps[0] as IndexXMLSitemap;
+    const index = copy.subSitemaps[0]!.subSitemaps[0] as nodes.IndexXMLSitemap;
     assertEquals(index.subSitemapLastModified.map((d) => d?.toISOString() ?? null), [
       "2024-02-01T00:00:00.000Z",
       null,
@@ -120,10 +113,10 @@ Deno.test("decodeSitemapTree(encodeSitemapTree()) keeps every node type, empty a
   const page = (url: string, extra: Partial<ConstructorParameters<typeof SitemapPage>[0]> = {}) =>
     new SitemapPage({ url, ...extra });
   const tree = new IndexWebsiteSitemap("https://example.com/", [
-    new IndexRobotsTxtSitemap("https://example.com/robots.txt", [
-      new IndexXMLSitemap("https://example.com/index.xml", [
-        new PagesXMLSitemap("https://example.com/empty.xml", []),
-        new PagesXMLSitemap("https://example.com/same.xml", [page("https://example.com/s")], {
+    new nodes.IndexRobotsTxtSitemap("https://example.com/robots.txt", [
+      new nodes.IndexXMLSitemap("https://example.com/index.xml", [
+        new nodes.PagesXMLSitemap("https://example.com/empty.xml", []),
+        new nodes.PagesXMLSitemap("https://example.com/same.xml", [page("https://example.com/s")], {
           unchanged: true,
         }),
         new InvalidSitemap("https://example.com/gone.xml", "Unable to fetch sitemap from URL: 404"),
@@ -131,7 +124,7 @@ Deno.test("decodeSitemapTree(encodeSitemapTree()) keeps every node type, empty a
     ]),
     // Non-ASCII URLs (a parser percent-encodes them; objects may hold them raw), two
     // of which share the first byte of a two-byte character.
-    new PagesXMLSitemap("https://example.com/raw.xml", [
+    new nodes.PagesXMLSitemap("https://example.com/raw.xml", [
       page("https://example.com/caf\u00e9"),
       page("https://example.com/\u00e91"),
       page("https://example.com/\u00e82"),
@@ -139,14 +132,14 @@ Deno.test("decodeSitemapTree(encodeSitemapTree()) keeps every node type, empty a
       page("https://example.com/\u{1F600}/y"),
       page("https://example.com/plain"),
     ]),
-    new PagesTextSitemap("https://example.com/sitemap.txt", [
+    new nodes.PagesTextSitemap("https://example.com/sitemap.txt", [
       page("https://example.com/t", { lastModified: new Date(Date.UTC(2024, 0, 1, 12, 30, 1, 7)) }),
       page("https://example.com/t2", { lastModified: new Date(-8.64e15) }),
       page("https://example.com/t3", { lastModified: new Date(8.64e15), priority: 0.123 }),
     ]),
-    new PagesRSSSitemap("https://example.com/feed.rss", [page("https://example.com/r")]),
-    new PagesAtomSitemap("https://example.com/feed.atom", [page("https://example.com/a")]),
-    new IndexXMLSitemap("https://example.com/none.xml", []),
+    new nodes.PagesRSSSitemap("https://example.com/feed.rss", [page("https://example.com/r")]),
+    new nodes.PagesAtomSitemap("https://example.com/feed.atom", [page("https://example.com/a")]),
+    new nodes.IndexXMLSitemap("https://example.com/none.xml", []),
   ]);
   roundTrip(tree);
   // A tree read from JSON holds page objects; so does a node whose `pages` was read.
