@@ -170,6 +170,38 @@ Deno.test("compareSitemapTrees(): a robots.txt that fails is left out of the tre
   });
 });
 
+Deno.test("compareSitemapTrees(): a well-known-path sitemap answering 503 is unavailable, answering 404 or an HTML page removed", async () => {
+  const doc = `<urlset ${NS}><url><loc>https://example.com/a</loc></url></urlset>`;
+  const fixture = new FixtureSite().status("/robots.txt", 404).file("/sitemap.xml", doc);
+  await withSite(fixture, async (server) => {
+    const options = { ...CRAWL, useKnownPaths: true, useFeeds: false };
+    const before = await sitemapTreeForHomepage(server.origin, options);
+    assertEquals(before.stats.pagesKept, 1);
+    const after = async () =>
+      compareSitemapTrees(before, await sitemapTreeForHomepage(server.origin, options));
+    fixture.status("/sitemap.xml", 503);
+    assertEquals(lines(await after(), server.origin), [
+      '{"change":"unavailable","sitemap":"/sitemap.xml","reason":"Unable to fetch sitemap from URL: HTTP 503"}',
+      '{"change":"unavailable","page":"https://example.com/a","sitemap":"/sitemap.xml","reason":"Unable to fetch sitemap from URL: HTTP 503"}',
+    ]);
+    for (
+      const gone of [
+        () => fixture.status("/sitemap.xml", 404),
+        () =>
+          fixture.file("/sitemap.xml", "<html><body>Not here</body></html>", {
+            contentType: "text/html",
+          }),
+      ]
+    ) {
+      gone();
+      assertEquals(lines(await after(), server.origin), [
+        '{"change":"removed","sitemap":"/sitemap.xml","type":"urlset"}',
+        '{"change":"removed","page":"https://example.com/a","sitemap":"/sitemap.xml"}',
+      ]);
+    }
+  });
+});
+
 Deno.test("compareSitemapTrees(): an index that becomes invalid makes the sitemaps and pages below it unavailable", () => {
   const a = urlset("/a.xml", [["/1"], ["/2"]]);
   const before = site([new IndexXMLSitemap("https://example.com/index.xml", [a])]);
