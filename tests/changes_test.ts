@@ -16,6 +16,7 @@ import {
   IndexWebsiteSitemap,
   IndexXMLSitemap,
   InvalidSitemap,
+  PagesXMLSitemap,
 } from "../src/objects/sitemap.ts";
 import { hash } from "../fixtures/generate.ts";
 import { serveVersion } from "../fixtures/changing_site.ts";
@@ -343,6 +344,29 @@ Deno.test("compareSitemapTrees() builds fresh change objects on each iteration, 
     "https://example.com/b",
   ]);
   assert(Object.isFrozen(changed) && Object.isFrozen(changes.counts.pages));
+});
+
+Deno.test("compareSitemapTrees() and snapshots read only `count` pages of columns whose arrays are longer", () => {
+  const text = "https://example.com/ahttps://example.com/bhttps://example.com/ignored";
+  const columns = (lastmod: number) => ({
+    count: 2,
+    urlBytes: new TextEncoder().encode(text),
+    urlEnds: new Uint32Array([21, 42, 69]),
+    lastModified: new Float64Array([lastmod, NaN, 0]),
+    priority: new Float64Array([0.5, 0.5, 0.5]),
+    changeFrequency: new Uint8Array(3),
+    extras: null,
+  });
+  const url = "https://example.com/s.xml";
+  const before = new PagesXMLSitemap(url, columns(0));
+  const after = new PagesXMLSitemap(url, columns(86_400_000));
+  assertEquals([...compareSitemapTrees(before, after)].map((c) => c.kind === "page" && c.page), [
+    "https://example.com/a",
+  ]);
+  assertEquals(compareSitemapTrees(before, after).counts.pages.unchanged, 1);
+  const copy = decodeSitemapTree(encodeSitemapTree(before));
+  assertEquals(copy.toJSON(), before.toJSON());
+  assertEquals([...copy.allPages()].length, 2);
 });
 
 /** The comparison done the slow, obvious way over `toJSON()`: page changes as `change page fields`. */
