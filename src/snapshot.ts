@@ -84,8 +84,8 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  * lastmods, the `unchanged` flag, and the root's `stats`. Pages are read in
  * their packed form, without building page objects.
  *
- * Sizes (bench/README.md): about 6 bytes per page for the seed benchmark's
- * million pages (URL and lastmod), more with extensions.
+ * URLs are front-coded and lastmods stored as differences, so a sitemap of
+ * similar URLs costs a few bytes per page (bench/README.md has the figures).
  *
  * @param tree The root of the tree (any node).
  * @returns The snapshot, in a buffer of its own; {@linkcode decodeSitemapTree} reads it back.
