@@ -200,8 +200,9 @@ export function decodeSitemapTree(bytes: Uint8Array): AbstractSitemap {
     throw new TypeError(`Expected the snapshot's bytes as a Uint8Array but got ${typeof bytes}`);
   }
   checkPrefix(bytes);
-  // The checksum reads 32-bit words, which need an aligned start.
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  // The checksum reads 32-bit words, which need an aligned start: a copy
+  // (not `slice()`, which a Node Buffer answers with a view).
+  if (bytes.byteOffset % 4 !== 0) bytes = new Uint8Array(bytes);
   if (checksum(bytes, PREFIX_BYTES) !== view(bytes).getUint32(16, true)) {
     throw new SitemapSnapshotError("Snapshot checksum mismatch: the file is damaged");
   }
