@@ -33,11 +33,13 @@
  */
 export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
 export {
+  SITE_DEADLINE_MS,
   sitemapTreesForHomepages,
   type SitemapTreesOptions,
   type SiteResult,
 } from "./src/sitemap_trees.ts";
 export * from "./src/sitemap_from_string.ts";
+export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
