@@ -22,6 +22,7 @@
  * @module
  */
 import { checksum } from "./_checksum.ts";
+import { errorMessage } from "./_error_message.ts";
 import { extrasEntries, packExtras } from "./parse/_extras.ts";
 import { urlByteLength, utf8Offset } from "./parse/_url_bytes.ts";
 import type {
@@ -450,7 +451,7 @@ export function decodeCacheEntry(bytes: Uint8Array, url: string): CacheEntry | s
   try {
     extras = header.extras === "" ? null : packExtras(JSON.parse(header.extras!), count);
   } catch (e) {
-    return `Cache entry is corrupt: unreadable extras (${e instanceof Error ? e.message : e})`;
+    return `Cache entry is corrupt: unreadable extras (${errorMessage(e)})`;
   }
   const layout = columnLayout(headerEnd, count, header.urlByteLength!);
   if (layout.end !== total) {

@@ -28,6 +28,7 @@
  * @module
  */
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "./_checkpoint.ts";
+import { errorMessage } from "./_error_message.ts";
 
 /** The outcome of {@linkcode decompressIfGzip}. */
 export type DecompressResult =
@@ -306,7 +307,7 @@ async function inflateWithStreams(
     }
   } catch (error) {
     if (error instanceof ParseCancelled) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     // Streams do not tell a cut from damage (Deno says "checksum" for both):
     // either way nothing inflated, and an empty document would read as an
     // empty text sitemap.

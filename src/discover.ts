@@ -12,6 +12,7 @@
  */
 import { type CacheEntry, decodeCacheEntry, filterPagesSince } from "./cache.ts";
 import { AbortWaiters } from "./_abortable.ts";
+import { errorMessage } from "./_error_message.ts";
 import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
@@ -741,7 +742,7 @@ export class Crawler {
     try {
       bytes = await this.#o.cache!.get(key);
     } catch (error) {
-      this.stats.recordCacheError(key, `Cache read failed: ${messageOf(error)}`);
+      this.stats.recordCacheError(key, `Cache read failed: ${errorMessage(error)}`);
       return null;
     }
     if (bytes === null || bytes === undefined) return null;
@@ -761,7 +762,7 @@ export class Crawler {
       try {
         await cache.set(key, entry);
       } catch (error) {
-        this.stats.recordCacheError(key, `Cache write failed: ${messageOf(error)}`);
+        this.stats.recordCacheError(key, `Cache write failed: ${errorMessage(error)}`);
       }
     })();
     this.#writes.push(write);
@@ -998,10 +999,6 @@ function formatMs(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
   return `${ms / 1000} s`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The homepage as text: the charset its Content-Type names, else UTF-8. */

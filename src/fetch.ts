@@ -63,7 +63,8 @@
  *
  * @module
  */
-import { AbortWaiters } from "./_abortable.ts";
+import { abortable, AbortWaiters } from "./_abortable.ts";
+import { errorMessage } from "./_error_message.ts";
 import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
 
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
@@ -431,7 +432,9 @@ export class WebClient {
     const visited = new Set<string>([url.href]);
     try {
       for (let hop = 0;; hop++) {
-        const refusal = await abortable(this.#options.checkUrl?.(url) ?? null, signal);
+        const check = this.#options.checkUrl?.(url) ?? null;
+        // A synchronous answer is taken as it is; a lookup in flight gives way to an abort.
+        const refusal = await (check instanceof Promise ? abortable(check, signal) : check);
         if (refusal !== null) {
           return final(url, status, refusal, { kind: "refused-by-guard", cause: refusal });
         }
@@ -547,7 +550,7 @@ export class WebClient {
       this.#noteFailure(url, failure);
       // A transport error keeps the runtime's own words (a reset mid-body
       // says so); the others read as their one-line cause.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       const said = failure.kind === "network" && message !== "fetch failed"
         ? message
         : failure.cause;
@@ -745,17 +748,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       resolve();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Settles with `value`, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
-  if (!(value instanceof Promise)) return Promise.resolve(value);
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    value.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

@@ -7,6 +7,7 @@
  */
 import { type CacheEntry, encodeCacheEntry, filterPagesSince } from "../cache.ts";
 import { decompressIfGzip } from "../decompress.ts";
+import { errorMessage } from "../_error_message.ts";
 import { freeNow } from "../_free.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
@@ -192,12 +193,6 @@ export async function runParseJob(
       parseMs: elapsed(),
     };
   }
-}
-
-/** A readable message for anything thrown or reported as an error. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
 }
 
 function invalid(reason: string): ParseResult {

@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { CANCEL_ALL, errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import { CANCEL_ALL, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import { errorMessage } from "../_error_message.ts";
 import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
 import { ParseCancelled } from "../_checkpoint.ts";
 import { type ParseWorker, runtime } from "../runtime/mod.ts";

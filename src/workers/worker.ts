@@ -12,9 +12,9 @@
 import { transferablesOf } from "../parse/_result.ts";
 import { freeNow, freePackedPages } from "../_free.ts";
 import { ParseCancelled } from "../_checkpoint.ts";
+import { errorMessage } from "../_error_message.ts";
 import {
   CANCEL_ALL,
-  errorMessage,
   runParseJob,
   type WarmUpRequest,
   type WorkerReply,
