@@ -27,7 +27,7 @@ import type { ParsePool } from "./workers/pool.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
 import { type SitemapTreeStats, StatsCollector } from "./stats.ts";
-import { TimeSlicer } from "./_slice.ts";
+import { TimeSlicer } from "./_time_slicer.ts";
 
 /** Plain bodies up to this size are parsed on this thread (see #load). */
 const IN_THREAD_BYTES = 64 * 1024;

@@ -6,7 +6,7 @@
  */
 import { Crawler, type PagesSink } from "./discover.ts";
 import { Slots } from "./fetch.ts";
-import { freePackedPages } from "./_free.ts";
+import { detachPackedPages } from "./_detach.ts";
 import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
 import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
@@ -258,7 +258,7 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     // Freed now rather than at this thread's next collection, which a small
     // heap makes rare (consumed results held 43-64 MB of a 2-worker run): the
     // pages yielded hold strings and numbers, not views of these columns.
-    freePackedPages(entry.pages);
+    detachPackedPages(entry.pages);
   }
 
   /** Stops the crawl and its workers, and waits for it to wind down. */

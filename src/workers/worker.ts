@@ -10,7 +10,7 @@
  * @module
  */
 import { transferablesOf } from "../parse/_result.ts";
-import { freeNow, freePackedPages } from "../_free.ts";
+import { detachBuffer, detachPackedPages } from "../_detach.ts";
 import { ParseCancelled } from "../_checkpoint.ts";
 import { errorMessage } from "../_error_message.ts";
 import {
@@ -117,8 +117,8 @@ async function warmUp(slices: readonly number[]): Promise<void> {
     });
     // Freed now: left to the collector, the slices' buffers stayed
     // allocated (~12 MB a worker after the warm-up, measured).
-    freeNow(bytes);
-    if (result.kind === "pages") freePackedPages(result.pages);
+    detachBuffer(bytes);
+    if (result.kind === "pages") detachPackedPages(result.pages);
   }
 }
 
