@@ -37,7 +37,7 @@ export {
   sitemapTreesForHomepages,
   type SitemapTreesOptions,
   type SiteResult,
-} from "./src/sitemap_trees.ts";
+} from "./src/many_sites.ts";
 export * from "./src/sitemap_from_string.ts";
 export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";

@@ -23,7 +23,7 @@ import { isRobotsUrl } from "./parse/_detect.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
-import type { ParsePool } from "./workers/pool.ts";
+import type { ParsePool } from "./workers/_parse_pool.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
 import { type SitemapTreeStats, StatsCollector } from "./stats.ts";

@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects } from "./_assert.ts";
 import { crawlOneSitemap, sitemapTreeForSitemap } from "../src/sitemap_tree.ts";
-import { pageStream } from "../src/stream_pages.ts";
+import { openPageStream } from "../src/stream_pages.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
 import { gzip } from "../fixtures/generate.ts";
 import { FixtureSite, outline, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
@@ -73,10 +73,10 @@ Deno.test("sitemapTreeForSitemap() rejects a URL that is not http(s), naming it"
   );
 });
 
-Deno.test("pageStream() from a sitemap streams its pages, says which sitemap listed each, and keeps the stats", async () => {
+Deno.test("openPageStream() from a sitemap streams its pages, says which sitemap listed each, and keeps the stats", async () => {
   const fixture = site();
   await withSite(fixture, async (server) => {
-    const stream = pageStream(server.url("/index.xml"), base, "sitemap");
+    const stream = openPageStream(server.url("/index.xml"), base, "sitemap");
     const seen: string[] = [];
     for (;;) {
       const next = await stream.next();

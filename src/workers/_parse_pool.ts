@@ -1,0 +1,655 @@
+/**
+ * A small pool of module workers that decompress and parse sitemaps off the
+ * calling thread. Bodies go in as transferred buffers and results come back as
+ * transferred buffers (see `PackedPages`), so the calling thread's share of a
+ * 50,000-URL sitemap is a few milliseconds, not a parse.
+ *
+ * Workers come from the runtime's adapter (src/runtime/): Web Workers on Deno
+ * and Bun, `node:worker_threads` on Node. Where they cannot start (a worker
+ * module that cannot be loaded, as in Deno without read access to it) the pool
+ * parses on the calling thread behind the same interface, and says why in
+ * {@linkcode ParsePool.startFailure}.
+ *
+ * @module
+ */
+import { CANCEL_ALL, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import { errorMessage } from "../_error_message.ts";
+import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
+import { ParseCancelled } from "../_checkpoint.ts";
+import { type ParseWorker, runtime } from "../runtime/mod.ts";
+
+export type { ParseJob, ParseOutcome } from "./_job.ts";
+
+/** Parses sitemap bodies, on workers or on the calling thread. */
+export interface ParsePool {
+  /**
+   * Parses one body. Resolves, never rejects: a worker that crashes, times out
+   * or is closed under the job yields an invalid result naming why.
+   *
+   * The job's bytes belong to the pool from this call on: their buffer is
+   * transferred to a worker, which leaves the caller's view empty.
+   *
+   * When `signal` aborts, the job resolves at once as invalid
+   * ("Parse cancelled"), and its worker stops at its next checkpoint (within
+   * 1 MiB of input) and takes jobs again.
+   */
+  parse(job: ParseJob, signal?: AbortSignal | null): Promise<ParseOutcome>;
+  /**
+   * Terminates the workers so the process can exit. Jobs still queued or
+   * running resolve as invalid; later calls to `parse` do too.
+   */
+  close(): void;
+  /**
+   * Starts every worker now rather than at its first job, so that their
+   * start-up overlaps the first fetches instead of delaying the first parse.
+   */
+  warm(): void;
+  /**
+   * Resolves once every worker has started and finished its warm-up (after
+   * {@linkcode warm}), or at once when the pool parses on the calling thread
+   * or is closed.
+   */
+  ready(): Promise<void>;
+  /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
+  readonly size: number;
+  /**
+   * Why the pool's workers could not start, so that it parses on the calling
+   * thread; null while they can (or when it was asked for 0 workers).
+   */
+  readonly startFailure: string | null;
+}
+
+/** Options of {@linkcode createParsePool}. */
+export interface ParsePoolOptions {
+  /** Workers to run at most, started as jobs arrive; 0 parses on the calling thread. */
+  readonly workers: number;
+  /**
+   * How long one job may take on a worker before the worker is terminated and
+   * the job becomes invalid; a worker's start-up gets the same allowance of its
+   * own. `Infinity` waits forever.
+   */
+  readonly jobTimeoutMs: number;
+  /**
+   * For tests only: the worker module to run instead of `worker.ts`. It must
+   * speak the `WorkerRequest` / `WorkerReply` protocol of `_job.ts`.
+   */
+  readonly workerUrl?: URL;
+  /** How much each new worker warms up before its first job. @default "light" */
+  readonly warmUp?: WarmUp;
+  /**
+   * For tests and benchmarks: told when a worker has stopped a job the pool
+   * gave up on (cancelled, timed out or closed), with where it stopped.
+   */
+  readonly onStopped?: (report: StoppedJob) => void;
+  /**
+   * How long a worker may take to stop a job given up on before it is
+   * terminated and replaced. @default {1000}
+   */
+  readonly stopGraceMs?: number;
+}
+
+/** A job a worker stopped after the pool gave up on it (see {@linkcode ParsePoolOptions.onStopped}). */
+export interface StoppedJob {
+  readonly url: string;
+  /** Where the worker stopped (decompressed bytes; 0 while inflating), or null when it finished anyway. */
+  readonly at: number | null;
+  /** The decompressed document's size (0 when it stopped while inflating). */
+  readonly total: number;
+}
+
+/**
+ * The default number of parse workers: one per core, at most 4. More workers
+ * than cores made the calling thread's lag worse in measurements.
+ *
+ * @returns A worker count of at least 1.
+ *
+ * @example Size a pool to the machine
+ * ```ts
+ * import { createParsePool, defaultWorkerCount } from "./_parse_pool.ts";
+ *
+ * const pool = createParsePool({ workers: defaultWorkerCount(), jobTimeoutMs: 60_000 });
+ * pool.close();
+ * ```
+ */
+export function defaultWorkerCount(): number {
+  return Math.min(4, runtime.coreCount());
+}
+
+/**
+ * Creates a parse pool. Workers start lazily, one per job in flight up to
+ * `workers`, and are reused; jobs beyond that wait in order. Call `close()`
+ * when done, or the idle workers keep the process alive.
+ *
+ * @param options How many workers, and how long one job may take.
+ * @returns The pool.
+ * @throws {RangeError} When `workers` is not a non-negative integer or
+ *   `jobTimeoutMs` is not positive.
+ *
+ * @example Parse a body on a worker
+ * ```ts
+ * import { createParsePool } from "./_parse_pool.ts";
+ *
+ * const pool = createParsePool({ workers: 1, jobTimeoutMs: 60_000 });
+ * try {
+ *   const outcome = await pool.parse({
+ *     bytes: new TextEncoder().encode("https://example.com/a\nhttps://example.com/b\n"),
+ *     url: "https://example.com/sitemap.txt",
+ *     since: NaN,
+ *     robots: false,
+ *     contentType: "text/plain",
+ *     maxSitemapBytes: 52_428_800,
+ *   });
+ *   console.log(outcome.result.kind);
+ * } finally {
+ *   pool.close();
+ * }
+ * ```
+ */
+export function createParsePool(options: ParsePoolOptions): ParsePool {
+  const { workers, jobTimeoutMs } = options;
+  if (!Number.isSafeInteger(workers) || workers < 0) {
+    throw new RangeError(`Invalid number of parse workers: ${workers}`);
+  }
+  if (!(jobTimeoutMs > 0)) {
+    throw new RangeError(`Invalid parse job timeout: ${jobTimeoutMs} ms`);
+  }
+  const url = options.workerUrl ?? DEFAULT_WORKER_URL;
+  if (workers === 0) return new InThreadPool(null);
+  const unavailable = runtime.workerUnavailable(url);
+  if (unavailable !== null) return new InThreadPool(startFailure(unavailable));
+  return new WorkerPool(workers, jobTimeoutMs, url, options);
+}
+
+// Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
+// see both; `.js` covers this package after an npm-style build (JSR's npm
+// layer, for one), which renames modules but not strings.
+const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
+  ? new URL("./worker.js", import.meta.url)
+  : new URL("./worker.ts", import.meta.url);
+
+const CLOSED_REASON = "Parser pool was closed";
+const CANCELLED_REASON = "Parse cancelled";
+
+/**
+ * How long a worker may take to stop a job the pool gave up on before it is
+ * terminated and replaced. It checks its flag every 1 MiB of input (a few
+ * milliseconds), so this is only for a worker that hangs; the flag stops a
+ * terminated worker's parse too, which terminate() alone did not.
+ */
+const STOP_GRACE_MS = 1000;
+
+function startFailure(reason: string): string {
+  return `Parse workers could not start (${reason}): sitemaps were parsed on the calling thread`;
+}
+
+function invalidOutcome(reason: string): ParseOutcome {
+  return { result: { kind: "invalid", reason }, decompressedBytes: 0, parseMs: 0 };
+}
+
+/**
+ * Resolves after the timers and I/O callbacks already due have run. A parse
+ * on the calling thread holds it for the whole document (~25-30 ms per 4 MB
+ * urlset); without a turn of the event loop between documents, bodies that
+ * had already arrived were parsed back to back in one chain of promise
+ * callbacks, and the caller's timers waited for all of them (measured:
+ * 2.6 M pages streamed with `workers: 0` held Bun's event loop 1.2 s).
+ */
+function afterTimers(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** A job parsed on this thread, after a turn of the event loop ({@linkcode afterTimers}). */
+async function parseHere(job: ParseJob, signal: AbortSignal | null): Promise<ParseOutcome> {
+  await afterTimers();
+  if (signal?.aborted) return invalidOutcome(CANCELLED_REASON);
+  // Only the inflater's awaits let an abort in while the job runs here.
+  const outcome = await runParseJob(job, (at) => {
+    if (signal?.aborted) throw new ParseCancelled(at);
+  });
+  return outcome.cancelled === undefined ? outcome : invalidOutcome(CANCELLED_REASON);
+}
+
+class InThreadPool implements ParsePool {
+  #closed = false;
+  readonly startFailure: string | null;
+
+  constructor(startFailure: string | null) {
+    this.startFailure = startFailure;
+  }
+
+  get size(): number {
+    return 0;
+  }
+
+  async parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
+    if (this.#closed) return invalidOutcome(CLOSED_REASON);
+    await afterTimers();
+    if (this.#closed) return invalidOutcome(CLOSED_REASON);
+    return parseHere(job, signal);
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  warm(): void {}
+
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+interface Task {
+  readonly job: ParseJob;
+  readonly signal: AbortSignal | null;
+  readonly resolve: (outcome: ParseOutcome) => void;
+}
+
+/** One worker position in the pool; its worker is replaced after a failure. */
+interface Slot {
+  worker: ParseWorker | null;
+  /** The worker has posted "ready": a later error is a crash, not a failed start. */
+  ready: boolean;
+  /** Its warm-up is over (it posted "warm", or was given a job, which ends the warm-up). */
+  warm: boolean;
+  /** A worker of this slot has been retired: the next one warms up lightly. */
+  replaced: boolean;
+  task: Task | null;
+  taskId: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** The task's abort listener, while it runs. */
+  onAbort: (() => void) | null;
+  /** Shared with the worker: the id of the job it must stop (see `WarmUpRequest.cancel`). */
+  cancel: Int32Array | null;
+  /** The id of a job given up on that the worker still runs (it stops at a checkpoint); 0 if none. */
+  stopping: number;
+  stoppingUrl: string;
+  /** Retires the worker if it has not stopped in {@linkcode STOP_GRACE_MS}. */
+  stopTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+class WorkerPool implements ParsePool {
+  readonly #maxWorkers: number;
+  readonly #jobTimeoutMs: number;
+  readonly #url: URL;
+  /** For the first worker of each slot; a replacement (after a failure) warms up lightly. */
+  readonly #warmUp: WarmUp;
+  readonly #slots: Slot[] = [];
+  #queue: Task[] = [];
+  #queueHead = 0;
+  #nextId = 1;
+  #closed = false;
+  /** Set once a worker could not start: everything left parses on this thread. */
+  #inThread = false;
+  startFailure: string | null = null;
+  /** The next step of {@linkcode warm}, pending. */
+  #warmTimer: ReturnType<typeof setTimeout> | undefined;
+  /** {@linkcode warm} has workers left to start, once the last one started is idle. */
+  #warmPending = false;
+  #readyWaiters: (() => void)[] = [];
+
+  readonly #onStopped: ((report: StoppedJob) => void) | undefined;
+  readonly #stopGraceMs: number;
+
+  constructor(maxWorkers: number, jobTimeoutMs: number, url: URL, options: ParsePoolOptions) {
+    this.#maxWorkers = maxWorkers;
+    this.#jobTimeoutMs = jobTimeoutMs;
+    this.#url = url;
+    this.#warmUp = options.warmUp ?? "light";
+    this.#onStopped = options.onStopped;
+    this.#stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
+  }
+
+  get size(): number {
+    return this.#inThread ? 0 : this.#maxWorkers;
+  }
+
+  parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
+    if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
+    if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
+    if (this.#inThread) return parseHere(job, signal);
+    return new Promise((resolve) => {
+      this.#queue.push({ job, signal, resolve });
+      this.#pump();
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#warmTimer);
+    this.#settleReady();
+    for (const slot of this.#slots) {
+      // Terminating does not interrupt a parse (Deno 2.9.6): the flag does.
+      if (slot.cancel !== null) Atomics.store(slot.cancel, 0, CANCEL_ALL);
+      const task = this.#release(slot);
+      this.#retire(slot);
+      task?.resolve(invalidOutcome(CLOSED_REASON));
+    }
+    for (const task of this.#drainQueue()) task.resolve(invalidOutcome(CLOSED_REASON));
+  }
+
+  warm(): void {
+    this.#warmTimer = undefined;
+    if (this.#closed || this.#inThread || this.#slots.length >= this.#maxWorkers) return;
+    const slot = this.#addSlot();
+    try {
+      this.#start(slot);
+    } catch (error) {
+      // As in #dispatch: a runtime that will not start the worker parses here.
+      this.#cannotStart(errorMessage(error));
+      return;
+    }
+    // The next worker starts once this one is loaded and idle (#warmNext):
+    // starting one holds this thread ~25-35 ms in Deno, and a second
+    // isolate loading beside the first held back the first one's first job
+    // (a call's first sitemap waited for both; bench/hostile.ts, gzip-bomb
+    // with pool 0). A job that finds no idle worker starts one at once anyway.
+    this.#warmPending = this.#slots.length < this.#maxWorkers;
+  }
+
+  /** Goes on with {@linkcode warm} after `slot`'s worker loaded or finished a job, if it is idle. */
+  #warmNext(slot: Slot): void {
+    if (!this.#warmPending || slot.task !== null || slot.stopping !== 0) return;
+    this.#warmPending = false;
+    this.#warmTimer = setTimeout(() => this.warm(), 0);
+  }
+
+  ready(): Promise<void> {
+    if (this.#allReady()) return Promise.resolve();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  #allReady(): boolean {
+    if (this.#closed || this.#inThread) return true;
+    if (this.#slots.length < this.#maxWorkers) return false;
+    return this.#slots.every((slot) =>
+      slot.worker === null || (slot.ready && slot.warm && slot.stopping === 0)
+    );
+  }
+
+  #settleReady(): void {
+    if (this.#readyWaiters.length === 0 || !this.#allReady()) return;
+    for (const resolve of this.#readyWaiters.splice(0)) resolve();
+  }
+
+  #pump(): void {
+    while (this.#queueHead < this.#queue.length && !this.#closed) {
+      if (this.#inThread) {
+        for (const task of this.#drainQueue()) {
+          void parseHere(task.job, task.signal).then(task.resolve);
+        }
+        return;
+      }
+      const next = this.#queue[this.#queueHead]!;
+      if (next.signal?.aborted) {
+        // Given up on while it waited: no worker needed.
+        this.#queueHead++;
+        if (this.#queueHead === this.#queue.length) this.#drainQueue();
+        next.resolve(invalidOutcome(CANCELLED_REASON));
+        continue;
+      }
+      const slot = this.#idleSlot();
+      if (slot === undefined) return;
+      const task = this.#queue[this.#queueHead++]!;
+      if (this.#queueHead === this.#queue.length) this.#drainQueue();
+      this.#dispatch(slot, task);
+    }
+  }
+
+  #drainQueue(): Task[] {
+    const rest = this.#queue.slice(this.#queueHead);
+    this.#queue = [];
+    this.#queueHead = 0;
+    return rest;
+  }
+
+  #idleSlot(): Slot | undefined {
+    // A started worker is preferred to an empty slot, which would cost a start-up.
+    let empty: Slot | undefined;
+    for (const slot of this.#slots) {
+      if (slot.task !== null || slot.stopping !== 0) continue;
+      if (slot.worker !== null) return slot;
+      empty ??= slot;
+    }
+    if (empty !== undefined || this.#slots.length >= this.#maxWorkers) return empty;
+    return this.#addSlot();
+  }
+
+  #addSlot(): Slot {
+    const slot: Slot = {
+      worker: null,
+      ready: false,
+      warm: false,
+      replaced: false,
+      task: null,
+      taskId: 0,
+      timer: undefined,
+      onAbort: null,
+      cancel: null,
+      stopping: 0,
+      stoppingUrl: "",
+      stopTimer: undefined,
+    };
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  /** No worker will start: every job from now on parses on this thread. */
+  #cannotStart(reason: string): void {
+    this.#inThread = true;
+    this.startFailure ??= startFailure(reason);
+    this.#settleReady();
+  }
+
+  #dispatch(slot: Slot, task: Task): void {
+    let worker: ParseWorker;
+    try {
+      worker = slot.worker ?? this.#start(slot);
+    } catch (error) {
+      // The runtime has workers but will not start this one: parse here instead.
+      this.#cannotStart(errorMessage(error));
+      void parseHere(task.job, task.signal).then(task.resolve);
+      return;
+    }
+    slot.task = task;
+    slot.taskId = this.#nextId++;
+    if (task.signal !== null) {
+      // One listener per running job (at most one per worker), none per queued one.
+      const id = slot.taskId;
+      const onAbort = (): void => {
+        if (slot.taskId === id) this.#giveUp(slot, CANCELLED_REASON);
+        this.#pump();
+      };
+      slot.onAbort = onAbort;
+      task.signal.addEventListener("abort", onAbort, { once: true });
+    }
+    // Until the worker has loaded, the bytes stay here: if it never loads, the
+    // job still has them to parse on this thread. Start-up is timed too.
+    this.#startTimer(slot);
+    if (slot.ready) this.#send(slot, worker);
+  }
+
+  #startTimer(slot: Slot): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (Number.isFinite(this.#jobTimeoutMs) && this.#jobTimeoutMs <= MAX_TIMER_MS) {
+      const id = slot.taskId;
+      slot.timer = setTimeout(() => this.#timedOut(slot, id), this.#jobTimeoutMs);
+    }
+  }
+
+  #send(slot: Slot, worker: ParseWorker): void {
+    const task = slot.task;
+    if (task === null) return;
+    slot.warm = true;
+    // The job's own allowance starts now, not when the worker began loading.
+    this.#startTimer(slot);
+    const bytes = ownBuffer(task.job.bytes);
+    const request: WorkerRequest = { id: slot.taskId, job: { ...task.job, bytes } };
+    try {
+      worker.postMessage(request, bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : []);
+    } catch (error) {
+      this.#fail(slot, slot.taskId, `Parser worker failed: ${errorMessage(error)}`);
+    }
+  }
+
+  #start(slot: Slot): ParseWorker {
+    // Set by the first line below: the events cannot fire before it returns.
+    let worker: ParseWorker | null = null;
+    worker = runtime.startWorker(this.#url, {
+      message: (data) => this.#onReply(slot, worker, data as WorkerReply),
+      error: (message) => this.#onError(slot, worker, message),
+      exit: (code) => this.#onError(slot, worker, `exited with code ${code}`),
+    });
+    // A new flag per worker: a retired worker may still read its old one.
+    slot.cancel = typeof SharedArrayBuffer === "function"
+      ? new Int32Array(new SharedArrayBuffer(4))
+      : null;
+    const warmUp: WarmUpRequest = {
+      warmUp: slot.replaced ? "light" : this.#warmUp,
+      ...(slot.cancel === null ? {} : { cancel: slot.cancel }),
+    };
+    worker.postMessage(warmUp, []);
+    slot.worker = worker;
+    slot.ready = false;
+    slot.warm = false;
+    return worker;
+  }
+
+  #onReply(slot: Slot, worker: ParseWorker | null, reply: WorkerReply): void {
+    if (slot.worker !== worker || worker === null) return;
+    if (reply.type === "warm") {
+      slot.warm = true;
+      this.#settleReady();
+      return;
+    }
+    if (reply.type === "ready") {
+      slot.ready = true;
+      this.#send(slot, worker);
+      this.#settleReady();
+      this.#warmNext(slot);
+      return;
+    }
+    if (slot.stopping !== 0 && reply.id === slot.stopping) {
+      this.#stopped(slot, reply);
+      return;
+    }
+    if (slot.task === null || reply.id !== slot.taskId) return;
+    if (reply.type === "done") {
+      this.#release(slot)?.resolve(reply.outcome);
+      this.#pump();
+      this.#warmNext(slot);
+    } else {
+      this.#fail(slot, reply.id, `Parser worker failed: ${reply.message}`);
+    }
+  }
+
+  #onError(slot: Slot, worker: ParseWorker | null, message: string): void {
+    if (slot.worker !== worker) return;
+    if (!slot.ready) {
+      // It never loaded (missing module, refused permission, a flag the worker
+      // refuses): every worker would fail the same way, so the job and all
+      // after it parse on this thread.
+      this.#cannotStart(message);
+      const task = this.#release(slot);
+      this.#retire(slot);
+      if (task !== null) void parseHere(task.job, task.signal).then(task.resolve);
+      this.#pump();
+      return;
+    }
+    this.#fail(slot, slot.taskId, `Parser worker failed: ${message}`);
+  }
+
+  #timedOut(slot: Slot, id: number): void {
+    if (slot.taskId !== id) return;
+    this.#giveUp(slot, `Parser worker timed out after ${this.#jobTimeoutMs} ms`);
+    this.#pump();
+  }
+
+  /**
+   * Ends the slot's job now as invalid (`reason`) and has its worker stop it:
+   * the shared flag makes the worker's next checkpoint throw, and the worker
+   * is reused once it says it stopped, or retired after
+   * {@linkcode STOP_GRACE_MS}. A job not yet sent (the worker still loading)
+   * just ends; a worker without shared memory is retired at once.
+   */
+  #giveUp(slot: Slot, reason: string): void {
+    const id = slot.taskId;
+    const sent = slot.ready;
+    const task = this.#release(slot);
+    if (task === null) return;
+    if (sent) {
+      if (slot.cancel === null) {
+        this.#retire(slot);
+      } else {
+        Atomics.store(slot.cancel, 0, id);
+        slot.stopping = id;
+        slot.stoppingUrl = task.job.url;
+        slot.stopTimer = setTimeout(() => {
+          this.#retire(slot);
+          this.#settleReady();
+          this.#pump();
+        }, this.#stopGraceMs);
+      }
+    }
+    task.resolve(invalidOutcome(reason));
+  }
+
+  /** The worker answered for the job it was stopping: it is free again. */
+  #stopped(slot: Slot, reply: WorkerReply): void {
+    clearTimeout(slot.stopTimer);
+    slot.stopTimer = undefined;
+    slot.stopping = 0;
+    this.#warmNext(slot);
+    const cancelled = reply.type === "done" ? reply.outcome.cancelled : undefined;
+    this.#onStopped?.({
+      url: slot.stoppingUrl,
+      at: cancelled?.at ?? null,
+      total: cancelled?.total ?? (reply.type === "done" ? reply.outcome.decompressedBytes : 0),
+    });
+    this.#settleReady();
+    this.#pump();
+  }
+
+  /** Ends the slot's job as invalid and replaces its worker, whose state is now unknown. */
+  #fail(slot: Slot, id: number, reason: string): void {
+    const task = slot.taskId === id ? this.#release(slot) : null;
+    this.#retire(slot);
+    task?.resolve(invalidOutcome(reason));
+    this.#pump();
+  }
+
+  #release(slot: Slot): Task | null {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    const task = slot.task;
+    slot.task = null;
+    if (task !== null && slot.onAbort !== null) {
+      task.signal?.removeEventListener("abort", slot.onAbort);
+    }
+    slot.onAbort = null;
+    return task;
+  }
+
+  #retire(slot: Slot): void {
+    const worker = slot.worker;
+    slot.worker = null;
+    slot.replaced = true;
+    slot.ready = false;
+    clearTimeout(slot.stopTimer);
+    slot.stopTimer = undefined;
+    slot.stopping = 0;
+    if (worker === null) return;
+    worker.terminate();
+  }
+}
+
+// setTimeout fires at once for delays past a signed 32-bit millisecond count.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The bytes in a buffer of their own, so transferring it moves nothing else. */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  return bytes.slice();
+}
