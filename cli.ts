@@ -54,7 +54,7 @@ import type { SitemapProgressEvent, SitemapTreeOptions } from "./src/options.ts"
 import { sitemapFromString } from "./src/sitemap_from_string.ts";
 import { crawlOneSitemap, sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
 import { EMPTY_STATS, type SitemapTreeStats } from "./src/stats.ts";
-import { pageStream } from "./src/stream_pages.ts";
+import { openPageStream as pageStream } from "./src/stream_pages.ts";
 import { VERSION } from "./src/version.ts";
 import {
   commandUsage,

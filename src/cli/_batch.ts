@@ -15,7 +15,7 @@ import { closeSync, ftruncateSync, statSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { siteKey } from "../_site_key.ts";
-import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
+import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../many_sites.ts";
 import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";

@@ -19,7 +19,7 @@ import {
   type SitemapProblem,
   validateSitemapTree,
 } from "../validate.ts";
-import { createParsePool, defaultWorkerCount } from "../workers/pool.ts";
+import { createParsePool, defaultWorkerCount } from "../workers/_parse_pool.ts";
 import { type CliIO, isBrokenPipe } from "./_io.ts";
 import { crawlOptions, type ParsedArgs, PROGRAM, readInput } from "./_args.ts";
 import { crawlOutcome } from "./_outcome.ts";
