@@ -284,6 +284,3 @@ export class CrawlPageStream implements AsyncGenerator<SitemapPage, void, undefi
     await this.#crawl;
   }
 }
-
-/** Renamed {@linkcode openPageStream}; kept until the command line's import follows. */
-export const pageStream: typeof openPageStream = openPageStream;
