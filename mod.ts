@@ -45,11 +45,12 @@ export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
-export { DEFAULT_USER_AGENT, KNOWN_PATHS } from "./src/options.ts";
+export { DEFAULT_USER_AGENT, DEFAULTS, KNOWN_PATHS } from "./src/options.ts";
 export type {
   RecurseCallback,
   RecurseListCallback,
   SitemapProgressEvent,
+  SitemapTreeDefaults,
   SitemapTreeOptions,
 } from "./src/options.ts";
 export type { SchedulingOptions } from "./src/schedule.ts";
