@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { type CacheEntry, decodeCacheEntry, filterPagesSince } from "./cache.ts";
+import { type CacheEntry, decodeCacheEntry } from "./_cache_entry.ts";
+import { filterPagesSince } from "./_pages_since.ts";
 import { AbortWaiters } from "./_abortable.ts";
 import { errorMessage } from "./_error_message.ts";
 import { decompressIfGzip } from "./decompress.ts";

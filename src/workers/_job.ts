@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type CacheEntry, encodeCacheEntry, filterPagesSince } from "../cache.ts";
+import { type CacheEntry, encodeCacheEntry } from "../_cache_entry.ts";
+import { filterPagesSince } from "../_pages_since.ts";
 import { decompressIfGzip } from "../decompress.ts";
 import { errorMessage } from "../_error_message.ts";
 import { detachBuffer } from "../_detach.ts";
