@@ -218,32 +218,35 @@ export const DEFAULT_USER_AGENT = `@sitemap/tree/${VERSION} (+https://jsr.io/@si
  * under its {@linkcode SitemapTreeOptions} name, plus the two defaults of
  * many-sites runs (`sitemapTreesForHomepages`, `batch`, the queue worker).
  */
-export interface SitemapTreeDefaults extends Readonly<Required<SchedulingOptions>> {
-  readonly useRobots: boolean;
-  readonly useKnownPaths: boolean;
-  readonly extraKnownPaths: readonly string[];
-  readonly normalizeHomepageUrl: boolean;
-  readonly userAgent: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly maxDepth: number;
-  /** Milliseconds. */
-  readonly timeoutMs: number;
-  /** Milliseconds. */
-  readonly connectTimeoutMs: number;
-  /** None for one call. */
-  readonly deadlineMs: null;
-  readonly retries: number;
-  /** Bytes. */
-  readonly maxDownloadBytes: number;
-  /** Bytes. */
-  readonly maxSitemapBytes: number;
-  readonly maxSitemaps: number;
-  readonly allowPrivateNetworks: boolean | "if-homepage-is";
-  readonly skipUnchangedSitemaps: boolean;
-  readonly useFeeds: boolean;
+export interface SitemapTreeDefaults extends
+  Readonly<
+    Required<
+      Pick<
+        SitemapTreeOptions,
+        | "useRobots"
+        | "useKnownPaths"
+        | "extraKnownPaths"
+        | "normalizeHomepageUrl"
+        | "userAgent"
+        | "headers"
+        | keyof SchedulingOptions
+        | "maxDepth"
+        | "timeoutMs"
+        | "connectTimeoutMs"
+        | "deadlineMs"
+        | "retries"
+        | "maxDownloadBytes"
+        | "maxSitemapBytes"
+        | "maxSitemaps"
+        | "allowPrivateNetworks"
+        | "skipUnchangedSitemaps"
+        | "useFeeds"
+      >
+    >
+  > {
   /** Sites crawled at once in a many-sites run (`SitemapTreesOptions.siteConcurrency`). */
   readonly siteConcurrency: number;
-  /** Each site's `deadlineMs` in a many-sites run, in milliseconds. */
+  /** Each site's `deadlineMs` in a many-sites run, in milliseconds (`SITE_DEADLINE_MS`). */
   readonly siteDeadlineMs: number;
 }
 
