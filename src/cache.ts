@@ -12,6 +12,8 @@
  *
  * @module
  */
+import { runtime } from "./runtime/mod.ts";
+
 /**
  * Where `sitemapTreeForHomepage()` keeps one entry per sitemap URL between
  * calls. Values are opaque bytes the library writes and checks itself, so a
@@ -143,10 +145,9 @@ export class FileSitemapCache implements SitemapCache {
    * @throws When the file exists but cannot be read (e.g. no permission).
    */
   async get(url: string): Promise<Uint8Array | null> {
-    const { readFile } = await import("node:fs/promises");
+    const { readFile } = await runtime.loadFileSystem();
     try {
-      const data = await readFile(await this.#path(url));
-      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      return await readFile(await this.#path(url));
     } catch (error) {
       if ((error as { code?: string }).code === "ENOENT") return null;
       throw error;
@@ -161,7 +162,7 @@ export class FileSitemapCache implements SitemapCache {
    * @throws When the directory or file cannot be written.
    */
   async set(url: string, entry: Uint8Array): Promise<void> {
-    const { mkdir, rename, rm, writeFile } = await import("node:fs/promises");
+    const { mkdir, rename, rm, writeFile } = await runtime.loadFileSystem();
     this.#made ??= mkdir(this.directory, { recursive: true });
     await this.#made;
     const path = await this.#path(url);

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { runtime } from "./runtime/mod.ts";
 
 /**
  * When sitemap URLs on private networks may be fetched: `true` always, `false`
@@ -225,8 +226,6 @@ const RESOLVE_TIMEOUT_MS = 5000;
 export const defaultResolver: (hostname: string) => Promise<readonly string[]> = async (
   hostname: string,
 ): Promise<readonly string[]> => {
-  // Imported on first use so the module loads where node: built-ins are missing.
-  const { lookup } = await import("node:dns/promises");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -241,8 +240,7 @@ export const defaultResolver: (hostname: string) => Promise<readonly string[]> =
     );
   });
   try {
-    const results = await Promise.race([lookup(hostname, { all: true }), timeout]);
-    return results.map((result) => result.address);
+    return await Promise.race([runtime.resolveHost(hostname), timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -4,7 +4,20 @@
  *
  * @module
  */
-import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import type {
+  Connections,
+  FileSystem,
+  ParentPort,
+  ParseWorker,
+  WorkerEvents,
+  Zlib,
+} from "./_types.ts";
+import {
+  loadNodeFileSystem,
+  loadNodeZlib,
+  resolveNodeHost,
+  setNodeThreadPriority,
+} from "./_node_builtins.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
 
 /** The runtime's name. */
@@ -119,4 +132,31 @@ export function openConnections(): Connections {
     fetch: (input, init) => fetch(input, { ...init, client }),
     close: () => client.close(),
   };
+}
+
+/** Node's zlib, loaded on first use; null where it cannot be. */
+export const loadZlib: () => Promise<Zlib | null> = loadNodeZlib;
+
+/** `node:fs/promises`, loaded on first use. */
+export const loadFileSystem: () => Promise<FileSystem> = loadNodeFileSystem;
+
+/** Every address of a DNS name, through the system resolver. */
+export const resolveHost: (hostname: string) => Promise<readonly string[]> = resolveNodeHost;
+
+/**
+ * Lowers this thread's priority where the system sets it per thread (Linux),
+ * only when Deno already grants what that takes (read `/proc/thread-self`,
+ * sys `setPriority`): it never asks.
+ *
+ * @param nice The niceness, 0 (default) to 19 (lowest).
+ */
+export function lowerThreadPriority(nice: number): Promise<void> {
+  try {
+    const read = Deno.permissions.querySync({ name: "read", path: "/proc/thread-self" });
+    const sys = Deno.permissions.querySync({ name: "sys", kind: "setPriority" });
+    if (read.state !== "granted" || sys.state !== "granted") return Promise.resolve();
+  } catch {
+    return Promise.resolve();
+  }
+  return setNodeThreadPriority(nice);
 }
