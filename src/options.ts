@@ -213,6 +213,17 @@ export const KNOWN_PATHS: readonly string[] = [
 /** The default `User-Agent`. */
 export const DEFAULT_USER_AGENT = `@sitemap/tree/${VERSION} (+https://jsr.io/@sitemap/tree)`;
 
+/** The numeric limits among the options: depth, times, sizes, counts. */
+type LimitOption =
+  | "maxDepth"
+  | "timeoutMs"
+  | "connectTimeoutMs"
+  | "deadlineMs"
+  | "retries"
+  | "maxDownloadBytes"
+  | "maxSitemapBytes"
+  | "maxSitemaps";
+
 /**
  * The type of {@linkcode DEFAULTS}: each option that has a fixed default,
  * under its {@linkcode SitemapTreeOptions} name, plus the two defaults of
@@ -221,26 +232,19 @@ export const DEFAULT_USER_AGENT = `@sitemap/tree/${VERSION} (+https://jsr.io/@si
 export interface SitemapTreeDefaults extends
   Readonly<
     Required<
-      Pick<
+      Omit<
         SitemapTreeOptions,
-        | "useRobots"
-        | "useKnownPaths"
-        | "extraKnownPaths"
-        | "normalizeHomepageUrl"
-        | "userAgent"
-        | "headers"
-        | keyof SchedulingOptions
-        | "maxDepth"
-        | "timeoutMs"
-        | "connectTimeoutMs"
-        | "deadlineMs"
-        | "retries"
-        | "maxDownloadBytes"
-        | "maxSitemapBytes"
-        | "maxSitemaps"
-        | "allowPrivateNetworks"
-        | "skipUnchangedSitemaps"
-        | "useFeeds"
+        // No fixed default: none, the machine's, or the runtime's.
+        | "recurseCallback"
+        | "recurseListCallback"
+        | "fetch"
+        | "proxy"
+        | "signal"
+        | "since"
+        | "workers"
+        | "pool"
+        | "onProgress"
+        | "cache"
       >
     >
   > {
@@ -509,17 +513,7 @@ function checkPool(pool: SitemapParserPool | undefined): SitemapParserPool | nul
 }
 
 /** The numeric limits, each an integer in its range, in milliseconds or bytes. */
-function resolveLimits(options: SitemapTreeOptions): Pick<
-  ResolvedOptions,
-  | "maxDepth"
-  | "timeoutMs"
-  | "connectTimeoutMs"
-  | "deadlineMs"
-  | "retries"
-  | "maxDownloadBytes"
-  | "maxSitemapBytes"
-  | "maxSitemaps"
-> {
+function resolveLimits(options: SitemapTreeOptions): Pick<ResolvedOptions, LimitOption> {
   const d = DEFAULTS;
   const deadline = options.deadlineMs ?? d.deadlineMs;
   return {

@@ -1,8 +1,10 @@
 /**
  * The `node:` built-ins the library uses beside fetch and workers (zlib, the
  * file system, DNS, thread priority), shared by the three adapters: Deno, Bun
- * and Node all provide them. Each is imported on first use, so that a module
- * importing the adapters loads none of them until it needs one.
+ * and Node all provide them. The functions carry the adapter contract's
+ * names (runtime/_types.ts), which the adapters re-export. Each module is
+ * imported on first use, so that a module importing the adapters loads none
+ * of them until it needs one.
  *
  * @module
  */
@@ -15,7 +17,7 @@ let zlib: Promise<Zlib | null> | undefined;
  *
  * @returns The functions, or null where they cannot be loaded.
  */
-export function loadNodeZlib(): Promise<Zlib | null> {
+export function loadZlib(): Promise<Zlib | null> {
   zlib ??= (async () => {
     try {
       const [z, buffer] = await Promise.all([import("node:zlib"), import("node:buffer")]);
@@ -38,7 +40,7 @@ export function loadNodeZlib(): Promise<Zlib | null> {
  *
  * @returns The functions; rejects where the module cannot be loaded.
  */
-export async function loadNodeFileSystem(): Promise<FileSystem> {
+export async function loadFileSystem(): Promise<FileSystem> {
   const fs = await import("node:fs/promises");
   return {
     readFile: async (path) => {
@@ -58,7 +60,7 @@ export async function loadNodeFileSystem(): Promise<FileSystem> {
  * @param hostname A DNS name, without brackets.
  * @returns The addresses, IPv4 and IPv6.
  */
-export async function resolveNodeHost(hostname: string): Promise<readonly string[]> {
+export async function resolveHost(hostname: string): Promise<readonly string[]> {
   const { lookup } = await import("node:dns/promises");
   const results = await lookup(hostname, { all: true });
   return results.map((result) => result.address);
@@ -71,7 +73,7 @@ export async function resolveNodeHost(hostname: string): Promise<readonly string
  *
  * @param nice The niceness, 0 (default) to 19 (lowest).
  */
-export async function setNodeThreadPriority(nice: number): Promise<void> {
+export async function lowerThreadPriority(nice: number): Promise<void> {
   try {
     const [{ readlinkSync }, { setPriority }] = await Promise.all([
       import("node:fs"),

@@ -4,20 +4,10 @@
  *
  * @module
  */
-import type {
-  Connections,
-  FileSystem,
-  ParentPort,
-  ParseWorker,
-  WorkerEvents,
-  Zlib,
-} from "./_types.ts";
-import {
-  loadNodeFileSystem,
-  loadNodeZlib,
-  resolveNodeHost,
-  setNodeThreadPriority,
-} from "./_node_builtins.ts";
+import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import { lowerThreadPriority as setThreadPriority } from "./_node_builtins.ts";
+
+export { loadFileSystem, loadZlib, resolveHost } from "./_node_builtins.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
 
 /** The runtime's name. */
@@ -134,15 +124,6 @@ export function openConnections(): Connections {
   };
 }
 
-/** Node's zlib, loaded on first use; null where it cannot be. */
-export const loadZlib: () => Promise<Zlib | null> = loadNodeZlib;
-
-/** `node:fs/promises`, loaded on first use. */
-export const loadFileSystem: () => Promise<FileSystem> = loadNodeFileSystem;
-
-/** Every address of a DNS name, through the system resolver. */
-export const resolveHost: (hostname: string) => Promise<readonly string[]> = resolveNodeHost;
-
 /**
  * Lowers this thread's priority where the system sets it per thread (Linux),
  * only when Deno already grants what that takes (read `/proc/thread-self`,
@@ -158,5 +139,5 @@ export function lowerThreadPriority(nice: number): Promise<void> {
   } catch {
     return Promise.resolve();
   }
-  return setNodeThreadPriority(nice);
+  return setThreadPriority(nice);
 }

@@ -6,21 +6,10 @@
  */
 import type * as os from "node:os";
 import type * as workerThreads from "node:worker_threads";
-import type {
-  Connections,
-  FileSystem,
-  ParentPort,
-  ParseWorker,
-  WorkerEvents,
-  Zlib,
-} from "./_types.ts";
-import {
-  loadNodeFileSystem,
-  loadNodeZlib,
-  resolveNodeHost,
-  setNodeThreadPriority,
-} from "./_node_builtins.ts";
+import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import process from "node:process";
+
+export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 
 interface NodeProcess {
   getBuiltinModule?(id: string): unknown;
@@ -145,22 +134,4 @@ export function createProxyFetch(_proxyUrl: string): typeof fetch {
 /** The runtime's own fetch: its connection pool is bounded already. */
 export function openConnections(): Connections {
   return { fetch: null, close: () => {} };
-}
-
-/** Node's zlib, loaded on first use; null where it cannot be. */
-export const loadZlib: () => Promise<Zlib | null> = loadNodeZlib;
-
-/** `node:fs/promises`, loaded on first use. */
-export const loadFileSystem: () => Promise<FileSystem> = loadNodeFileSystem;
-
-/** Every address of a DNS name, through the system resolver. */
-export const resolveHost: (hostname: string) => Promise<readonly string[]> = resolveNodeHost;
-
-/**
- * Lowers this thread's priority where the system sets it per thread (Linux).
- *
- * @param nice The niceness, 0 (default) to 19 (lowest).
- */
-export function lowerThreadPriority(nice: number): Promise<void> {
-  return setNodeThreadPriority(nice);
 }

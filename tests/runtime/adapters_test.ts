@@ -11,14 +11,6 @@ import { runtime } from "../../src/runtime/mod.ts";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SRC = join(ROOT, "src");
 
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
-
 /** What in `text` asks which runtime it runs on: a runtime's global, or a built-in loaded lazily. */
 function runtimeQuestions(text: string): string[] {
   const code = text
@@ -38,8 +30,9 @@ Deno.test("the three runtime adapters export the same names", () => {
 });
 
 Deno.test("only src/runtime/ asks which runtime it runs on or loads node: built-ins lazily", () => {
-  const found = sourceFiles(SRC)
-    .filter((file) => !relative(SRC, file).startsWith("runtime"))
+  const found = readdirSync(SRC, { recursive: true, encoding: "utf8" })
+    .filter((path) => path.endsWith(".ts") && !path.startsWith("runtime"))
+    .map((path) => join(SRC, path))
     .flatMap((file) =>
       runtimeQuestions(readFileSync(file, "utf8")).map((q) => `${relative(ROOT, file)}: ${q}`)
     );
