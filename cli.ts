@@ -48,7 +48,7 @@ import process from "node:process";
 import { readFile } from "node:fs/promises";
 import { FileSitemapCache } from "./src/cache.ts";
 import { decompressIfGzip } from "./src/decompress.ts";
-import { formatTabTree } from "./src/format.ts";
+import { formatTabTree, stripOrigin } from "./src/format/tab_tree.ts";
 import { type AbstractSitemap, InvalidSitemap } from "./src/objects/sitemap.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "./src/options.ts";
 import { sitemapFromString } from "./src/sitemap_from_string.ts";
@@ -84,19 +84,18 @@ import {
   csvFormat,
   csvHeader,
   csvRow,
-  formatStats,
-  histogramFormat,
   jsonFormat,
   ndjsonFormat,
   ndjsonLine,
   pagesFormat,
   sitemapColumns,
-  summaryFormat,
-} from "./src/cli/_output.ts";
+} from "./src/format/page_records.ts";
+import { histogramFormat } from "./src/format/histogram.ts";
+import { summaryFormat } from "./src/format/summary.ts";
+import { formatStats } from "./src/cli/_stats.ts";
 import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
 import { drawsProgress, ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
-import { stripOrigin } from "./src/format.ts";
 import { batchCommand } from "./src/cli/_batch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";

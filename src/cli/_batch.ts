@@ -19,8 +19,13 @@ import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_t
 import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
-import { siteEndLine, sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
-import { formatCount } from "./_units.ts";
+import {
+  siteEndLine,
+  sitePageLines,
+  type SiteSummary,
+  siteSummary,
+} from "../format/site_record.ts";
+import { formatCount } from "../format/_units.ts";
 
 /** What `batch` was asked to do. */
 export interface BatchConfig {

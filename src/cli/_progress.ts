@@ -7,7 +7,7 @@
  */
 import type { SitemapProgressEvent } from "../options.ts";
 import type { CliIO, SerialWriter } from "./_io.ts";
-import { formatBytes, formatCount, formatSeconds } from "./_units.ts";
+import { formatBytes, formatCount, formatSeconds } from "../format/_units.ts";
 
 /** The counters the line shows. */
 export interface ProgressCounts {

@@ -24,7 +24,7 @@ import { homepagesOf, linesOf, sitesOptions } from "./_batch.ts";
 import { type ParsedFlags, PROGRAM, REDIS_TIMEOUT_MS, WORKER_GRACE_MS } from "./_args.ts";
 import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
 import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
-import { formatCount } from "./_units.ts";
+import { formatCount } from "../format/_units.ts";
 
 /** How long closing a queue may take before the command ends anyway (Redis may be gone), ms. */
 const CLOSE_MS = 2_000;
