@@ -6,7 +6,7 @@
  * (`summary`) or a chart of pages by lastmod month (`histogram`); `lint URL`
  * reports protocol problems per sitemap. `sitemap-tree --help` lists the
  * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
- * set of flag names for every command: `src/cli/_args.ts`).
+ * set of flag names for every command: `src/cli/_spec.ts`).
  *
  * ```sh
  * deno run -A jsr:@sitemap/tree/cli ls https://example.com/ -f pages
@@ -56,20 +56,15 @@ import { crawlOneSitemap, sitemapTreeForHomepage } from "./src/sitemap_tree.ts";
 import { EMPTY_STATS, type SitemapTreeStats } from "./src/stats.ts";
 import { pageStream } from "./src/stream_pages.ts";
 import { VERSION } from "./src/version.ts";
+import { parseArgs, type ParsedArgs, UsageError } from "./src/cli/_args.ts";
 import {
-  commandUsage,
   crawlOptions,
   type Input,
   type LsOutput,
   lsOutput,
-  type OutputFormat,
-  parseArgs,
-  type ParsedArgs,
-  PROGRAM,
-  programUsage,
   readInput,
-  UsageError,
-} from "./src/cli/_args.ts";
+} from "./src/cli/_options.ts";
+import { commandUsage, type OutputFormat, PROGRAM, programUsage } from "./src/cli/_spec.ts";
 import {
   BatchWriter,
   type CliIO,
@@ -102,7 +97,7 @@ export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
-/** A command's handler: the parsed line in, the exit status out; a new command adds one to HANDLERS and its spec to COMMANDS (src/cli/_args.ts). */
+/** A command's handler: the parsed line in, the exit status out; a new command adds one to HANDLERS and its spec to COMMANDS (src/cli/_spec.ts). */
 type CommandHandler = (
   parsed: Extract<ParsedArgs, { kind: "run" }>,
   io: CliIO,

@@ -16,7 +16,9 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import { siteKey } from "../_site_key.ts";
 import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
-import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
+import type { ParsedFlags } from "./_args.ts";
+import { sitesOptions } from "./_options.ts";
+import { PROGRAM } from "./_spec.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
 import {
@@ -35,21 +37,6 @@ export interface BatchConfig {
   readonly resume: boolean;
   readonly progress: boolean;
   readonly options: SitemapTreesOptions;
-}
-
-/**
- * The crawl options of a many-sites command: the crawl flags plus `--site-concurrency`.
- *
- * @param flags The command line's flags.
- * @returns The options.
- * @throws {UsageError} For a bad value, naming the flag.
- */
-export function sitesOptions(flags: ParsedFlags): SitemapTreesOptions {
-  const siteConcurrency = flags.integer("site-concurrency", 1);
-  return {
-    ...crawlOptions(flags),
-    ...(siteConcurrency === null ? {} : { siteConcurrency }),
-  };
 }
 
 /**

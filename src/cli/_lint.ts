@@ -2,7 +2,7 @@
  * `sitemap-tree lint URL`: crawls the site like `ls`, then reports protocol
  * problems per sitemap (see `validateSitemapTree()` and
  * `lintSitemapDocument()`): as text, or with `--json` as one JSON object.
- * Its flags are the `LINT` command spec in `_args.ts`. Exit status
+ * Its flags are the `LINT` command spec in `_spec.ts`. Exit status
  * 1 when there is at least one error (warnings alone give 0) or the site
  * could not be reached; 3 when it publishes no sitemap.
  *
@@ -21,7 +21,9 @@ import {
 } from "../validate.ts";
 import { createParsePool, defaultWorkerCount } from "../workers/pool.ts";
 import { type CliIO, isBrokenPipe } from "./_io.ts";
-import { crawlOptions, type ParsedArgs, PROGRAM, readInput } from "./_args.ts";
+import type { ParsedArgs } from "./_args.ts";
+import { crawlOptions, readInput } from "./_options.ts";
+import { PROGRAM } from "./_spec.ts";
 import { crawlOutcome } from "./_outcome.ts";
 import { IndexWebsiteSitemap } from "../objects/sitemap.ts";
 

@@ -20,8 +20,10 @@ import {
   type SiteWorkerOptions,
   startSiteWorker,
 } from "../queue/site_queue.ts";
-import { homepagesOf, linesOf, sitesOptions } from "./_batch.ts";
-import { type ParsedFlags, PROGRAM, REDIS_TIMEOUT_MS, WORKER_GRACE_MS } from "./_args.ts";
+import { homepagesOf, linesOf } from "./_batch.ts";
+import type { ParsedFlags } from "./_args.ts";
+import { sitesOptions } from "./_options.ts";
+import { PROGRAM, REDIS_TIMEOUT_MS, WORKER_GRACE_MS } from "./_spec.ts";
 import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
 import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
 import { formatCount } from "../format/_units.ts";
