@@ -1,15 +1,23 @@
 /**
  * The command line's one argument parser, for every command, on the
- * runtime's own `node:util` `parseArgs` (Deno, Bun and Node all have it),
- * driven by the command's spec (`_spec.ts`). A flag's value is checked once,
- * by the typed getters of {@linkcode ParsedFlags}, so the same mistake gets
- * the same message everywhere: one line naming the flag as it was written.
+ * runtime's own `node:util` `parseArgs` (Deno, Bun and Node all have it) in
+ * strict mode, driven by the command's spec (`_spec.ts`): `multiple` only
+ * for the flags that repeat (`--header`, `--extra-path`, `-v`), the spec's
+ * defaults as `parseArgs` defaults. What strict mode refuses is reported as
+ * one line naming the flag as written, from its `ERR_PARSE_ARGS_*` code (the
+ * runtimes word their own messages differently). A flag's value is checked
+ * once, by the typed getters of {@linkcode ParsedFlags}, so the same mistake
+ * gets the same message everywhere.
+ *
+ * `allowNegative` is not used: the negative switches are flags of their own
+ * (`-r` is `--no-robots`), and it would also accept `--robots`, `--no-stats`
+ * and every other `--no-X` that the help does not list.
  *
  * @module
  */
 import { parseArgs as parseTokens } from "node:util";
 import { MAX_TIMER_MS } from "../_option_checks.ts";
-import { COMMANDS, type CommandSpec, type FlagGroup, type FlagSpec } from "./_spec.ts";
+import { COMMANDS, type CommandSpec, type FlagGroup } from "./_spec.ts";
 
 /** A command line that cannot be run; the message is one line naming the bad flag or value. */
 export class UsageError extends Error {
@@ -89,10 +97,73 @@ export function parseArgs(args: readonly string[]): ParsedArgs {
   return { kind: "run", command, operands, flags };
 }
 
-/** One flag as the user wrote it (`-f` or `--format`) with its value ("" for a switch). */
+/** How `parseArgs` reads one flag. */
+interface OptionConfig {
+  readonly type: "string" | "boolean";
+  readonly short?: string;
+  readonly multiple?: boolean;
+  readonly default?: string;
+}
+
+/** One flag as the user wrote it (`-f`, `--format`), where, and its value (none for a switch). */
 interface Occurrence {
+  readonly name: string;
   readonly written: string;
-  readonly value: string;
+  readonly value: string | undefined;
+  /** Whether the value was in the same argument (`--format=csv`, `-fcsv`). */
+  readonly inline: boolean;
+  /** The argument it was read from. */
+  readonly index: number;
+}
+
+/** What `parseArgs` makes of a command line. */
+interface Parsed {
+  readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+  readonly positionals: readonly string[];
+  readonly tokens: readonly Occurrence[];
+}
+
+/** The `parseArgs` options of a command's flags: `multiple` only where a flag repeats. */
+function optionsOf(groups: readonly FlagGroup[]): Record<string, OptionConfig> {
+  const options: Record<string, OptionConfig> = {};
+  for (const group of groups) {
+    for (const flag of group.flags) {
+      options[flag.name] = {
+        type: flag.value === undefined ? "boolean" : "string",
+        ...(flag.short === undefined ? {} : { short: flag.short }),
+        ...(flag.multiple === true ? { multiple: true } : {}),
+        ...(flag.default === undefined ? {} : { default: flag.default }),
+      };
+    }
+  }
+  return options;
+}
+
+/** `parseArgs` on the command's flags, strict or not, with its tokens as occurrences. */
+function tokenize(
+  args: readonly string[],
+  options: Record<string, OptionConfig>,
+  strict: boolean,
+): Parsed {
+  const { values, positionals, tokens } = parseTokens({
+    args: [...args],
+    options,
+    strict,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const occurrences: Occurrence[] = [];
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    occurrences.push({
+      name: token.name,
+      written: token.rawName,
+      value: token.value,
+      inline: token.inlineValue === true,
+      index: token.index,
+    });
+  }
+  return { values, positionals, tokens: occurrences };
 }
 
 function parseFlags(
@@ -100,86 +171,99 @@ function parseFlags(
   groups: readonly FlagGroup[],
   command: string | null,
 ): ParsedFlags {
-  const specs = new Map<string, FlagSpec>();
-  for (const group of groups) for (const flag of group.flags) specs.set(flag.name, flag);
-  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple: true }> =
-    {};
-  for (const spec of specs.values()) {
-    options[spec.name] = {
-      type: spec.value === undefined ? "boolean" : "string",
-      ...(spec.short === undefined ? {} : { short: spec.short }),
-      multiple: true,
-    };
+  const options = optionsOf(groups);
+  let line = [...args];
+  for (;;) {
+    try {
+      const { values, positionals, tokens } = tokenize(line, options, true);
+      return new ParsedFlags(values, tokens, positionals, command);
+    } catch (error) {
+      const fault = faultOf(error, line, groups);
+      if (fault === null) throw error;
+      if (typeof fault === "string") throw new UsageError(fault, command);
+      line = fault;
+    }
   }
-  // Not strict: the tokens are checked here, so each mistake gets a message of ours.
-  const { tokens } = parseTokens({
-    args: [...args],
-    options,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const seen = new Map<string, Occurrence[]>();
-  const operands: string[] = [];
-  for (const token of tokens) {
-    if (token.kind === "positional") {
-      operands.push(token.value);
+}
+
+/**
+ * What a strict `parseArgs` refused, told by its error code and found in the
+ * tokens of a lenient pass: one line naming the flag as written (the
+ * runtimes word their messages differently), or, for a value that starts
+ * with one dash (`--retries -1`), the command line with that value attached
+ * (`--retries=-1`), so that its getter says what is wrong with it; a value
+ * that starts with two (`--format --stats`) is more likely a forgotten one.
+ * Null for an error that is not `parseArgs` refusing the line.
+ */
+function faultOf(
+  error: unknown,
+  line: readonly string[],
+  groups: readonly FlagGroup[],
+): string | string[] | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION" && code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return null;
+  }
+  const specs = new Map(groups.flatMap((g) => g.flags.map((f) => [f.name, f] as const)));
+  for (const token of tokenize(line, optionsOf(groups), false).tokens) {
+    const spec = specs.get(token.name);
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      if (spec === undefined) return `Unknown option ${JSON.stringify(token.written)}`;
       continue;
     }
-    if (token.kind !== "option") continue;
-    const spec = specs.get(token.name);
-    if (spec === undefined) {
-      throw new UsageError(`Unknown option ${JSON.stringify(token.rawName)}`, command);
-    }
-    const written = token.rawName;
-    let value = "";
+    if (spec === undefined) continue;
     if (spec.value === undefined) {
-      if (token.value !== undefined) {
-        throw new UsageError(`Option ${written} takes no value`, command);
-      }
-    } else {
-      // `--format --stats` took "--stats" as the value: more likely a forgotten value.
-      if (token.value === undefined || (!token.inlineValue && token.value.startsWith("--"))) {
-        throw new UsageError(`Option ${written} needs a value (${spec.value})`, command);
-      }
-      value = token.value;
+      if (token.value !== undefined) return `Option ${token.written} takes no value`;
+      continue;
     }
-    const list = seen.get(spec.name) ?? [];
-    list.push({ written, value });
-    seen.set(spec.name, list);
+    const value = token.value;
+    if (value === undefined || (!token.inline && value.startsWith("--"))) {
+      return `Option ${token.written} needs a value (${spec.value})`;
+    }
+    if (!token.inline && value.length > 1 && value.startsWith("-")) {
+      const attached = [...line];
+      const joint = token.written.startsWith("--") ? "=" : "";
+      attached.splice(token.index, 2, `${line[token.index]}${joint}${value}`);
+      return attached;
+    }
   }
-  return new ParsedFlags(seen, operands, command);
+  return null;
 }
 
 /**
  * The flags of one command line, read through typed getters that check the
  * value and throw a {@linkcode UsageError} naming the flag. A flag given
- * twice keeps its last value, unless it is `multiple`.
+ * twice keeps its last value, unless it is `multiple`; a flag with a
+ * `default` in its spec always has a value.
  */
 export class ParsedFlags {
-  readonly #seen: ReadonlyMap<string, readonly Occurrence[]>;
+  readonly #values: Parsed["values"];
+  readonly #tokens: readonly Occurrence[];
   readonly #command: string | null;
   /** The arguments that are not flags, in order. */
   readonly operands: readonly string[];
 
   constructor(
-    seen: ReadonlyMap<string, readonly Occurrence[]>,
+    values: Parsed["values"],
+    tokens: readonly Occurrence[],
     operands: readonly string[],
     command: string | null,
   ) {
-    this.#seen = seen;
+    this.#values = values;
+    this.#tokens = tokens;
     this.operands = operands;
     this.#command = command;
   }
 
-  /** Whether the flag was given. */
+  /** Whether the flag was given (or has a default). */
   has(name: string): boolean {
-    return this.#seen.has(name);
+    return this.#values[name] !== undefined;
   }
 
   /** How often it was given (`-vv` is 2). */
   count(name: string): number {
-    return this.#seen.get(name)?.length ?? 0;
+    const value = this.#values[name];
+    return Array.isArray(value) ? value.length : value === undefined ? 0 : 1;
   }
 
   /** The flag as the user last wrote it, for messages (`--name` when not given). */
@@ -207,7 +291,9 @@ export class ParsedFlags {
 
   /** Every value, in order. */
   strings(name: string): string[] {
-    return (this.#seen.get(name) ?? []).map((o) => o.value);
+    const value = this.#values[name];
+    const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+    return list.filter((v) => typeof v === "string");
   }
 
   /** One of `choices`. */
@@ -303,7 +389,7 @@ export class ParsedFlags {
   /** `--header` values folded into one record (repeats joined with ", ", as HTTP does). */
   headers(name: string): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (const { written, value } of this.#seen.get(name) ?? []) {
+    for (const { written, value = "" } of this.#tokens.filter((t) => t.name === name)) {
       const colon = value.indexOf(":");
       const key = colon === -1 ? "" : value.slice(0, colon).trim();
       if (!HEADER_NAME.test(key)) {
@@ -330,9 +416,13 @@ export class ParsedFlags {
     return headers;
   }
 
-  #last(name: string): Occurrence | undefined {
-    const list = this.#seen.get(name);
-    return list === undefined ? undefined : list[list.length - 1];
+  /** The flag's value (the last one given, or its default) and how it was last written. */
+  #last(name: string): { readonly written: string; readonly value: string } | undefined {
+    const value = this.#values[name];
+    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    if (last === undefined) return undefined;
+    const token = this.#tokens.findLast((t) => t.name === name);
+    return { written: token?.written ?? `--${name}`, value: typeof last === "string" ? last : "" };
   }
 }
 

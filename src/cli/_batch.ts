@@ -48,7 +48,7 @@ export interface BatchConfig {
  * @throws {UsageError} For a bad flag or value, naming it.
  */
 export function batchConfig(operands: readonly string[], flags: ParsedFlags): BatchConfig {
-  const format = flags.choice("format", ["summary", "pages"] as const) ?? "summary";
+  const format = flags.choice("format", ["summary", "pages"] as const)!;
   const out = flags.nonEmpty("out", "a file name");
   if (flags.has("resume") && out === null) {
     throw flags.error("Option --resume needs --out FILE");

@@ -57,7 +57,7 @@ export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {
     }
   };
   const flags = parsed.flags;
-  const examples = flags.integer("examples", 1) ?? 5;
+  const examples = flags.integer("examples", 1)!;
   const json = flags.has("json");
   const input = readInput(parsed.operands[0]!, flags);
   if (input.kind === "file" || input.kind === "stdin") {

@@ -113,7 +113,7 @@ export interface LsOutput {
  * @throws {UsageError} For a flag that does not apply to the format.
  */
 export function lsOutput(flags: ParsedFlags): LsOutput {
-  const format = flags.choice("format", OUTPUT_FORMATS) ?? "tabtree";
+  const format = flags.choice("format", OUTPUT_FORMATS)!;
   const out: LsOutput = {
     format,
     stripUrl: flags.has("strip-url"),

@@ -23,7 +23,7 @@ import {
 import { homepagesOf, linesOf } from "./_batch.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { sitesOptions } from "./_options.ts";
-import { PROGRAM, REDIS_TIMEOUT_MS, WORKER_GRACE_MS } from "./_spec.ts";
+import { PROGRAM } from "./_spec.ts";
 import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
 import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
 import { formatCount } from "../format/_units.ts";
@@ -75,7 +75,7 @@ export async function queueCommand(
   const place: RedisPlace = {
     connection: { url: url.href, maxRetriesPerRequest: null },
     where: `${url.hostname}:${url.port === "" ? 6379 : url.port}`,
-    waitMs: flags.integer("redis-timeout", 1) ?? REDIS_TIMEOUT_MS[command],
+    waitMs: flags.integer("redis-timeout", 1)!,
     queue: flags.nonEmpty("queue", "a name") ?? DEFAULT_QUEUE,
   };
   if (command === "enqueue") return await enqueue(operands[0]!, place, io, stderr);
@@ -84,7 +84,7 @@ export async function queueCommand(
   const stalledInterval = flags.integer("stalled-interval", 1);
   const lockDuration = flags.integer("lock-duration", 1);
   const name = flags.nonEmpty("name", "a name");
-  const graceMs = flags.integer("grace", 0) ?? WORKER_GRACE_MS;
+  const graceMs = flags.integer("grace", 0)!;
   const options: SiteWorkerOptions = {
     ...sitesOptions(flags),
     connection: place.connection,

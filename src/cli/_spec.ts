@@ -8,6 +8,8 @@
  *
  * @module
  */
+import type { SitemapTreesOptions } from "../../mod.ts";
+
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
 
@@ -21,6 +23,17 @@ export interface FlagSpec {
   readonly value?: string;
   /** Whether it may be given more than once (each occurrence counts). */
   readonly multiple?: boolean;
+  /**
+   * The value when the flag is not given, for a default of the command line's
+   * own; a flag that sets a library option has none, so the library's
+   * default holds (see {@linkcode FlagSpec.option}).
+   */
+  readonly default?: string;
+  /**
+   * The library option the flag sets, whose default the help names (from
+   * the library's defaults, not a copy of them).
+   */
+  readonly option?: keyof SitemapTreesOptions;
   /** The help text; further lines are indented under the first. */
   readonly help: string;
 }
@@ -57,72 +70,118 @@ export const CRAWL_FLAGS: FlagGroup = {
       name: "homepage",
       help: "treat URL as a homepage (discovery) even when it looks like a sitemap",
     },
-    { name: "no-robots", short: "r", help: "do not read robots.txt" },
-    { name: "no-known", short: "k", help: "do not probe the well-known sitemap paths" },
-    { name: "no-feeds", help: "do not read the homepage for RSS/Atom feed links" },
+    { name: "no-robots", option: "useRobots", short: "r", help: "do not read robots.txt" },
+    {
+      name: "no-known",
+      option: "useKnownPaths",
+      short: "k",
+      help: "do not probe the well-known sitemap paths",
+    },
+    {
+      name: "no-feeds",
+      option: "useFeeds",
+      help: "do not read the homepage for RSS/Atom feed links",
+    },
     {
       name: "extra-path",
+      option: "extraKnownPaths",
       value: "PATH",
       multiple: true,
       help: "one more well-known path to probe (repeatable; not with -k)",
     },
     {
       name: "since",
+      option: "since",
       value: "DATE",
       help: "keep only pages whose lastmod is at or after DATE, or who have none\n" +
         "(ISO 8601; a date without a time is midnight UTC)",
     },
     {
       name: "skip-unchanged",
+      option: "skipUnchangedSitemaps",
       help: "with --since: do not fetch children whose index lastmod is before DATE",
     },
-    { name: "concurrency", value: "N", help: "requests in flight per host (default 4)" },
+    {
+      name: "concurrency",
+      option: "concurrency",
+      value: "N",
+      help: "requests in flight per host (default 4)",
+    },
     {
       name: "max-connections",
+      option: "maxConnections",
       value: "N",
       help: "requests in flight across all hosts (default 64)",
     },
     {
       name: "delay-ms",
+      option: "delayMs",
       value: "MS",
       help: "least time between two requests to one host (default 0)",
     },
     {
       name: "respect-crawl-delay",
+      option: "respectCrawlDelay",
       help: "honour robots.txt Crawl-delay for its host (capped at 10 s)",
     },
     {
       name: "timeout",
+      option: "timeoutMs",
       value: "MS",
       help: "one sitemap's whole response, per attempt (default 30000)",
     },
     {
       name: "connect-timeout",
+      option: "connectTimeoutMs",
       value: "MS",
       help: "response headers from a host that has not answered yet (default 10000)",
     },
     {
       name: "deadline",
+      option: "deadlineMs",
       value: "DURATION",
       help: "a budget for each site's whole crawl, e.g. 90s, 5m, 1h, or none; what is\n" +
         "not fetched by then is invalid (default: none; batch, worker: 30m per site)",
     },
-    { name: "retries", value: "N", help: "retries for network errors, 408, 429, 5xx (default 2)" },
-    { name: "max-depth", value: "N", help: "levels of nesting below robots.txt (default 11)" },
-    { name: "max-sitemaps", value: "N", help: "sitemaps fetched at most (default 10000)" },
+    {
+      name: "retries",
+      option: "retries",
+      value: "N",
+      help: "retries for network errors, 408, 429, 5xx (default 2)",
+    },
+    {
+      name: "max-depth",
+      option: "maxDepth",
+      value: "N",
+      help: "levels of nesting below robots.txt (default 11)",
+    },
+    {
+      name: "max-sitemaps",
+      option: "maxSitemaps",
+      value: "N",
+      help: "sitemaps fetched at most (default 10000)",
+    },
     {
       name: "max-download-bytes",
+      option: "maxDownloadBytes",
       value: "BYTES",
       help: "compressed bytes read per sitemap (default 50M; K, M, G suffixes)",
     },
     {
       name: "allow-private-networks",
+      option: "allowPrivateNetworks",
       help: "fetch sitemaps on private and loopback addresses whatever the homepage is",
     },
-    { name: "workers", value: "N", help: "parse workers; 0 parses on the main thread" },
-    { name: "user-agent", value: "UA", help: "the User-Agent header" },
+    {
+      name: "workers",
+      option: "workers",
+      value: "N",
+      help: "parse workers; 0 parses on the main thread",
+    },
+    { name: "user-agent", option: "userAgent", value: "UA", help: "the User-Agent header" },
     {
       name: "header",
+      option: "headers",
       short: "H",
       value: '"NAME: VALUE"',
       multiple: true,
@@ -130,11 +189,13 @@ export const CRAWL_FLAGS: FlagGroup = {
     },
     {
       name: "proxy",
+      option: "proxy",
       value: "URL",
       help: "send every request through this HTTP proxy (else HTTPS_PROXY, HTTP_PROXY, NO_PROXY)",
     },
     {
       name: "cache",
+      option: "cache",
       value: "DIR",
       help: "keep validators and parses in DIR; unchanged sitemaps (304) are reused",
     },
@@ -222,6 +283,7 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
           name: "format",
           short: "f",
           value: "FORMAT",
+          default: "tabtree",
           help: "tabtree (default): sitemaps and pages as a tab-indented tree\n" +
             "pages: one page URL per line, as each sitemap completes\n" +
             "json: the tree as one line of JSON (toJSON(), compact)\n" +
@@ -271,6 +333,7 @@ several sitemaps, redirects and statuses other than 200.`,
         {
           name: "examples",
           value: "N",
+          default: "5",
           help: "problems listed per sitemap and kind (default 5; all are counted)",
         },
       ],
@@ -293,6 +356,7 @@ const SITES_CRAWL_FLAGS: FlagGroup = {
 
 const SITE_CONCURRENCY: FlagSpec = {
   name: "site-concurrency",
+  option: "siteConcurrency",
   value: "N",
   help: "sites crawled at once (default 16)",
 };
@@ -318,6 +382,7 @@ A line is written whole or not at all, so --resume continues a killed run.`,
           name: "format",
           short: "f",
           value: "FORMAT",
+          default: "summary",
           help: "summary (default): one line per site: homepage, status (ok,\n" +
             "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
             "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
@@ -357,6 +422,7 @@ function redisTimeout(command: "enqueue" | "worker", when: string): FlagSpec {
   return {
     name: "redis-timeout",
     value: "MS",
+    default: String(REDIS_TIMEOUT_MS[command]),
     help: `give up (exit 1) when Redis has not answered\nfor MS${when} (default ${
       REDIS_TIMEOUT_MS[command]
     })`,
@@ -412,6 +478,7 @@ signal exits at once. A lost Redis is one line, its return another.`,
         {
           name: "grace",
           value: "MS",
+          default: String(WORKER_GRACE_MS),
           help: "on SIGINT or SIGTERM, how long the sites in hand may take to\n" +
             `finish before they go back to the queue (default ${WORKER_GRACE_MS})`,
         },

@@ -130,6 +130,9 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       'Option --since must be an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:00:00Z, got "yesterday"',
     ],
     [["ls", URL_, "-H", "NoColon"], 'Option -H must look like "Name: value", got "NoColon"'],
+    [["ls", URL_, "-H", "-x"], 'Option -H must look like "Name: value", got "-x"'],
+    [["ls", URL_, "-vH", "-x", "--bogus"], 'Unknown option "--bogus"'],
+    [["ls", URL_, "--since", "-1", "--stats=1"], "Option --stats takes no value"],
     [["ls", URL_, "--header", "X: a\nb"], 'Option --header value must be one line, got "X: a\\nb"'],
     [
       ["ls", URL_, "--header", "X-A: 日本"],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseArgs, type ParsedFlags } from "../../src/cli/_args.ts";
-import { crawlOptions, lsOutput, readInput } from "../../src/cli/_options.ts";
+import { crawlOptions, lsOutput, readInput, sitesOptions } from "../../src/cli/_options.ts";
+import { CRAWL_FLAGS } from "../../src/cli/_spec.ts";
 
 const URL_ = "https://example.com/";
 
@@ -160,4 +161,33 @@ Deno.test("readInput() tells a homepage from a sitemap URL, a file and stdin", (
     ],
   );
   assert.equal(readInput("https://example.com/sitemap.xml", flags("--homepage")).kind, "homepage");
+});
+
+Deno.test("crawlOptions() sets the library option each crawl flag's spec names", () => {
+  const samples: Record<string, string> = {
+    N: "3",
+    MS: "1500",
+    DURATION: "90s",
+    BYTES: "2M",
+    DATE: "2024-05-01",
+    PATH: "a.xml",
+    UA: "probe/1.0",
+    '"NAME: VALUE"': "X-A: 1",
+    URL: "http://proxy.example:3128",
+  };
+  const base = crawlOptions(flags()) as Record<string, unknown>;
+  const named = CRAWL_FLAGS.flags.filter((flag) => flag.option !== undefined);
+  // --cache is a store the command opens, not a value crawlOptions() maps.
+  for (const flag of named.filter((f) => f.name !== "cache")) {
+    const args = flag.value === undefined
+      ? [`--${flag.name}`]
+      : [`--${flag.name}`, samples[flag.value]!];
+    if (flag.name === "skip-unchanged") args.push("--since", "2024-05-01");
+    const options = crawlOptions(flags(...args)) as Record<string, unknown>;
+    assert.notDeepEqual(options[flag.option!], base[flag.option!], flag.name);
+  }
+  const batch = parseArgs(["batch", "-", "--site-concurrency", "3"]);
+  assert.ok(batch.kind === "run");
+  assert.equal(sitesOptions(batch.flags).siteConcurrency, 3);
+  assert.equal(named.length, 23);
 });
