@@ -45,6 +45,9 @@ export type ParsedArgs =
     readonly flags: ParsedFlags;
   };
 
+/** A command line to run: its command, operands and flags. */
+export type RunArgs = Extract<ParsedArgs, { readonly kind: "run" }>;
+
 /**
  * Parses the command line (without the runtime and script name): the
  * command comes first, then its flags and operands in any order.

@@ -20,7 +20,7 @@ import {
   type SiteWorkerOptions,
   startSiteWorker,
 } from "../queue/site_queue.ts";
-import { homepagesOf, linesOf } from "./_batch.ts";
+import { homepagesOf, linesOf } from "./batch.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { sitesOptions } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";

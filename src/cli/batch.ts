@@ -16,7 +16,7 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import { siteKey } from "../_site_key.ts";
 import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
-import type { ParsedFlags } from "./_args.ts";
+import type { ParsedFlags, RunArgs } from "./_args.ts";
 import { sitesOptions } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
@@ -234,20 +234,18 @@ export function finishedSites(path: string): Set<string> {
 /**
  * Runs `batch`.
  *
- * @param operands FILE or -.
- * @param flags Its flags.
+ * @param parsed The parsed command line.
  * @param io The standard streams.
  * @param stderr Where messages and the progress line go.
  * @returns The exit status.
  * @throws {UsageError} For a bad flag or value (before anything runs).
  */
 export async function batchCommand(
-  operands: readonly string[],
-  flags: ParsedFlags,
+  parsed: RunArgs,
   io: CliIO,
   stderr: SerialWriter,
 ): Promise<number> {
-  return await runBatch(batchConfig(operands, flags), io, stderr);
+  return await runBatch(batchConfig(parsed.operands, parsed.flags), io, stderr);
 }
 
 /**

@@ -21,13 +21,11 @@ import {
 } from "../validate.ts";
 import { createParsePool, defaultWorkerCount } from "../workers/pool.ts";
 import { type CliIO, isBrokenPipe } from "./_io.ts";
-import type { ParsedArgs } from "./_args.ts";
+import type { RunArgs } from "./_args.ts";
 import { crawlOptions, readInput } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";
 import { crawlOutcome } from "./_outcome.ts";
 import { IndexWebsiteSitemap } from "../objects/sitemap.ts";
-
-type RunArgs = Extract<ParsedArgs, { kind: "run" }>;
 
 /**
  * Runs `lint` with the arguments after the command name.
@@ -39,7 +37,7 @@ type RunArgs = Extract<ParsedArgs, { kind: "run" }>;
  *
  * @example Lint a site from a script
  * ```ts ignore
- * import { lintCommand } from "./_lint.ts";
+ * import { lintCommand } from "./lint.ts";
  * import { parseArgs } from "./_args.ts";
  * import { processIO } from "./_io.ts";
  *
