@@ -73,6 +73,11 @@ export {
   type ValidateOptions,
   validateSitemapTree,
 } from "./src/validate.ts";
+export {
+  lintSitemapTree,
+  type LintSitemapTreeOptions,
+  type SitemapLintResult,
+} from "./src/lint_sitemap_tree.ts";
 export { formatTabTree, type FormatTabTreeOptions } from "./src/format/tab_tree.ts";
 export { streamPages } from "./src/stream_pages.ts";
 export { SitemapParserPool, type SitemapParserPoolOptions } from "./src/workers/parser_pool.ts";
