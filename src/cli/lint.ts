@@ -1,31 +1,19 @@
 /**
- * `sitemap-tree lint URL`: crawls the site like `ls`, then reports protocol
- * problems per sitemap (see `validateSitemapTree()` and
- * `lintSitemapDocument()`): as text, or with `--json` as one JSON object.
+ * `sitemap-tree lint URL`: crawls the site like `ls` and reports protocol
+ * problems per sitemap (`lintSitemapTree()`): as text, or with `--json` as
+ * one JSON object.
  * Its flags are the `LINT` command spec in `_spec.ts`. Exit status
  * 1 when there is at least one error (warnings alone give 0) or the site
  * could not be reached; 3 when it publishes no sitemap.
  *
  * @module
  */
-import { abortable } from "../_abortable.ts";
-import { decompressIfGzip } from "../decompress.ts";
-import { Crawler } from "../discover.ts";
-import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "../options.ts";
-import {
-  formatValidationReport,
-  lintSitemapDocument,
-  mergeProblems,
-  type SitemapProblem,
-  validateSitemapTree,
-} from "../validate.ts";
-import { createParsePool, defaultWorkerCount } from "../workers/pool.ts";
-import { type CliIO, isBrokenPipe } from "./_io.ts";
+import { formatValidationReport, lintSitemapTree, type SitemapLintResult } from "../../mod.ts";
 import type { RunArgs } from "./_args.ts";
+import { type CliIO, isBrokenPipe } from "./_io.ts";
 import { crawlOptions, readInput } from "./_options.ts";
-import { PROGRAM } from "./_spec.ts";
 import { crawlOutcome } from "./_outcome.ts";
-import { IndexWebsiteSitemap } from "../objects/sitemap.ts";
+import { PROGRAM } from "./_spec.ts";
 
 /**
  * Runs `lint` with the arguments after the command name.
@@ -63,63 +51,38 @@ export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {
       `lint reads a URL (http:// or https://), got ${JSON.stringify(parsed.operands[0])}`,
     );
   }
-  const url = input.url;
-  const options: SitemapTreeOptions = {
+  const options = {
     ...crawlOptions(flags),
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
+    from: input.kind,
+    examples,
   };
-  let resolved;
-  try {
-    resolved = resolveOptions(
-      input.kind === "sitemap" ? checkSitemapUrl(url) : url,
-      options,
-      defaultWorkerCount(),
-    );
-  } catch (error) {
-    throw flags.error((error as Error).message);
-  }
   if (input.kind === "sitemap") {
     await write(
       "stderr",
-      `${PROGRAM}: reading the sitemap at ${url} alone (--homepage to crawl its site)\n`,
+      `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
     );
   }
-  const pool = createParsePool({ workers: resolved.workers, jobTimeoutMs: resolved.timeoutMs });
-  const raw: Promise<readonly SitemapProblem[]>[] = [];
-  const inspect = (docUrl: string, bytes: Uint8Array, robots: boolean): void => {
-    if (robots) return;
-    raw.push((async () => {
-      const inflated = await decompressIfGzip(bytes, resolved.maxSitemapBytes);
-      return inflated.ok ? lintSitemapDocument(inflated.bytes, docUrl, { examples }) : [];
-    })());
-  };
+  let linted: SitemapLintResult;
   try {
-    const crawler = new Crawler(resolved, pool, null, inspect);
-    const tree = input.kind === "sitemap"
-      ? await abortable(crawler.crawlSitemap(checkSitemapUrl(url).href), resolved.signal).then(
-        ({ root, stats }) => new IndexWebsiteSitemap(resolved.homepage.href, [root], stats),
-      )
-      : await abortable(crawler.crawlWebsite(), resolved.signal);
-    const outcome = crawlOutcome(tree.stats);
-    if (outcome.status !== 0) {
-      await write("stderr", `${PROGRAM}: ${outcome.reason}\n`);
-      return outcome.status;
-    }
-    const inTree = new Set([...tree.allSitemaps()].map((node) => node.url));
-    const documents = (await Promise.all(raw)).flat().filter((p) => inTree.has(p.sitemap));
-    const order = [...tree.allSitemaps()].map((node) => node.url);
-    const report = mergeProblems(validateSitemapTree(tree, { examples }), documents, order);
-    await write(
-      "stdout",
-      json ? JSON.stringify(report) + "\n" : formatValidationReport(report).join("\n") + "\n",
-    );
-    return report.errors > 0 ? 1 : 0;
+    linted = await lintSitemapTree(input.url, options);
   } catch (error) {
     if (io.signal?.aborted) return 130;
+    // The library checks the options before it fetches anything: a value it refuses is a usage error.
+    if (error instanceof TypeError || error instanceof RangeError) throw flags.error(error.message);
     await write("stderr", `${PROGRAM}: ${(error as Error).message ?? String(error)}\n`);
     return 1;
-  } finally {
-    pool.close();
   }
+  const { tree, report } = linted;
+  const outcome = crawlOutcome(tree.stats);
+  if (outcome.status !== 0) {
+    await write("stderr", `${PROGRAM}: ${outcome.reason}\n`);
+    return outcome.status;
+  }
+  await write(
+    "stdout",
+    json ? JSON.stringify(report) + "\n" : formatValidationReport(report).join("\n") + "\n",
+  );
+  return report.errors > 0 ? 1 : 0;
 }
