@@ -15,9 +15,9 @@ import { decompressIfGzip } from "../decompress.ts";
 import { type AbstractSitemap, InvalidSitemap } from "../objects/sitemap.ts";
 import type { SitemapProgressEvent, SitemapTreeOptions } from "../options.ts";
 import { sitemapFromString } from "../sitemap_from_string.ts";
-import { crawlOneSitemap, sitemapTreeForHomepage } from "../sitemap_tree.ts";
+import { sitemapTreeForHomepage, sitemapTreeForSitemapWithStats } from "../sitemap_tree.ts";
 import { EMPTY_STATS, type SitemapTreeStats } from "../stats.ts";
-import { pageStream } from "../stream_pages.ts";
+import { streamPages, streamSitemapPages } from "../stream_pages.ts";
 import { formatTabTree, stripOrigin } from "../format/tab_tree.ts";
 import {
   csvField,
@@ -163,7 +163,7 @@ async function crawlTree(
     const root = await sitemapTreeForHomepage(input.url, options);
     return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
   }
-  const { root, stats } = await crawlOneSitemap(input.url, options);
+  const { root, stats } = await sitemapTreeForSitemapWithStats(input.url, options);
   return { root, stats, outcome: crawlOutcome(stats) };
 }
 
@@ -206,7 +206,9 @@ async function lsStream(
   progress: ProgressLine | null,
   report: (stats: SitemapTreeStats | null) => void,
 ): Promise<number> {
-  const stream = pageStream(input.url, options, input.kind);
+  const stream = input.kind === "sitemap"
+    ? streamSitemapPages(input.url, options)
+    : streamPages(input.url, options);
   const out = new BatchWriter(io.stdout);
   const seen = output.unique ? new Set<string>() : null;
   let origin = "";
