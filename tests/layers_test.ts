@@ -8,6 +8,9 @@
  *    `bin/` and `src/cli/`.
  * 3. `mod.ts`, `parse.ts` and `bullmq.ts` reach no CLI code, however
  *    indirectly.
+ * 3b. The CLI uses the library only through what it publishes (`mod.ts`,
+ *    `parse.ts`, `bullmq.ts`), the records and formats of `src/format/`, the
+ *    runtime adapter (`src/runtime/mod.ts`) and leaf helpers.
  * 4. `src/parse/` imports only `src/parse/` and leaf helpers (a module
  *    directly in `src/` that imports nothing at all), and no built-in or
  *    package: parsing sits below everything else and never does I/O.
@@ -136,6 +139,19 @@ function cliReachedFrom(graph: Graph, entries: readonly string[]): string[] {
   return found;
 }
 
+/** Rule 3b: CLI imports of the library that bypass its entry modules. */
+function cliImportsBelowEntries(graph: Graph): string[] {
+  const allowed = (to: string): boolean =>
+    isCli(to) || LIBRARY_ENTRIES.includes(to) || to.startsWith("src/format/") ||
+    to === "src/runtime/mod.ts" || isLeafHelper(graph, to);
+  const found: string[] = [];
+  for (const [file, { modules }] of graph) {
+    if (!isCli(file)) continue;
+    for (const to of modules) if (!allowed(to)) found.push(`${file} -> ${to}`);
+  }
+  return found;
+}
+
 /** A module directly in `src/` that imports nothing at all: any layer may use it. */
 function isLeafHelper(graph: Graph, file: string): boolean {
   const imports = graph.get(file);
@@ -197,6 +213,10 @@ Deno.test("mod.ts, parse.ts and bullmq.ts reach no CLI code", () => {
   assert.deepEqual(cliReachedFrom(packageGraph(), LIBRARY_ENTRIES), []);
 });
 
+Deno.test("the CLI uses the library only through mod.ts, parse.ts, bullmq.ts and src/format/", () => {
+  assert.deepEqual(cliImportsBelowEntries(packageGraph()), []);
+});
+
 Deno.test("src/parse/ imports only src/parse/ and leaf helpers", () => {
   assert.deepEqual(parseImportsAbove(packageGraph()), []);
 });
@@ -220,6 +240,7 @@ Deno.test("the layer checks name the import that breaks a rule", () => {
       "src/a.ts": ["src/b.ts"],
       "src/b.ts": ["src/cli/_x.ts", "src/a.ts"],
       "src/cli/_x.ts": [],
+      "src/cli/_y.ts": ["mod.ts", "src/format/f.ts", "src/_leaf.ts", "src/parse/q.ts"],
       "src/_leaf.ts": [],
       "src/parse/p.ts": ["src/parse/q.ts", "src/_leaf.ts", "src/a.ts"],
       "src/parse/q.ts": [],
@@ -229,6 +250,7 @@ Deno.test("the layer checks name the import that breaks a rule", () => {
   );
   assert.deepEqual(cycles(graph), [["src/a.ts", "src/b.ts", "src/a.ts"]]);
   assert.deepEqual(cliImportsFromOutside(graph), ["src/b.ts -> src/cli/_x.ts"]);
+  assert.deepEqual(cliImportsBelowEntries(graph), ["src/cli/_y.ts -> src/parse/q.ts"]);
   assert.deepEqual(cliReachedFrom(graph, ["mod.ts"]), [
     "mod.ts -> src/a.ts -> src/b.ts -> src/cli/_x.ts",
   ]);

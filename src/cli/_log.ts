@@ -5,7 +5,7 @@
  * @module
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { SitemapProgressEvent } from "../options.ts";
+import type { SitemapProgressEvent } from "../../mod.ts";
 import { formatBytes, formatCount, formatDuration, formatSeconds } from "../format/_units.ts";
 
 /**

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import type { SitemapTreeOptions } from "../options.ts";
-import type { SitemapTreesOptions } from "../sitemap_trees.ts";
+import type { SitemapTreeOptions, SitemapTreesOptions } from "../../mod.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "./_spec.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SitemapProgressEvent } from "../options.ts";
+import type { SitemapProgressEvent } from "../../mod.ts";
 import type { CliIO, SerialWriter } from "./_io.ts";
 import { formatBytes, formatCount, formatSeconds } from "../format/_units.ts";
 

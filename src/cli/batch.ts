@@ -15,7 +15,7 @@ import { closeSync, ftruncateSync, statSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { siteKey } from "../_site_key.ts";
-import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
+import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../../mod.ts";
 import type { ParsedFlags, RunArgs } from "./_args.ts";
 import { sitesOptions } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";

@@ -10,14 +10,21 @@
  */
 import process from "node:process";
 import { readFile } from "node:fs/promises";
-import { FileSitemapCache } from "../cache.ts";
-import { decompressIfGzip } from "../decompress.ts";
-import { type AbstractSitemap, InvalidSitemap } from "../objects/sitemap.ts";
-import type { SitemapProgressEvent, SitemapTreeOptions } from "../options.ts";
-import { sitemapFromString } from "../sitemap_from_string.ts";
-import { sitemapTreeForHomepage, sitemapTreeForSitemapWithStats } from "../sitemap_tree.ts";
-import { EMPTY_STATS, type SitemapTreeStats } from "../stats.ts";
-import { streamPages, streamSitemapPages } from "../stream_pages.ts";
+import {
+  type AbstractSitemap,
+  decompressSitemap,
+  FileSitemapCache,
+  InvalidSitemap,
+  type SitemapFetchStat,
+  sitemapFromString,
+  type SitemapProgressEvent,
+  sitemapTreeForHomepage,
+  sitemapTreeForSitemapWithStats,
+  type SitemapTreeOptions,
+  type SitemapTreeStats,
+  streamPages,
+  streamSitemapPages,
+} from "../../mod.ts";
 import { formatTabTree, stripOrigin } from "../format/tab_tree.ts";
 import {
   csvField,
@@ -136,7 +143,7 @@ export async function lsCommand(
     }
     let status = 0;
     try {
-      if (!await writePieces(io, treePieces(output, root, stats))) {
+      if (!await writePieces(io, treePieces(output, root, stats.fetches))) {
         stderr.write(INTERRUPTED);
         status = 130;
       }
@@ -167,12 +174,13 @@ async function crawlTree(
   return { root, stats, outcome: crawlOutcome(stats) };
 }
 
+/** The output of a tree format, in pieces; `fetches` are the call's records (none for a file). */
 function treePieces(
   output: LsOutput,
   root: AbstractSitemap,
-  stats: SitemapTreeStats,
+  fetches: readonly SitemapFetchStat[],
 ): Iterable<string> {
-  const columns = output.sitemapColumns ? sitemapColumns(stats) : null;
+  const columns = output.sitemapColumns ? sitemapColumns(fetches) : null;
   switch (output.format) {
     case "tabtree":
       return withNewlines(formatTabTree(root, { stripUrl: output.stripUrl, pages: output.pages }));
@@ -185,7 +193,7 @@ function treePieces(
     case "csv":
       return csvFormat(root, output.unique, columns);
     case "summary":
-      return summaryFormat(root, stats);
+      return summaryFormat(root, fetches);
     case "histogram":
       return histogramFormat(root);
   }
@@ -317,7 +325,7 @@ async function lsLocal(
     stderr.write(`${PROGRAM}: Cannot read ${name}: ${message(error)}\n`);
     return 1;
   }
-  const inflated = await decompressIfGzip(bytes, 50 * 1024 * 1024);
+  const inflated = await decompressSitemap(bytes);
   if (!inflated.ok) {
     stderr.write(`${PROGRAM}: ${name}: ${inflated.reason}\n`);
     return 3;
@@ -332,7 +340,7 @@ async function lsLocal(
     return 3;
   }
   try {
-    if (!await writePieces(io, treePieces(output, root, EMPTY_STATS))) return 130;
+    if (!await writePieces(io, treePieces(output, root, []))) return 130;
   } catch (error) {
     if (!isBrokenPipe(error)) throw error;
   }

@@ -19,7 +19,7 @@ import {
   type SiteWorker,
   type SiteWorkerOptions,
   startSiteWorker,
-} from "../queue/site_queue.ts";
+} from "../../bullmq.ts";
 import { homepagesOf, linesOf } from "./batch.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { sitesOptions } from "./_options.ts";

@@ -16,7 +16,7 @@ import {
   type AbstractSitemap,
   IndexWebsiteSitemap,
 } from "../objects/sitemap.ts";
-import type { SitemapTreeStats } from "../stats.ts";
+import type { SitemapFetchStat } from "../stats.ts";
 import { originOf, stripOrigin } from "./tab_tree.ts";
 
 /** Every pages node of the tree with its pages, depth-first, the root included. */
@@ -154,12 +154,12 @@ export const SITEMAP_CSV_COLUMNS: readonly string[] = [
 /**
  * The per-sitemap columns of a crawl.
  *
- * @param stats The call's counters (`fetches`).
+ * @param fetches The call's fetch records (`stats.fetches`).
  * @returns The columns, looked up by a sitemap's final URL.
  */
-export function sitemapColumns(stats: SitemapTreeStats): SitemapColumns {
-  const byUrl = new Map<string, SitemapTreeStats["fetches"][number]>();
-  for (const f of stats.fetches) if (!byUrl.has(f.finalUrl)) byUrl.set(f.finalUrl, f);
+export function sitemapColumns(fetches: readonly SitemapFetchStat[]): SitemapColumns {
+  const byUrl = new Map<string, SitemapFetchStat>();
+  for (const f of fetches) if (!byUrl.has(f.finalUrl)) byUrl.set(f.finalUrl, f);
   const values = (url: string): [string | null, string | null, string | null] => {
     const f = byUrl.get(url);
     if (f === undefined) return [null, null, null];

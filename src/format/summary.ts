@@ -10,7 +10,7 @@ import {
   type AbstractSitemap,
   IndexWebsiteSitemap,
 } from "../objects/sitemap.ts";
-import type { SitemapTreeStats } from "../stats.ts";
+import type { SitemapFetchStat } from "../stats.ts";
 import { formatBytes, formatCount } from "./_units.ts";
 
 /**
@@ -20,15 +20,15 @@ import { formatBytes, formatCount } from "./_units.ts";
  * then the totals, with distinct and duplicate page counts.
  *
  * @param root The tree.
- * @param stats The call's counters (for statuses and sizes).
+ * @param records The call's fetch records (`stats.fetches`: statuses and sizes).
  * @returns Lines with their `\n`.
  */
 export function* summaryFormat(
   root: AbstractSitemap,
-  stats: SitemapTreeStats,
+  records: readonly SitemapFetchStat[],
 ): Generator<string, void, undefined> {
-  const fetches = new Map<string, SitemapTreeStats["fetches"][number]>();
-  for (const f of stats.fetches) {
+  const fetches = new Map<string, SitemapFetchStat>();
+  for (const f of records) {
     if (!fetches.has(f.finalUrl)) fetches.set(f.finalUrl, f);
     if (!fetches.has(f.url)) fetches.set(f.url, f);
   }
@@ -38,7 +38,7 @@ export function* summaryFormat(
   let pages = 0;
   let bytes = 0;
   const distinct = new Set<string>();
-  const counted = new Set<SitemapTreeStats["fetches"][number]>();
+  const counted = new Set<SitemapFetchStat>();
   const visit = (node: AbstractSitemap, depth: number, lastmod: Date | null): void => {
     if (!(node instanceof IndexWebsiteSitemap)) {
       sitemaps++;
