@@ -15,8 +15,10 @@ import {
   decompressSitemap,
   FileSitemapCache,
   InvalidSitemap,
+  type PageStream,
   type SitemapFetchStat,
   sitemapFromString,
+  type SitemapPage,
   type SitemapProgressEvent,
   sitemapTreeForHomepage,
   sitemapTreeForSitemapWithStats,
@@ -39,7 +41,7 @@ import {
 } from "../format/page_records.ts";
 import { histogramFormat } from "../format/histogram.ts";
 import { summaryFormat } from "../format/summary.ts";
-import { type RunArgs, UsageError } from "./_args.ts";
+import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
 import { BatchWriter, type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { logLine, type LogSink, openLogFile } from "./_log.ts";
 import { crawlOptions, type Input, type LsOutput, lsOutput, readInput } from "./_options.ts";
@@ -52,6 +54,18 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
 const FLAT = new Set<OutputFormat>(["pages", "ndjson", "csv"]);
 
+/** A crawl's input: a homepage, or a sitemap read alone. */
+type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
+
+/**
+ * Runs `ls`.
+ *
+ * @param parsed The parsed command line.
+ * @param io The standard streams.
+ * @param stderr Where messages, the log and the progress line go.
+ * @returns The exit status.
+ * @throws {UsageError} For a bad flag or value, or a file that does not exist.
+ */
 export async function lsCommand(
   parsed: RunArgs,
   io: CliIO,
@@ -62,15 +76,6 @@ export async function lsCommand(
   const options = crawlOptions(flags);
   const input = readInput(parsed.operands[0]!, flags);
   const logFile = flags.nonEmpty("log-file", "a file name");
-  const verbosity = Math.min(2, flags.count("verbose"));
-  const report = (stats: SitemapTreeStats | null): void => {
-    if (!flags.has("stats") || stats === null) return;
-    stderr.write(
-      flags.has("json")
-        ? JSON.stringify(stats) + "\n"
-        : formatStats(stats).map((line) => line + "\n").join(""),
-    );
-  };
   if (input.kind === "file" || input.kind === "stdin") {
     return await lsLocal(input, output, options, io, stderr);
   }
@@ -79,7 +84,51 @@ export async function lsCommand(
       `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
     );
   }
+  const reporting = await openReporting(flags, logFile, io, stderr);
+  if (reporting === null) return 1;
+  try {
+    const crawl: SitemapTreeOptions = {
+      ...options,
+      ...(flags.has("cache")
+        ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
+        : {}),
+      onProgress: reporting.onProgress,
+      ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    };
+    reporting.progress?.start();
+    // The sitemap columns come from the fetch records, complete once the crawl is.
+    if (FLAT.has(output.format) && !output.sitemapColumns) {
+      return await lsStream(input, output, crawl, io, reporting);
+    }
+    return await lsTree(input, output, crawl, io, reporting);
+  } finally {
+    await reporting.settle();
+    reporting.close();
+  }
+}
 
+/** Where `ls` reports besides its output: stderr, the progress line, the log, `--stats`. */
+interface Reporting {
+  readonly stderr: SerialWriter;
+  readonly progress: ProgressLine | null;
+  /** The crawl's progress events, to the progress line and (`-v`) the log. */
+  readonly onProgress: (event: SitemapProgressEvent) => void;
+  /** Prints the `--stats` report, when asked for. */
+  readonly report: (stats: SitemapTreeStats | null) => void;
+  /** Erases the progress line and writes out stderr: before the output, or a message. */
+  readonly settle: () => Promise<void>;
+  /** Closes the log file. */
+  readonly close: () => void;
+}
+
+/** Opens the log file (null, after one stderr line, when it cannot be) and the progress line. */
+async function openReporting(
+  flags: ParsedFlags,
+  logFile: string | null,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<Reporting | null> {
   let log: LogSink | null = null;
   if (logFile !== null) {
     try {
@@ -88,82 +137,93 @@ export async function lsCommand(
       stderr.write(
         `${PROGRAM}: Cannot open log file ${JSON.stringify(logFile)}: ${message(error)}\n`,
       );
-      return 1;
+      return null;
     }
   }
   const progress = await drawsProgress(io, !flags.has("no-progress"))
     ? new ProgressLine(stderr, io.stderrColumns === undefined ? {} : { columns: io.stderrColumns })
     : null;
+  const verbosity = Math.min(2, flags.count("verbose"));
   const logTo = (line: string): void => {
     if (log !== null) log.line(line);
     else if (progress !== null) progress.log(line);
     else stderr.write(line + "\n");
   };
-  const onProgress = (event: SitemapProgressEvent): void => {
-    progress?.update(event);
-    const line = logLine(event, verbosity);
-    if (line !== null) logTo(line);
+  return {
+    stderr,
+    progress,
+    onProgress(event) {
+      progress?.update(event);
+      const line = logLine(event, verbosity);
+      if (line !== null) logTo(line);
+    },
+    report(stats) {
+      if (!flags.has("stats") || stats === null) return;
+      stderr.write(
+        flags.has("json")
+          ? JSON.stringify(stats) + "\n"
+          : formatStats(stats).map((line) => line + "\n").join(""),
+      );
+    },
+    async settle() {
+      progress?.stop();
+      await stderr.flush();
+    },
+    close() {
+      log?.close();
+    },
   };
-  const crawl: SitemapTreeOptions = {
-    ...options,
-    ...(flags.has("cache")
-      ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
-      : {}),
-    onProgress,
-    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-  };
+}
 
-  try {
-    progress?.start();
-    // The sitemap columns come from the fetch records, complete once the crawl is.
-    if (FLAT.has(output.format) && !output.sitemapColumns) {
-      return await lsStream(input, output, crawl, io, stderr, progress, report);
-    }
-    const done = await crawlTree(input, crawl).then(
-      (result) => ({ result, error: null }),
-      (error: unknown) => ({ result: null, error }),
-    );
-    progress?.stop();
-    // stdout may be the same terminal: the erased line must be gone before anything follows.
-    await stderr.flush();
-    if (done.result === null) {
-      if (io.signal?.aborted) {
-        stderr.write(INTERRUPTED);
-        return 130;
-      }
-      stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
-      return 1;
-    }
-    const { root, stats, outcome } = done.result;
-    if (outcome.status !== 0) {
-      report(stats);
-      stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
-      return outcome.status;
-    }
-    let status = 0;
-    try {
-      if (!await writePieces(io, treePieces(output, root, stats.fetches))) {
-        stderr.write(INTERRUPTED);
-        status = 130;
-      }
-    } catch (error) {
-      if (!isBrokenPipe(error)) {
-        stderr.write(`${PROGRAM}: Cannot write the output: ${message(error)}\n`);
-        status = 1;
-      }
-    }
-    report(stats);
-    return status;
-  } finally {
-    progress?.stop();
-    await stderr.flush();
-    log?.close();
+/** The status of an interrupted command, after its one stderr line. */
+function interrupted(stderr: SerialWriter): number {
+  stderr.write(INTERRUPTED);
+  return 130;
+}
+
+/** The tree formats (and the flat ones with sitemap columns): the whole tree, then the output. */
+async function lsTree(
+  input: UrlInput,
+  output: LsOutput,
+  options: SitemapTreeOptions,
+  io: CliIO,
+  reporting: Reporting,
+): Promise<number> {
+  const { stderr } = reporting;
+  const done = await crawlTree(input, options).then(
+    (result) => ({ result, error: null }),
+    (error: unknown) => ({ result: null, error }),
+  );
+  // stdout may be the same terminal: the erased line must be gone before anything follows.
+  await reporting.settle();
+  if (done.result === null) {
+    if (io.signal?.aborted) return interrupted(stderr);
+    stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
+    return 1;
   }
+  const { root, stats, outcome } = done.result;
+  if (outcome.status !== 0) {
+    reporting.report(stats);
+    stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
+    return outcome.status;
+  }
+  let status = 0;
+  try {
+    if (!await writePieces(io, treePieces(output, root, stats.fetches))) {
+      status = interrupted(stderr);
+    }
+  } catch (error) {
+    if (!isBrokenPipe(error)) {
+      stderr.write(`${PROGRAM}: Cannot write the output: ${message(error)}\n`);
+      status = 1;
+    }
+  }
+  reporting.report(stats);
+  return status;
 }
 
 async function crawlTree(
-  input: Extract<Input, { kind: "homepage" | "sitemap" }>,
+  input: UrlInput,
   options: SitemapTreeOptions,
 ): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
   if (input.kind === "homepage") {
@@ -200,97 +260,108 @@ function treePieces(
 }
 
 /**
- * The flat formats, written as each sitemap completes (through the stream
- * behind `streamPages()`), so the first lines come long before the crawl
+ * The flat formats, written as each sitemap completes (through a
+ * {@linkcode PageStream}), so the first lines come long before the crawl
  * ends. The progress line is erased when the output begins: from then on
  * the output shows the progress.
  */
 async function lsStream(
-  input: Extract<Input, { kind: "homepage" | "sitemap" }>,
+  input: UrlInput,
   output: LsOutput,
   options: SitemapTreeOptions,
   io: CliIO,
-  stderr: SerialWriter,
-  progress: ProgressLine | null,
-  report: (stats: SitemapTreeStats | null) => void,
+  reporting: Reporting,
 ): Promise<number> {
   const stream = input.kind === "sitemap"
     ? streamSitemapPages(input.url, options)
     : streamPages(input.url, options);
+  try {
+    await writeStream(stream, output, flatLine(output, input.url), io, reporting);
+  } catch (error) {
+    await stream.return();
+    return await streamFailed(error, io, reporting);
+  }
+  await reporting.settle();
+  if (io.signal?.aborted) return interrupted(reporting.stderr);
+  const stats = stream.stats;
+  reporting.report(stats);
+  if (stats === null) return 0;
+  const outcome = crawlOutcome(stats);
+  if (outcome.status !== 0) reporting.stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
+  return outcome.status;
+}
+
+/** Writes a line per page as the stream yields them; a failed write throws a {@linkcode WriteFailure}. */
+async function writeStream(
+  stream: PageStream,
+  output: LsOutput,
+  line: (page: SitemapPage, sitemap: string) => string,
+  io: CliIO,
+  reporting: Reporting,
+): Promise<void> {
   const out = new BatchWriter(io.stdout);
   const seen = output.unique ? new Set<string>() : null;
-  let origin = "";
-  try {
-    origin = output.stripUrl ? new URL(input.url).origin : "";
-  } catch {
-    // Checked already.
-  }
   let started = false;
   const begin = async (): Promise<void> => {
     started = true;
-    progress?.stop();
-    await stderr.flush();
+    await reporting.settle();
   };
-  let sitemap: string | null = null;
-  let sitemapField = "";
+  if (output.format === "csv") {
+    await begin();
+    out.write(csvHeader());
+  }
+  for (;;) {
+    const next = await stream.next();
+    if (next.done === true) break;
+    const page = next.value;
+    if (seen !== null) {
+      if (seen.has(page.url)) continue;
+      seen.add(page.url);
+    }
+    if (!started) await begin();
+    const written = out.write(line(page, stream.sitemapUrl));
+    if (written !== undefined) await written.catch(writeFailed);
+    // A sitemap's last page: write it now, not when the next sitemap is parsed.
+    if (stream.sitemapPagesLeft === 0) await out.flush().catch(writeFailed);
+    if (io.signal?.aborted) break;
+  }
+  await out.flush().catch(writeFailed);
+}
+
+/** A flat format's line of one page; the listing sitemap's field is encoded once per sitemap. */
+function flatLine(output: LsOutput, url: string): (page: SitemapPage, sitemap: string) => string {
+  let origin = "";
   try {
-    if (output.format === "csv") {
-      await begin();
-      out.write(csvHeader());
+    origin = output.stripUrl ? new URL(url).origin : "";
+  } catch {
+    // Checked already.
+  }
+  let last: string | null = null;
+  let field = "";
+  return (page, sitemap) => {
+    if (sitemap !== last) {
+      last = sitemap;
+      field = output.format === "csv" ? csvField(sitemap) : JSON.stringify(sitemap);
     }
-    for (;;) {
-      const next = await stream.next();
-      if (next.done === true) break;
-      const page = next.value;
-      if (seen !== null) {
-        if (seen.has(page.url)) continue;
-        seen.add(page.url);
-      }
-      if (!started) await begin();
-      if (stream.sitemapUrl !== sitemap) {
-        sitemap = stream.sitemapUrl;
-        sitemapField = output.format === "csv" ? csvField(sitemap) : JSON.stringify(sitemap);
-      }
-      const line = output.format === "pages"
-        ? stripOrigin(page.url, origin) + "\n"
-        : output.format === "ndjson"
-        ? ndjsonLine(page, sitemap, sitemapField)
-        : csvRow(page, sitemapField);
-      const written = out.write(line);
-      if (written !== undefined) await written.catch(writeFailed);
-      // A sitemap's last page: write it now, not when the next sitemap is parsed.
-      if (stream.sitemapPagesLeft === 0) await out.flush().catch(writeFailed);
-      if (io.signal?.aborted) break;
-    }
-    await out.flush().catch(writeFailed);
-  } catch (error) {
-    await stream.return();
-    progress?.stop();
-    await stderr.flush();
-    if (io.signal?.aborted) {
-      stderr.write(INTERRUPTED);
-      return 130;
-    }
-    if (error instanceof WriteFailure) {
-      if (isBrokenPipe(error.cause)) return 0;
-      stderr.write(`${PROGRAM}: Cannot write the output: ${message(error.cause)}\n`);
-      return 1;
-    }
-    stderr.write(`${PROGRAM}: ${message(error)}\n`);
+    return output.format === "pages"
+      ? stripOrigin(page.url, origin) + "\n"
+      : output.format === "ndjson"
+      ? ndjsonLine(page, sitemap, field)
+      : csvRow(page, field);
+  };
+}
+
+/** The status of a stream that failed: interrupted, stdout gone or unwritable, or the crawl. */
+async function streamFailed(error: unknown, io: CliIO, reporting: Reporting): Promise<number> {
+  await reporting.settle();
+  if (io.signal?.aborted) return interrupted(reporting.stderr);
+  if (error instanceof WriteFailure) {
+    if (isBrokenPipe(error.cause)) return 0;
+    reporting.stderr.write(`${PROGRAM}: Cannot write the output: ${message(error.cause)}\n`);
     return 1;
   }
-  progress?.stop();
-  await stderr.flush();
-  if (io.signal?.aborted) {
-    stderr.write(INTERRUPTED);
-    return 130;
-  }
-  const stats = stream.stats;
-  report(stats);
-  if (stats === null) return 0;
-  const outcome = crawlOutcome(stats);
-  if (outcome.status !== 0) stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
-  return outcome.status;
+  reporting.stderr.write(`${PROGRAM}: ${message(error)}\n`);
+  return 1;
 }
 
 /** A write to stdout failed (rather than the crawl). */
