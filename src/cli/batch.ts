@@ -248,6 +248,24 @@ export async function batchCommand(
   return await runBatch(batchConfig(parsed.operands, parsed.flags), io, stderr);
 }
 
+/** What a run starts from: the input checked, the output open, the sites known in advance. */
+interface BatchStart {
+  /** Sites the input will crawl (a file), or null (stdin). */
+  readonly total: number | null;
+  /** Homepages an earlier run finished (`--resume`). */
+  readonly skip: ReadonlySet<string>;
+  /** The output file, or null for stdout. */
+  readonly fd: number | null;
+}
+
+/** The counters of a run, as the progress line shows them. */
+interface RunningCounts {
+  done: number;
+  readonly total: number | null;
+  pages: number;
+  failures: number;
+}
+
 /**
  * Runs a parsed `batch`.
  *
@@ -261,47 +279,10 @@ export async function runBatch(
   io: CliIO,
   stderr: SerialWriter,
 ): Promise<number> {
-  let total: number | null = null;
-  let skip = new Set<string>();
-  let fd: number | null = null;
-  try {
-    if (config.input !== "-" && !statSync(config.input).isFile()) {
-      throw new Error(`${config.input} is not a file`);
-    }
-  } catch (error) {
-    stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
-    return 1;
-  }
-  if (config.out !== null) {
-    try {
-      if (config.resume) skip = finishedSites(config.out);
-      fd = openSync(config.out, "a");
-    } catch (error) {
-      stderr.write(`${PROGRAM} batch: Cannot write ${config.out}: ${messageOf(error)}\n`);
-      return 1;
-    }
-  }
-  try {
-    if (config.input !== "-") total = countSites(config.input, skip);
-  } catch (error) {
-    if (fd !== null) closeSync(fd);
-    stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
-    return 1;
-  }
-  const encoder = new TextEncoder();
-  const write = async (text: string): Promise<void> => {
-    const bytes = encoder.encode(text);
-    if (fd === null) {
-      await io.stdout.write(bytes);
-      return;
-    }
-    for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
-  };
-  let done = 0;
-  let pages = 0;
-  let failures = 0;
-  const progressText = (elapsedMs: number): string =>
-    batchProgressText({ done, total, pages, failures }, elapsedMs);
+  const start = startBatch(config, stderr);
+  if (start === null) return 1;
+  const counts: RunningCounts = { done: 0, total: start.total, pages: 0, failures: 0 };
+  const progressText = (elapsedMs: number): string => batchProgressText(counts, elapsedMs);
   const progress = await drawsProgress(io, config.progress)
     ? new ProgressLine(stderr, {
       intervalMs: 250,
@@ -311,7 +292,71 @@ export async function runBatch(
     : null;
   const started = performance.now();
   progress?.start();
-  const sites = new UniqueSites(skip);
+  const sites = new UniqueSites(start.skip);
+  const { status, failure } = await crawlSites(config, sites, start.fd, counts, io);
+  // The line is erased (on a terminal only) before the messages below.
+  progress?.stop();
+  stderr.write(failure);
+  if (status === 130) stderr.write(`${PROGRAM}: Interrupted\n`);
+  if (status !== 0) return status;
+  reportSkipped(config.input, sites, stderr);
+  if (progress !== null) stderr.write(progressText(performance.now() - started) + "\n");
+  return status;
+}
+
+/** Checks the input, opens the output and counts the sites; null, after one stderr line, when one is unusable. */
+function startBatch(config: BatchConfig, stderr: SerialWriter): BatchStart | null {
+  const cannot = (what: "read" | "write", name: string, error: unknown): null => {
+    stderr.write(`${PROGRAM} batch: Cannot ${what} ${name}: ${messageOf(error)}\n`);
+    return null;
+  };
+  try {
+    if (config.input !== "-" && !statSync(config.input).isFile()) {
+      throw new Error(`${config.input} is not a file`);
+    }
+  } catch (error) {
+    return cannot("read", config.input, error);
+  }
+  let skip = new Set<string>();
+  let fd: number | null = null;
+  if (config.out !== null) {
+    try {
+      if (config.resume) skip = finishedSites(config.out);
+      fd = openSync(config.out, "a");
+    } catch (error) {
+      return cannot("write", config.out, error);
+    }
+  }
+  try {
+    const total = config.input === "-" ? null : countSites(config.input, skip);
+    return { total, skip, fd };
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
+    return cannot("read", config.input, error);
+  }
+}
+
+/**
+ * Crawls the sites and writes each one's lines once it is finished, counting
+ * as it goes; closes the output. The exit status, and the stderr line of a
+ * failure.
+ */
+async function crawlSites(
+  config: BatchConfig,
+  sites: UniqueSites,
+  fd: number | null,
+  counts: RunningCounts,
+  io: CliIO,
+): Promise<{ status: number; failure: string }> {
+  const encoder = new TextEncoder();
+  const write = async (text: string): Promise<void> => {
+    const bytes = encoder.encode(text);
+    if (fd === null) {
+      await io.stdout.write(bytes);
+      return;
+    }
+    for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
+  };
   const inputs = (async function* () {
     for await (const homepage of homepagesOf(linesOf(config.input))) {
       if (sites.accept(homepage)) yield homepage;
@@ -322,41 +367,32 @@ export async function runBatch(
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
-  let status = 0;
-  let failure = "";
   try {
     for await (const result of sitemapTreesForHomepages(inputs, options)) {
       const summary: SiteSummary = siteSummary(result);
-      let text: string;
-      if (config.format === "summary") {
-        text = JSON.stringify(summary) + "\n";
-      } else {
-        text = [...sitePageLines(result), siteEndLine(summary)].join("");
-      }
-      await write(text);
-      done++;
-      pages += summary.pages;
-      if (summary.status === "unreachable" || summary.status === "invalid-input") failures++;
+      await write(
+        config.format === "summary"
+          ? JSON.stringify(summary) + "\n"
+          : [...sitePageLines(result), siteEndLine(summary)].join(""),
+      );
+      counts.done++;
+      counts.pages += summary.pages;
+      if (summary.status === "unreachable" || summary.status === "invalid-input") counts.failures++;
     }
+    return { status: 0, failure: "" };
   } catch (error) {
-    if (io.signal?.aborted) {
-      status = 130;
-    } else if (isBrokenPipe(error)) {
-      status = 0;
-    } else {
-      failure = `${PROGRAM} batch: ${messageOf(error)}\n`;
-      status = 1;
-    }
+    if (io.signal?.aborted) return { status: 130, failure: "" };
+    if (isBrokenPipe(error)) return { status: 0, failure: "" };
+    return { status: 1, failure: `${PROGRAM} batch: ${messageOf(error)}\n` };
   } finally {
     if (fd !== null) closeSync(fd);
   }
-  // The line is erased (on a terminal only) before the messages below.
-  progress?.stop();
-  stderr.write(failure);
-  if (status === 130) stderr.write(`${PROGRAM}: Interrupted\n`);
-  if (status !== 0) return status;
+}
+
+/** The stderr lines of a completed run that read no homepage, or skipped duplicates. */
+function reportSkipped(input: string, sites: UniqueSites, stderr: SerialWriter): void {
   if (sites.read === 0) {
-    const where = config.input === "-" ? "stdin" : config.input;
+    const where = input === "-" ? "stdin" : input;
     stderr.write(
       `${PROGRAM} batch: No homepages in ${where} (blank lines and # comments are skipped)\n`,
     );
@@ -368,8 +404,6 @@ export async function runBatch(
       } (the same site as an earlier line)\n`,
     );
   }
-  if (progress !== null) stderr.write(progressText(performance.now() - started) + "\n");
-  return status;
 }
 
 function messageOf(error: unknown): string {
