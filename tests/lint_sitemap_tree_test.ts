@@ -6,6 +6,12 @@ import { FixtureSite, withSite } from "./_tree_helpers.ts";
 
 const OPTIONS = { workers: 0, useKnownPaths: false, useFeeds: false, timeoutMs: 2_000 } as const;
 
+/** A urlset of one page, `/p` on the site, with the given tags. */
+function onePage(tags: string): (origin: string) => string {
+  return (o) =>
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/p</loc>${tags}</url></urlset>`;
+}
+
 /** `sitemap code url value` per problem, the site's origin shortened to A. */
 function brief(
   problems: readonly { sitemap: string; code: string; url: string | null; value: string | null }[],
@@ -18,18 +24,8 @@ function brief(
 Deno.test("lintSitemapTree() adds each downloaded document's own problems to the tree's, in tree order", async () => {
   const site = new FixtureSite()
     .file("/robots.txt", "Sitemap: /a.xml.gz\nSitemap: /b.xml\n")
-    .file(
-      "/a.xml.gz",
-      (o) =>
-        gzip(
-          `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/p</loc><priority>2</priority></url></urlset>`,
-        ),
-    )
-    .file(
-      "/b.xml",
-      (o) =>
-        `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/p</loc><changefreq>often</changefreq></url></urlset>`,
-    );
+    .file("/a.xml.gz", (o) => gzip(onePage("<priority>2</priority>")(o)))
+    .file("/b.xml", onePage("<changefreq>often</changefreq>"));
   await withSite(site, async (server) => {
     const { tree, report } = await lintSitemapTree(server.url("/"), OPTIONS);
     assert.equal(tree.stats.outcome, "ok");
@@ -45,11 +41,7 @@ Deno.test("lintSitemapTree() adds each downloaded document's own problems to the
 Deno.test("lintSitemapTree() from a sitemap reads that one, under its site's homepage", async () => {
   const site = new FixtureSite()
     .file("/robots.txt", "Sitemap: /other.xml\n")
-    .file(
-      "/s.xml",
-      (o) =>
-        `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/p</loc><priority>-1</priority></url></urlset>`,
-    );
+    .file("/s.xml", onePage("<priority>-1</priority>"));
   await withSite(site, async (server) => {
     const { tree, report } = await lintSitemapTree(server.url("/s.xml"), {
       ...OPTIONS,

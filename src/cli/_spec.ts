@@ -236,6 +236,11 @@ export const META_FLAGS: FlagGroup = {
   ],
 };
 
+/** A command's `--format`, with the format used when none is given. */
+function formatFlag(defaultFormat: string, help: string): FlagSpec {
+  return { name: "format", short: "f", value: "FORMAT", default: defaultFormat, help };
+}
+
 /** The output formats of `ls`. */
 export type OutputFormat =
   | "tabtree"
@@ -279,19 +284,16 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
     {
       heading: "Output",
       flags: [
-        {
-          name: "format",
-          short: "f",
-          value: "FORMAT",
-          default: "tabtree",
-          help: "tabtree (default): sitemaps and pages as a tab-indented tree\n" +
+        formatFlag(
+          "tabtree",
+          "tabtree (default): sitemaps and pages as a tab-indented tree\n" +
             "pages: one page URL per line, as each sitemap completes\n" +
             "json: the tree as one line of JSON (toJSON(), compact)\n" +
             "ndjson: one JSON object per page, as each sitemap completes\n" +
             "csv: url,lastmod,changefreq,priority,sitemap (RFC 4180, CRLF)\n" +
             "summary: one row per sitemap, then totals (distinct, duplicate pages)\n" +
             "histogram: a bar chart of pages by lastmod month",
-        },
+        ),
         {
           name: "strip-url",
           short: "u",
@@ -378,16 +380,13 @@ A line is written whole or not at all, so --resume continues a killed run.`,
     {
       heading: "Output",
       flags: [
-        {
-          name: "format",
-          short: "f",
-          value: "FORMAT",
-          default: "summary",
-          help: "summary (default): one line per site: homepage, status (ok,\n" +
+        formatFlag(
+          "summary",
+          "summary (default): one line per site: homepage, status (ok,\n" +
             "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
             "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
             'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
-        },
+        ),
         { name: "out", short: "o", value: "FILE", help: "append to FILE instead of stdout" },
         { name: "resume", help: "with --out: skip the sites already finished in FILE" },
         SITE_CONCURRENCY,

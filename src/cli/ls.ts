@@ -97,11 +97,11 @@ export async function lsCommand(
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     };
     reporting.progress?.start();
+    const run: LsCrawl = { input, output, options: crawl, io, reporting };
     // The sitemap columns come from the fetch records, complete once the crawl is.
-    if (FLAT.has(output.format) && !output.sitemapColumns) {
-      return await lsStream(input, output, crawl, io, reporting);
-    }
-    return await lsTree(input, output, crawl, io, reporting);
+    return FLAT.has(output.format) && !output.sitemapColumns
+      ? await lsStream(run)
+      : await lsTree(run);
   } finally {
     await reporting.settle();
     reporting.close();
@@ -181,14 +181,17 @@ function interrupted(stderr: SerialWriter): number {
   return 130;
 }
 
+/** A crawl of `ls`: what to read, what to print, how, and where to report. */
+interface LsCrawl {
+  readonly input: UrlInput;
+  readonly output: LsOutput;
+  readonly options: SitemapTreeOptions;
+  readonly io: CliIO;
+  readonly reporting: Reporting;
+}
+
 /** The tree formats (and the flat ones with sitemap columns): the whole tree, then the output. */
-async function lsTree(
-  input: UrlInput,
-  output: LsOutput,
-  options: SitemapTreeOptions,
-  io: CliIO,
-  reporting: Reporting,
-): Promise<number> {
+async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promise<number> {
   const { stderr } = reporting;
   const done = await crawlTree(input, options).then(
     (result) => ({ result, error: null }),
@@ -265,13 +268,7 @@ function treePieces(
  * ends. The progress line is erased when the output begins: from then on
  * the output shows the progress.
  */
-async function lsStream(
-  input: UrlInput,
-  output: LsOutput,
-  options: SitemapTreeOptions,
-  io: CliIO,
-  reporting: Reporting,
-): Promise<number> {
+async function lsStream({ input, output, options, io, reporting }: LsCrawl): Promise<number> {
   const stream = input.kind === "sitemap"
     ? streamSitemapPages(input.url, options)
     : streamPages(input.url, options);

@@ -5,6 +5,16 @@ import { CRAWL_FLAGS } from "../../src/cli/_spec.ts";
 
 const URL_ = "https://example.com/";
 
+/** What `ls URL` asks of the library: the switches' values, every other option left to it. */
+const DEFAULT_LINE = {
+  useRobots: true,
+  useKnownPaths: true,
+  extraKnownPaths: [],
+  useFeeds: true,
+  skipUnchangedSitemaps: false,
+  headers: {},
+};
+
 function flags(...args: string[]): ParsedFlags {
   const parsed = parseArgs(["ls", URL_, ...args]);
   if (parsed.kind !== "run") throw new Error(`expected a run, got ${parsed.kind}`);
@@ -13,14 +23,7 @@ function flags(...args: string[]): ParsedFlags {
 
 Deno.test("crawlOptions() and lsOutput() give the library's defaults for `ls URL`", () => {
   const f = flags();
-  assert.deepEqual(crawlOptions(f), {
-    useRobots: true,
-    useKnownPaths: true,
-    extraKnownPaths: [],
-    useFeeds: true,
-    skipUnchangedSitemaps: false,
-    headers: {},
-  });
+  assert.deepEqual(crawlOptions(f), DEFAULT_LINE);
   assert.deepEqual(lsOutput(f), {
     format: "tabtree",
     stripUrl: false,
@@ -56,12 +59,7 @@ Deno.test("crawlOptions() maps every numeric crawl flag to its library option", 
       "2M",
     )),
     {
-      useRobots: true,
-      useKnownPaths: true,
-      extraKnownPaths: [],
-      useFeeds: true,
-      skipUnchangedSitemaps: false,
-      headers: {},
+      ...DEFAULT_LINE,
       concurrency: 8,
       maxConnections: 16,
       delayMs: 250,
