@@ -1,7 +1,8 @@
 /**
  * What a parsed command line asks of the library: the crawl options its
- * flags stand for ({@linkcode crawlOptions}, {@linkcode sitesOptions}), what `ls` prints
- * ({@linkcode lsOutput}) and what the operand names ({@linkcode readInput}).
+ * flags stand for ({@linkcode crawlOptions}, {@linkcode sitesOptions}),
+ * what `ls` prints ({@linkcode lsOutput}) and what the operand names
+ * ({@linkcode readInput}).
  *
  * @module
  */
@@ -9,7 +10,7 @@ import type { SitemapTreeOptions, SitemapTreesOptions } from "../../mod.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "./_spec.ts";
 
-/** The library options the {@linkcode CRAWL_FLAGS} stand for (those given). */
+/** The library options the crawl flags (`CRAWL_FLAGS`) stand for, those given. */
 export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
   const useKnownPaths = !flags.has("no-known");
   const extra = flags.strings("extra-path");
