@@ -7,7 +7,7 @@ import { assert, assertEquals } from "./_assert.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import { SITE_DEADLINE_MS, sitemapTreesForHomepages, type SiteResult } from "../src/many_sites.ts";
 import { serveSites } from "../fixtures/sites.ts";
-import { CrawlPageStream } from "../src/stream_pages.ts";
+import { PageStream } from "../src/stream_pages.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
 import { type AbstractSitemap, InvalidSitemap } from "../src/objects/sitemap.ts";
 import {
@@ -303,7 +303,7 @@ Deno.test("deadlineMs: children that drip a byte at a time are cut by the deadli
 Deno.test("deadlineMs: a page stream ends at the deadline with the pages read by then", async () => {
   await withSite(dripSite(), async (server) => {
     // The class behind streamPages(), which keeps the counters.
-    const stream = new CrawlPageStream(server.url("/"), { ...base, deadlineMs: 800 }, "homepage");
+    const stream = new PageStream(server.url("/"), { ...base, deadlineMs: 800 }, "homepage");
     const urls: string[] = [];
     for await (const page of stream) urls.push(page.url);
     assertEquals(urls, ["https://site.test/good"]);

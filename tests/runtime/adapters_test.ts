@@ -1,56 +1,18 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import * as bun from "../../src/runtime/bun.ts";
 import * as deno from "../../src/runtime/deno.ts";
 import * as node from "../../src/runtime/node.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const SRC = join(ROOT, "src");
-
-/** What in `text` asks which runtime it runs on: a runtime's global, or a built-in loaded lazily. */
-function runtimeQuestions(text: string): string[] {
-  const code = text
-    // Comments may name runtimes and quote examples: not questions.
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/^\s*\/\/.*$/gm, "")
-    .replace(/\s\/\/ .*$/gm, "");
-  const pattern =
-    /\bimport\s*\(\s*["']node:[^"']+["']|\b(?:Deno|Bun)\.\w+|\bDeno\?|\btypeof (?:Deno|Bun)\b|getBuiltinModule|globalThis(?:\s+as\s+[^)]*\))?\.(?:Deno|Bun)\b|\{\s*(?:Deno|Bun)\?:/g;
-  return [...code.matchAll(pattern)].map((match) => match[0]);
-}
+// Which runtime asks nothing outside src/runtime/: tests/layers_test.ts checks that.
 
 Deno.test("the three runtime adapters export the same names", () => {
   const names = (adapter: object): string[] => Object.keys(adapter).sort();
   assert.deepEqual(names(bun), names(deno));
   assert.deepEqual(names(node), names(deno));
-});
-
-Deno.test("only src/runtime/ asks which runtime it runs on or loads node: built-ins lazily", () => {
-  const found = readdirSync(SRC, { recursive: true, encoding: "utf8" })
-    .filter((path) => path.endsWith(".ts") && !path.startsWith("runtime"))
-    .map((path) => join(SRC, path))
-    .flatMap((file) =>
-      runtimeQuestions(readFileSync(file, "utf8")).map((q) => `${relative(ROOT, file)}: ${q}`)
-    );
-  assert.deepEqual(found, []);
-});
-
-Deno.test("the runtime check finds a runtime question where there is one", () => {
-  const text = `// Deno.env in a comment is fine
-    const { lookup } = await import("node:dns/promises");
-    const deno = (globalThis as { Deno?: typeof Deno }).Deno;
-    if (typeof Bun !== "undefined") Bun.gc(true);
-    import process from "node:process";`;
-  assert.deepEqual(runtimeQuestions(text), [
-    'import("node:dns/promises"',
-    "globalThis as { Deno?: typeof Deno }).Deno",
-    "typeof Bun",
-    "Bun.gc",
-  ]);
 });
 
 Deno.test("the adapter loads zlib, the file system and the resolver this runtime has", async () => {
