@@ -42,7 +42,7 @@ export {
   sitemapTreesForHomepages,
   type SitemapTreesOptions,
   type SiteResult,
-} from "./src/sitemap_trees.ts";
+} from "./src/many_sites.ts";
 export * from "./src/sitemap_from_string.ts";
 export * from "./src/decompress_sitemap.ts";
 export * from "./src/parse/robots_txt.ts";
@@ -51,11 +51,12 @@ export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
-export { DEFAULT_USER_AGENT, KNOWN_PATHS } from "./src/options.ts";
+export { DEFAULT_USER_AGENT, DEFAULTS, KNOWN_PATHS } from "./src/options.ts";
 export type {
   RecurseCallback,
   RecurseListCallback,
   SitemapProgressEvent,
+  SitemapTreeDefaults,
   SitemapTreeOptions,
 } from "./src/options.ts";
 export type { SchedulingOptions } from "./src/schedule.ts";

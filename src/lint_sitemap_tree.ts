@@ -20,7 +20,7 @@ import {
   validateSitemapTree,
 } from "./validate.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
-import { defaultWorkerCount } from "./workers/pool.ts";
+import { defaultWorkerCount } from "./workers/_parse_pool.ts";
 
 /** Options of {@linkcode lintSitemapTree}: the crawl's, the checks', and where to start. */
 export interface LintSitemapTreeOptions extends SitemapTreeOptions, ValidateOptions {

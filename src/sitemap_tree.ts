@@ -10,7 +10,7 @@ import type { AbstractSitemap, IndexWebsiteSitemap } from "./objects/sitemap.ts"
 import type { SitemapTreeStats } from "./stats.ts";
 import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import { poolForCall, setCallingThreadWarmUp } from "./workers/parser_pool.ts";
-import { defaultWorkerCount } from "./workers/pool.ts";
+import { defaultWorkerCount } from "./workers/_parse_pool.ts";
 
 /**
  * Finds every sitemap a website publishes — robots.txt `Sitemap:` lines, the

@@ -6,14 +6,14 @@
  */
 import { Crawler, type PagesSink } from "./discover.ts";
 import { Slots } from "./fetch.ts";
-import { freePackedPages } from "./_free.ts";
+import { detachPackedPages } from "./_detach.ts";
 import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
 import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import type { PackedPages } from "./parse/_result.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
 import type { SitemapTreeStats } from "./stats.ts";
-import { defaultWorkerCount } from "./workers/pool.ts";
+import { defaultWorkerCount } from "./workers/_parse_pool.ts";
 
 /** Parsed sitemaps that may wait for the consumer, beyond the downloads in flight. */
 const QUEUE_LIMIT = 2;
@@ -318,7 +318,7 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     // Freed now rather than at this thread's next collection, which a small
     // heap makes rare (consumed results held 43-64 MB of a 2-worker run): the
     // pages yielded hold strings and numbers, not views of these columns.
-    freePackedPages(entry.pages);
+    detachPackedPages(entry.pages);
   }
 
   /** Stops the crawl and its workers, and waits for it to wind down. */

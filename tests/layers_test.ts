@@ -222,15 +222,7 @@ Deno.test("src/parse/ imports only src/parse/ and leaf helpers", () => {
 });
 
 Deno.test("only src/runtime/ asks which runtime it is on", () => {
-  // Pending, removed when r20core lands: that branch moves these lazy
-  // `node:` imports behind src/runtime/.
-  const pendingR20core = ["src/cache.ts", "src/decompress.ts", "src/guard.ts"];
-  // Pending, not in r20core's brief: the parse worker's entry queries Deno's
-  // permissions and imports node:fs, node:os and node:zlib lazily.
-  const pendingWorkerEntry = ["src/workers/worker.ts"];
-  const pending = new Set([...pendingR20core, ...pendingWorkerEntry]);
-  const files = packageModules().filter((file) => !pending.has(file));
-  assert.deepEqual(runtimeQuestionsOutside(files), []);
+  assert.deepEqual(runtimeQuestionsOutside(packageModules()), []);
 });
 
 Deno.test("the layer checks name the import that breaks a rule", () => {

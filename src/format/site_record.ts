@@ -5,7 +5,7 @@
  * @module
  */
 import { InvalidSitemap } from "../objects/sitemap.ts";
-import type { SiteResult } from "../sitemap_trees.ts";
+import type { SiteResult } from "../many_sites.ts";
 import { ndjsonFormat } from "./page_records.ts";
 
 /**

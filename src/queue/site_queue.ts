@@ -10,7 +10,7 @@
 import { type ConnectionOptions, type Job, UnrecoverableError, WaitingError, Worker } from "bullmq";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SiteCrawler, type SitemapTreesOptions, type SiteResult } from "../sitemap_trees.ts";
+import { SiteCrawler, type SitemapTreesOptions, type SiteResult } from "../many_sites.ts";
 import {
   siteEndLine,
   sitePageLines,
