@@ -21,3 +21,5 @@ export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
+export * from "./src/snapshot.ts";
+export * from "./src/changes.ts";

@@ -21,7 +21,9 @@
  *
  * @module
  */
+import { checksum } from "./_checksum.ts";
 import { extrasEntries, packExtras } from "./parse/_extras.ts";
+import { urlByteLength, utf8Offset } from "./parse/_url_bytes.ts";
 import type {
   IndexEntry,
   PackedExtras,
@@ -356,81 +358,6 @@ function columnLayout(start: number, count: number, urlBytes: number): {
     urlBytes: urlBytesAt,
     end: urlBytesAt + pad8(urlBytes),
   };
-}
-
-/** The UTF-8 length of the first `count` URLs (the buffer may be longer than they need). */
-function urlByteLength(p: PackedPages): number {
-  if (p.count === 0) return 0;
-  const units = p.urlEnds[p.count - 1]!;
-  // ASCII bytes are one UTF-16 unit each: the usual case costs a word scan, not a walk.
-  if (isAsciiPrefix(p.urlBytes, units)) return units;
-  return utf8Offset(p.urlBytes, 0, 0, units);
-}
-
-/** Whether the first `n` bytes are all below 0x80, tested four at a time. */
-function isAsciiPrefix(bytes: Uint8Array, n: number): boolean {
-  if (n > bytes.length) return false;
-  let i = 0;
-  while (i < n && ((bytes.byteOffset + i) & 3) !== 0) {
-    if (bytes[i]! >= 0x80) return false;
-    i++;
-  }
-  const words = (n - i) >>> 2;
-  const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
-  for (let w = 0; w < words; w++) if ((view[w]! & 0x80808080) !== 0) return false;
-  for (i += words * 4; i < n; i++) if (bytes[i]! >= 0x80) return false;
-  return true;
-}
-
-/**
- * Walks UTF-8 bytes from `byte` (at UTF-16 offset `unit`) to UTF-16 offset
- * `targetUnit`; returns the byte offset there. ASCII costs one step a byte.
- */
-function utf8Offset(bytes: Uint8Array, byte: number, unit: number, targetUnit: number): number {
-  const length = bytes.length;
-  while (unit < targetUnit && byte < length) {
-    const b = bytes[byte]!;
-    if (b < 0x80) {
-      byte += 1;
-      unit += 1;
-    } else if (b < 0xe0) {
-      byte += 2;
-      unit += 1;
-    } else if (b < 0xf0) {
-      byte += 3;
-      unit += 1;
-    } else {
-      byte += 4;
-      unit += 2;
-    }
-  }
-  return Math.min(byte, length);
-}
-
-/**
- * A 32-bit hash of `bytes[from..]` (whose length past `from` is a multiple of
- * 8, as every entry is): two multiply-rotate lanes over 32-bit words, about
- * 1 ms per 3 MB here. It catches truncation and garbling, not tampering.
- */
-function checksum(bytes: Uint8Array, from: number): number {
-  const words = new Uint32Array(
-    bytes.buffer,
-    bytes.byteOffset + from,
-    (bytes.byteLength - from) >>> 2,
-  );
-  let h1 = 0x811c9dc5 | 0;
-  let h2 = 0x01000193 | 0;
-  const n = words.length;
-  let i = 0;
-  for (; i + 1 < n; i += 2) {
-    h1 = Math.imul(h1 ^ words[i]!, 0x9e3779b1);
-    h1 = (h1 << 15) | (h1 >>> 17);
-    h2 = Math.imul(h2 ^ words[i + 1]!, 0x85ebca77);
-    h2 = (h2 << 13) | (h2 >>> 19);
-  }
-  if (i < n) h1 = Math.imul(h1 ^ words[i]!, 0x9e3779b1);
-  h1 = Math.imul(h1 ^ (h2 >>> 7) ^ n, 0xc2b2ae3d);
-  return (h1 ^ h2) >>> 0;
 }
 
 /**

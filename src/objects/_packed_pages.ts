@@ -210,6 +210,40 @@ function extensionsOf(x: PackedExtras): PackedExtensions {
 /** Where a pages node's pages come from: its packed columns, or objects it already holds. */
 export type PageSource = PackedPages | readonly SitemapPage[];
 
+/**
+ * Reads a pages node's storage without building pages: sitemap.ts, which
+ * owns the private field, sets `read`; snapshots and the tree comparison
+ * call it.
+ */
+export const nodePageSources: { read: (node: object) => PageSource } = {
+  read: () => {
+    throw new TypeError("Expected a pages node");
+  },
+};
+
+/**
+ * Page `index` of `packed`, built alone (extensions on first read, as a
+ * traversal builds them), for callers that pick pages out of order.
+ *
+ * @param packed The columns.
+ * @param index The page's index.
+ * @param url Its URL, which the caller has already sliced out of `packed.urlBytes`.
+ * @returns A new page.
+ */
+export function packedPageAt(packed: PackedPages, index: number, url: string): SitemapPage {
+  const init = {
+    url,
+    priority: packed.priority[index]!,
+    lastModified: packed.lastModified[index]!,
+    changeFrequency: FREQUENCY_BY_CODE[packed.changeFrequency[index]!] ?? null,
+  };
+  const x = packed.extras;
+  if (x !== null && x.pageStarts[index + 1]! > x.pageStarts[index]!) {
+    return pageWithLazyExtensions(init, extensionsOf(x), index);
+  }
+  return new SitemapPage(init);
+}
+
 /** What a generator's prototype chain ends in: `map`, `take`, `toArray` and the rest live here. */
 const ITERATOR_PROTOTYPE: object = Object.getPrototypeOf(
   Object.getPrototypeOf([][Symbol.iterator]()),

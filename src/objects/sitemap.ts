@@ -18,6 +18,7 @@ import {
   checkPackedPages,
   iteratePages,
   materialisePackedPages,
+  nodePageSources,
   type PageSource,
 } from "./_packed_pages.ts";
 
@@ -374,6 +375,7 @@ export abstract class AbstractPagesSitemap extends AbstractSitemap {
 
   static {
     pageSourceOf = (node) => node.#pages ?? node.#packed!;
+    nodePageSources.read = (node) => pageSourceOf(node as AbstractPagesSitemap);
   }
 
   /**
