@@ -128,7 +128,7 @@ export function histogramOfMonths(
         byYear.set(year, (byYear.get(year) ?? 0) + n);
       }
       for (let y = Math.floor(first / 12); y <= Math.floor(last / 12); y++) {
-        raw.push([String(y), y * 12, y * 12 + 12, byYear.get(y) ?? 0]);
+        raw.push([yearLabel(y), y * 12, y * 12 + 12, byYear.get(y) ?? 0]);
       }
     }
   }
@@ -160,7 +160,12 @@ function monthStart(m: number): Date {
   return date;
 }
 
+/** A year as ISO 8601 writes it: four digits at least. */
+function yearLabel(year: number): string {
+  return year < 0 ? String(year) : String(year).padStart(4, "0");
+}
+
 function monthLabel(m: number): string {
   const year = Math.floor(m / 12);
-  return `${year}-${String(m - year * 12 + 1).padStart(2, "0")}`;
+  return `${yearLabel(year)}-${String(m - year * 12 + 1).padStart(2, "0")}`;
 }
