@@ -12,6 +12,7 @@
 import { hashBytes, sameBytes } from "./_tree_index.ts";
 import { pagesColumns } from "./objects/_columns.ts";
 import { AbstractPagesSitemap, type AbstractSitemap } from "./objects/sitemap.ts";
+import type { PackedPages } from "./parse/_result.ts";
 import { urlByteEnds } from "./parse/_url_bytes.ts";
 
 const SLASH = 0x2f;
@@ -87,54 +88,201 @@ export function pagesNodesOf(tree: AbstractSitemap): AbstractPagesSitemap[] {
  */
 export function pageInventory(tree: AbstractSitemap, options: InventoryOptions): PageInventory {
   const nodes = pagesNodesOf(tree);
+  const columns = nodes.map(pagesColumns);
+  const ends = columns.map(urlByteEnds);
   let listings = 0;
-  for (const node of nodes) listings += node.pageCount;
+  for (const c of columns) listings += c.count;
   const seed = (Math.random() * 0x1_0000_0000) | 0;
-  const urls = options.unique ? new UrlTable(listings, seed) : null;
+  const firsts = options.unique ? firstListings(columns, ends, listings, seed) : null;
   const depth = options.depth;
-  const sections = depth === null ? null : new SectionTable(seed);
-  const months = new Map<number, number>();
-  const countMonths = options.months;
+  const sections = depth === null ? null : new SectionTable(seed, depth);
+  const months = options.months ? new MonthCounter() : null;
   let pages = 0;
-  let undated = 0;
-  let lastDay = NaN;
-  let lastMonth = 0;
-  for (let k = 0; k < nodes.length; k++) {
-    const columns = pagesColumns(nodes[k]!);
-    const count = columns.count;
-    if (count === 0) continue;
-    const bytes = columns.urlBytes;
-    const ends = urlByteEnds(columns);
-    const lastmods = columns.lastModified;
-    urls?.addNode(bytes, ends);
-    for (let i = 0, s = 0; i < count; s = ends[i]!, i++) {
-      const e = ends[i]!;
-      const first = urls === null || urls.add(bytes, s, e);
+  for (let k = 0, g = 0; k < columns.length; k++) {
+    const { count, urlBytes: bytes, lastModified: lastmods } = columns[k]!;
+    const byteEnds = ends[k]!;
+    for (let i = 0, s = 0; i < count; s = byteEnds[i]!, i++, g++) {
+      const first = firsts === null || firsts[g] === 1;
       const ms = lastmods[i]!;
       if (first) {
         pages++;
-        if (countMonths) {
-          if (ms !== ms) undated++;
-          else {
-            const day = Math.floor(ms / DAY_MS);
-            if (day !== lastDay) {
-              lastDay = day;
-              lastMonth = monthOfDay(day);
-            }
-            months.set(lastMonth, (months.get(lastMonth) ?? 0) + 1);
-          }
-        }
+        months?.add(ms);
       }
-      if (sections !== null) sections.add(bytes, s, sectionEnd(bytes, s, e, depth!), k, first, ms);
+      sections?.add(bytes, s, byteEnds[i]!, k, first, ms);
     }
   }
   return {
     listings,
     pages,
     sections: sections === null ? [] : sections.tallies(nodes),
-    months,
-    undated,
+    months: months === null ? new Map() : months.counts(),
+    undated: months === null ? 0 : months.undated,
   };
+}
+
+/** Listings per partition of {@linkcode firstListings}: its table stays in the CPU's cache. */
+const PARTITION_LISTINGS = 4096;
+
+/**
+ * Which listings are the first of their URL in tree order (1) and which
+ * repeat an earlier one (0).
+ *
+ * One hash table over a million URLs misses the cache on nearly every
+ * probe, which cost four times the rest of the pass. So the listings are
+ * hashed, sorted stably by the hash's top bits into partitions of a few
+ * thousand, and each partition gets a small table of its own: the earliest
+ * listing of a URL still comes first in its partition.
+ */
+function firstListings(
+  columns: readonly PackedPages[],
+  ends: readonly Uint32Array[],
+  total: number,
+  seed: number,
+): Uint8Array {
+  const hashes = new Int32Array(total);
+  for (let k = 0, g = 0; k < columns.length; k++) {
+    const bytes = columns[k]!.urlBytes;
+    const byteEnds = ends[k]!;
+    for (let i = 0, s = 0; i < byteEnds.length && i < columns[k]!.count; s = byteEnds[i]!, i++) {
+      hashes[g++] = hashBytes(bytes, s, byteEnds[i]!, seed);
+    }
+  }
+  const bits = Math.max(0, Math.ceil(Math.log2(total / PARTITION_LISTINGS)));
+  const shift = 32 - bits;
+  const parts = 1 << bits;
+  const partOf = (h: number) => bits === 0 ? 0 : h >>> shift;
+  const starts = new Int32Array(parts + 1);
+  for (let g = 0; g < total; g++) starts[partOf(hashes[g]!) + 1]!++;
+  let largest = 0;
+  for (let p = 0; p < parts; p++) {
+    largest = Math.max(largest, starts[p + 1]!);
+    starts[p + 1]! += starts[p]!;
+  }
+  const order = new Int32Array(total);
+  const fill = starts.slice(0, parts);
+  for (let g = 0; g < total; g++) order[fill[partOf(hashes[g]!)]!++] = g;
+  const mask = capacityFor(largest) - 1;
+  // Pairs of (hash, listing + 1); 0 marks an empty slot.
+  const slots = new Int32Array((mask + 1) * 2);
+  const urls = new ListingUrls(columns, ends);
+  const firsts = new Uint8Array(total);
+  for (let p = 0; p < parts; p++) {
+    slots.fill(0);
+    for (let at = starts[p]!; at < starts[p + 1]!; at++) {
+      const g = order[at]!;
+      const h = hashes[g]!;
+      let slot = h & mask;
+      let repeat = false;
+      for (let v: number; (v = slots[slot * 2 + 1]!) !== 0; slot = (slot + 1) & mask) {
+        if (slots[slot * 2] === h && urls.same(v - 1, g)) {
+          repeat = true;
+          break;
+        }
+      }
+      if (repeat) continue;
+      slots[slot * 2] = h;
+      slots[slot * 2 + 1] = g + 1;
+      firsts[g] = 1;
+    }
+  }
+  return firsts;
+}
+
+/** Finds a listing's URL bytes by its number across all pages nodes. */
+class ListingUrls {
+  readonly #columns: readonly PackedPages[];
+  readonly #ends: readonly Uint32Array[];
+  /** Per pages node: the number of its first listing. */
+  readonly #bases: number[] = [];
+
+  constructor(columns: readonly PackedPages[], ends: readonly Uint32Array[]) {
+    this.#columns = columns;
+    this.#ends = ends;
+    let base = 0;
+    for (const c of columns) {
+      this.#bases.push(base);
+      base += c.count;
+    }
+  }
+
+  /** Whether listings `a` and `b` have the same URL. */
+  same(a: number, b: number): boolean {
+    const ka = this.#nodeOf(a);
+    const kb = this.#nodeOf(b);
+    const ia = a - this.#bases[ka]!;
+    const ib = b - this.#bases[kb]!;
+    const ea = this.#ends[ka]!;
+    const eb = this.#ends[kb]!;
+    return sameBytes(
+      this.#columns[ka]!.urlBytes,
+      ia === 0 ? 0 : ea[ia - 1]!,
+      ea[ia]!,
+      this.#columns[kb]!.urlBytes,
+      ib === 0 ? 0 : eb[ib - 1]!,
+      eb[ib]!,
+    );
+  }
+
+  /** The pages node holding listing `g` (the last one that starts at or before it). */
+  #nodeOf(g: number): number {
+    const bases = this.#bases;
+    let lo = 0;
+    let hi = bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (bases[mid]! <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}
+
+/** The days a lookup table maps to months: 1970 to 2099, where nearly every lastmod falls. */
+const TABLE_DAYS = 47_482;
+const TABLE_FIRST_MONTH = 1970 * 12;
+const TABLE_MONTHS = 130 * 12;
+let monthOfTableDay: Int16Array | null = null;
+
+/** Pages per lastmod month: a dense count over 1970-2099, a map for the rest. */
+class MonthCounter {
+  readonly #dense = new Float64Array(TABLE_MONTHS);
+  readonly #other = new Map<number, number>();
+  readonly #table: Int16Array;
+  undated = 0;
+
+  constructor() {
+    if (monthOfTableDay === null) {
+      monthOfTableDay = new Int16Array(TABLE_DAYS);
+      for (let day = 0; day < TABLE_DAYS; day++) {
+        monthOfTableDay[day] = monthOfDay(day) - TABLE_FIRST_MONTH;
+      }
+    }
+    this.#table = monthOfTableDay;
+  }
+
+  /** Counts a lastmod (epoch ms; NaN for none). */
+  add(ms: number): void {
+    if (ms !== ms) {
+      this.undated++;
+      return;
+    }
+    const day = Math.floor(ms / DAY_MS);
+    if (day >= 0 && day < TABLE_DAYS) {
+      this.#dense[this.#table[day]!]!++;
+      return;
+    }
+    const month = monthOfDay(day);
+    this.#other.set(month, (this.#other.get(month) ?? 0) + 1);
+  }
+
+  /** The counts by month number. */
+  counts(): Map<number, number> {
+    const counts = new Map(this.#other);
+    for (let m = 0; m < TABLE_MONTHS; m++) {
+      if (this.#dense[m]! > 0) counts.set(TABLE_FIRST_MONTH + m, this.#dense[m]!);
+    }
+    return counts;
+  }
 }
 
 /**
@@ -161,11 +309,14 @@ export function monthOfDay(day: number): number {
 
 /** Where the origin of the URL whose section {@linkcode sectionEnd} last read ends. */
 let originEnd = 0;
+/** How many path segments {@linkcode sectionEnd} last took (fewer than `depth` for a short path). */
+let segmentsRead = 0;
 
 /**
  * Where the section key of the URL in `b[s, e)` ends: after its origin
  * (scheme and authority) and its first `depth` non-empty path segments;
- * the query and fragment never count. Sets {@linkcode originEnd}.
+ * the query and fragment never count. Sets {@linkcode originEnd} and
+ * {@linkcode segmentsRead}.
  */
 function sectionEnd(b: Uint8Array, s: number, e: number, depth: number): number {
   let p = s;
@@ -180,7 +331,8 @@ function sectionEnd(b: Uint8Array, s: number, e: number, depth: number): number 
   while (p < e && !isDelimiter(b[p]!)) p++;
   originEnd = p;
   let end = p;
-  for (let n = 0; n < depth && p < e;) {
+  let n = 0;
+  while (n < depth && p < e) {
     const c = b[p]!;
     if (c === QUESTION || c === HASH) break;
     if (c === SLASH) {
@@ -191,6 +343,7 @@ function sectionEnd(b: Uint8Array, s: number, e: number, depth: number): number 
     end = p;
     n++;
   }
+  segmentsRead = n;
   return end;
 }
 
@@ -205,74 +358,16 @@ function capacityFor(n: number): number {
   return capacity;
 }
 
-/**
- * The URLs seen so far, as listing numbers in an open-addressing table over
- * the nodes' own URL bytes: it answers "first listing of this URL?".
- */
-class UrlTable {
-  readonly #seed: number;
-  readonly #mask: number;
-  /** Listing number + 1 per slot; 0 is empty. */
-  readonly #slots: Int32Array;
-  /** Each listing's hash. */
-  readonly #hashes: Int32Array;
-  /** Per node added: its URL bytes, byte ends, and first listing number. */
-  readonly #bytes: Uint8Array[] = [];
-  readonly #ends: Uint32Array[] = [];
-  readonly #bases: number[] = [];
-  /** Listings added so far. */
-  #next = 0;
-
-  constructor(listings: number, seed: number) {
-    this.#seed = seed;
-    const capacity = capacityFor(listings);
-    this.#mask = capacity - 1;
-    this.#slots = new Int32Array(capacity);
-    this.#hashes = new Int32Array(listings);
-  }
-
-  /** Starts the listings of the next node. */
-  addNode(bytes: Uint8Array, ends: Uint32Array): void {
-    this.#bytes.push(bytes);
-    this.#ends.push(ends);
-    this.#bases.push(this.#next);
-  }
-
-  /** Adds the next listing, the URL `bytes[s, e)` of the current node; true when no earlier listing had it. */
-  add(bytes: Uint8Array, s: number, e: number): boolean {
-    const g = this.#next++;
-    const h = this.#hashes[g] = hashBytes(bytes, s, e, this.#seed);
-    let slot = h & this.#mask;
-    for (let v: number; (v = this.#slots[slot]!) !== 0; slot = (slot + 1) & this.#mask) {
-      if (this.#hashes[v - 1] === h && this.#same(v - 1, bytes, s, e)) return false;
-    }
-    this.#slots[slot] = g + 1;
-    return true;
-  }
-
-  /** Whether listing `g` holds the bytes `b[s, e)`. */
-  #same(g: number, b: Uint8Array, s: number, e: number): boolean {
-    const bases = this.#bases;
-    let lo = 0;
-    let hi = bases.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (bases[mid]! <= g) lo = mid;
-      else hi = mid - 1;
-    }
-    const i = g - bases[lo]!;
-    const ends = this.#ends[lo]!;
-    return sameBytes(this.#bytes[lo]!, i === 0 ? 0 : ends[i - 1]!, ends[i]!, b, s, e);
-  }
-}
-
 /** The sections met so far, by key bytes, with their counts in parallel arrays. */
 class SectionTable {
   readonly #seed: number;
+  readonly #depth: number;
   #slots = new Int32Array(16);
   readonly #hashes: number[] = [];
   readonly #keys: Uint8Array[] = [];
   readonly #roots: boolean[] = [];
+  /** Whether the key has `depth` segments: then it is a prefix of every URL of its section. */
+  readonly #full: boolean[] = [];
   readonly #pages: number[] = [];
   readonly #listings: number[] = [];
   readonly #min: number[] = [];
@@ -284,15 +379,16 @@ class SectionTable {
   /** The section of the previous listing: consecutive pages usually share one. */
   #last = -1;
 
-  constructor(seed: number) {
+  constructor(seed: number, depth: number) {
     this.#seed = seed;
+    this.#depth = depth;
   }
 
-  /** Counts one listing whose section key is `b[s, e)`, listed by pages node `node`. */
+  /** Counts one listing, the URL `b[s, e)`, listed by pages node `node`. */
   add(b: Uint8Array, s: number, e: number, node: number, first: boolean, ms: number): void {
     let id = this.#last;
-    if (id < 0 || !sameBytes(this.#keys[id]!, 0, this.#keys[id]!.length, b, s, e)) {
-      id = this.#find(b, s, e);
+    if (id < 0 || !this.#continues(id, b, s, e)) {
+      id = this.#find(b, s, sectionEnd(b, s, e, this.#depth));
       this.#last = id;
     }
     this.#listings[id]!++;
@@ -310,6 +406,20 @@ class SectionTable {
     }
   }
 
+  /**
+   * Whether the URL `b[s, e)` is in section `id` by its key alone: the key
+   * has every segment and is followed by the end of the path's segment.
+   * Consecutive pages usually share a section, and this reads the URL once.
+   */
+  #continues(id: number, b: Uint8Array, s: number, e: number): boolean {
+    if (!this.#full[id]) return false;
+    const key = this.#keys[id]!;
+    const n = key.length;
+    if (e - s < n) return false;
+    for (let i = 0; i < n; i++) if (key[i] !== b[s + i]) return false;
+    return s + n === e || isDelimiter(b[s + n]!);
+  }
+
   /** The section of key `b[s, e)`, made when new. */
   #find(b: Uint8Array, s: number, e: number): number {
     const h = hashBytes(b, s, e, this.#seed);
@@ -322,6 +432,7 @@ class SectionTable {
     const id = this.#keys.length;
     this.#keys.push(b.slice(s, e));
     this.#roots.push(e === originEnd);
+    this.#full.push(segmentsRead === this.#depth);
     this.#hashes.push(h);
     this.#pages.push(0);
     this.#listings.push(0);

@@ -47,6 +47,17 @@ Deno.test("lastmodHistogram() goes by year past 36 months and folds runs of empt
   ]);
 });
 
+Deno.test("lastmodHistogram() counts lastmods before 1970 and after 2099 too", () => {
+  const tree = sitemapFromString(
+    urlset(["/1", "/2", "/3"], ["1965-04-02", "2150-01-01", "2150-12-31T23:59:59Z"]),
+    { url: `${H}/s.xml` },
+  );
+  assert.deepEqual(
+    lastmodHistogram(tree).buckets.map((b) => [b.label, b.pages]),
+    [["1965", 1], ["1966–2149", 0], ["2150", 2]],
+  );
+});
+
 Deno.test("lastmodHistogram() of pages without dates has no buckets, only the undated count", () => {
   const tree = sitemapFromString(urlset(["/a", "/b"]), { url: `${H}/s.xml` });
   assert.deepEqual(lastmodHistogram(tree), { unit: "month", buckets: [], undated: 2, pages: 2 });

@@ -130,7 +130,15 @@ Deno.test("sectionsOf() rejects a negative or fractional depth, naming it", () =
 
 /** What sectionsOf() must say, computed the slow way: page objects, `URL`, a Map of strings. */
 function reference(tree: AbstractSitemap, depth: number): unknown[] {
-  const bySection = new Map<string, { pages: number; listings: number; sitemaps: Set<string> }>();
+  interface Tally {
+    pages: number;
+    listings: number;
+    sitemaps: Set<string>;
+    min: number;
+    max: number;
+    undated: number;
+  }
+  const bySection = new Map<string, Tally>();
   const seen = new Set<string>();
   const nodes = [tree, ...tree.allSitemaps()];
   for (const node of nodes) {
@@ -140,27 +148,62 @@ function reference(tree: AbstractSitemap, depth: number): unknown[] {
       const prefix = segments.length === 0
         ? `${url.origin}/`
         : `${url.origin}/${segments.join("/")}`;
-      let section = bySection.get(prefix);
-      if (section === undefined) {
-        bySection.set(prefix, section = { pages: 0, listings: 0, sitemaps: new Set() });
+      let t = bySection.get(prefix);
+      if (t === undefined) {
+        t = {
+          pages: 0,
+          listings: 0,
+          sitemaps: new Set(),
+          min: Infinity,
+          max: -Infinity,
+          undated: 0,
+        };
+        bySection.set(prefix, t);
       }
-      section.listings++;
-      section.sitemaps.add(node.url);
-      if (!seen.has(page.url)) {
-        seen.add(page.url);
-        section.pages++;
-      }
+      t.listings++;
+      t.sitemaps.add(node.url);
+      if (seen.has(page.url)) continue;
+      seen.add(page.url);
+      t.pages++;
+      const ms = page.lastModified?.getTime();
+      if (ms === undefined) t.undated++;
+      else [t.min, t.max] = [Math.min(t.min, ms), Math.max(t.max, ms)];
     }
   }
-  return [...bySection].map(([prefix, s]) => [prefix, s.pages, s.listings, [...s.sitemaps]]);
+  return [...bySection].map(([prefix, t]) => [
+    prefix,
+    t.pages,
+    t.listings,
+    [...t.sitemaps],
+    t.min === Infinity ? null : t.min,
+    t.max === -Infinity ? null : t.max,
+    t.undated,
+  ]);
+}
+
+function actual(tree: AbstractSitemap, depth: number): unknown[] {
+  return sectionsOf(tree, { depth }).map((s) => [
+    s.prefix,
+    s.pages,
+    s.listings,
+    s.sitemaps,
+    s.lastModifiedMin?.getTime() ?? null,
+    s.lastModifiedMax?.getTime() ?? null,
+    s.undated,
+  ]);
+}
+
+/** A repeatable pseudo-random source. */
+function randomSource(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    // The high bits: an LCG's low bits repeat with short periods.
+    return Math.floor((seed / 2_147_483_648) * n);
+  };
 }
 
 Deno.test("sectionsOf() agrees with counting page objects over a generated tree", () => {
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed % n;
-  };
+  const random = randomSource(7);
   const words = ["blog", "shop", "docs", "ünï", "%C3%A9t%C3%A9", "a", "b"];
   const files = Array.from({ length: 6 }, (_, f) => {
     const paths = new Set<string>();
@@ -173,7 +216,27 @@ Deno.test("sectionsOf() agrees with counting page objects over a generated tree"
   });
   const tree = new IndexWebsiteSitemap(`${H}/`, [new IndexXMLSitemap(`${H}/index.xml`, files)]);
   for (const depth of [0, 1, 2, 3]) {
-    const got = sectionsOf(tree, { depth }).map((s) => [s.prefix, s.pages, s.listings, s.sitemaps]);
-    assert.deepEqual(got, reference(tree, depth), `depth ${depth}`);
+    assert.deepEqual(actual(tree, depth), reference(tree, depth), `depth ${depth}`);
   }
+});
+
+Deno.test("sectionsOf() counts first listings right over tens of thousands of repeated URLs", () => {
+  // Past 4,096 listings the URLs are deduplicated in partitions: repeats must still find their first.
+  const random = randomSource(11);
+  const files = Array.from({ length: 8 }, (_, f) => {
+    const paths = new Set<string>();
+    while (paths.size < 5_000) paths.add(`/s${random(40)}/p${random(15_000)}`);
+    const list = [...paths];
+    const lastmods = list.map(() =>
+      random(4) === 0 ? "" : `20${10 + random(15)}-0${1 + random(9)}-1${random(9)}`
+    );
+    return parsed(`/f${f}.xml`, list, lastmods);
+  });
+  const tree = new IndexWebsiteSitemap(`${H}/`, files);
+  const got = actual(tree, 1);
+  assert.deepEqual(got, reference(tree, 1));
+  const listed = got.reduce((n: number, row) => n + ((row as number[])[2] as number), 0);
+  const distinct = got.reduce((n: number, row) => n + ((row as number[])[1] as number), 0);
+  assert.equal(listed, 40_000);
+  assert.equal(distinct, 12_760);
 });
