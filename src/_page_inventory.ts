@@ -416,8 +416,10 @@ class SectionTable {
     const key = this.#keys[id]!;
     const n = key.length;
     if (e - s < n) return false;
-    for (let i = 0; i < n; i++) if (key[i] !== b[s + i]) return false;
-    return s + n === e || isDelimiter(b[s + n]!);
+    if (s + n !== e && !isDelimiter(b[s + n]!)) return false;
+    // Backwards: keys of one site differ in their last segment, not in their origin.
+    for (let i = n - 1; i >= 0; i--) if (key[i] !== b[s + i]) return false;
+    return true;
   }
 
   /** The section of key `b[s, e)`, made when new. */

@@ -71,7 +71,8 @@ export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): H
 
 /**
  * A link to `url` when it is an http(s) URL, else the URL as text: a
- * `javascript:` or `data:` value from a sitemap never becomes a link.
+ * `javascript:` or `data:` value from a sitemap never becomes a link. (The
+ * page's `no-referrer` policy covers every link; no `rel` is needed per link.)
  *
  * @param url A URL from the site.
  * @param label What to show; the URL itself when absent.
@@ -79,6 +80,6 @@ export function markup(strings: TemplateStringsArray, ...values: HtmlValue[]): H
  */
 export function linkTo(url: string, label: string = url): Html {
   return /^https?:\/\//i.test(url)
-    ? markup`<a href="${url}" rel="noopener noreferrer nofollow">${label}</a>`
+    ? markup`<a href="${url}">${label}</a>`
     : markup`<span>${label}</span>`;
 }

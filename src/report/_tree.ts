@@ -20,12 +20,20 @@ import { type Html, linkTo, markup } from "./_html.ts";
 /** Index levels shown open when the report opens; deeper ones start collapsed. */
 const OPEN_LEVELS = 3;
 
+/**
+ * An index with more children than this starts collapsed: a browser lays
+ * out only what is open, and thousands of rows at once cost seconds.
+ */
+const OPEN_CHILDREN = 100;
+
 /** How the tree is drawn. */
 export interface TreeView {
   /** Fetch records by requested and final URL (empty for a tree that was not crawled). */
   readonly fetches: ReadonlyMap<string, SitemapFetchStat>;
   /** Page URLs shown per pages node. */
   readonly sample: number;
+  /** Page URLs the whole tree may still show; each sample takes from it. */
+  budget: number;
 }
 
 /**
@@ -83,7 +91,9 @@ function facts(node: AbstractSitemap, view: TreeView, lastmod: Date | null): str
 }
 
 /** The first `sample` pages of a pages node, as a list, and how many are left out. */
-function sampleList(node: AbstractPagesSitemap, sample: number): Html {
+function sampleList(node: AbstractPagesSitemap, view: TreeView): Html {
+  const sample = Math.min(view.sample, view.budget);
+  view.budget -= Math.min(sample, node.pageCount);
   const items: Html[] = [];
   if (sample > 0) {
     for (const page of node.allPages()) {
@@ -134,11 +144,14 @@ export function treeNode(
     const children = node.subSitemaps.map((child, i) =>
       treeNode(child, view, level + 1, lastmods[i] ?? null)
     );
-    const open = level < OPEN_LEVELS ? " open" : "";
+    const open = level === 0 ||
+        (level < OPEN_LEVELS && node.subSitemaps.length <= OPEN_CHILDREN)
+      ? " open"
+      : "";
     return markup`<li><details${open}><summary>${head}</summary><ul>${children}</ul></details></li>`;
   }
   if (node instanceof AbstractPagesSitemap && node.pageCount > 0) {
-    const pages = sampleList(node, view.sample);
+    const pages = sampleList(node, view);
     return markup`<li><details><summary>${head}</summary>${pages}</details></li>`;
   }
   return markup`<li><div class="leaf">${head}</div></li>`;

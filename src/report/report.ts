@@ -31,9 +31,10 @@ export const REPORT_DEFAULTS: Readonly<{ sample: number; depth: number }> = Obje
 
 /**
  * Sample URLs a whole report holds at most: a tree of thousands of
- * sitemaps gets fewer per sitemap (at least one), so the file stays a few MB.
+ * sitemaps gets fewer per sitemap, past 5,000 sitemaps one each for the
+ * first 5,000, so the file stays a few MB.
  */
-const MAX_SAMPLED_URLS = 10_000;
+const MAX_SAMPLED_URLS = 5_000;
 
 /** Sections listed in the table; the rest are counted. */
 const SECTION_ROWS = 100;
@@ -181,10 +182,19 @@ function treeSection(tree: AbstractSitemap, stats: SitemapTreeStats | null, samp
   const perNode = sample === 0
     ? 0
     : Math.min(sample, Math.max(1, Math.floor(MAX_SAMPLED_URLS / Math.max(1, pagesNodes))));
-  const view = { fetches: fetchesByUrl(stats?.fetches ?? []), sample: perNode };
-  return markup`<section id="tree" class="tree" aria-labelledby="tree-h"><h2 id="tree-h">Sitemap tree</h2><p class="note">Open a sitemap to see its first ${
-    formatCount(perNode)
-  } page URLs. Page counts are of listings, in each sitemap and below it.</p><div class="controls" hidden><button type="button" data-open="true">Expand all</button><button type="button" data-open="false">Collapse all</button></div><ul>${
+  const view = {
+    fetches: fetchesByUrl(stats?.fetches ?? []),
+    sample: perNode,
+    budget: MAX_SAMPLED_URLS,
+  };
+  const shown = perNode === 0
+    ? "No page URLs are listed."
+    : `Open a sitemap to see its first ${counted(perNode, "page URL", "page URLs")}${
+      pagesNodes * perNode > MAX_SAMPLED_URLS
+        ? ` (${formatCount(MAX_SAMPLED_URLS)} in all: the sitemaps after that show counts only)`
+        : ""
+    }.`;
+  return markup`<section id="tree" class="tree" aria-labelledby="tree-h"><h2 id="tree-h">Sitemap tree</h2><p class="note">${shown} Page counts are of listings, in each sitemap and below it.</p><div class="controls" hidden><button type="button" data-open="true">Expand all</button><button type="button" data-open="false">Collapse all</button></div><ul>${
     treeNode(tree, view)
   }</ul></section>`;
 }

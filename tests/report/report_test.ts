@@ -108,7 +108,7 @@ Deno.test("reportHtml() links only http(s) URLs", () => {
   const page = reportHtml(tree);
   assert.equal(occurrences(page, 'href="javascript:'), 0);
   assert.equal(occurrences(page, 'href="data:'), 0);
-  assert.equal(occurrences(page, `<a href="${H}/ok" rel="noopener noreferrer nofollow">`), 1);
+  assert.equal(occurrences(page, `<a href="${H}/ok">`), 1);
   assert.equal(occurrences(page, "<span>javascript:alert(1)</span>"), 1);
 });
 
@@ -128,13 +128,45 @@ Deno.test("reportHtml() lists at most `sample` page URLs per sitemap and counts 
   assert.equal(occurrences(reportHtml(tree), `<a href="${H}/a/`), 20);
 });
 
-Deno.test("reportHtml() holds at most 10,000 sample URLs however many sitemaps there are", () => {
-  const nodes = Array.from({ length: 2_000 }, (_, i) => pagesNode(`/s${i}`, 10));
+Deno.test("reportHtml() holds at most 5,000 sample URLs however many sitemaps there are", () => {
+  const tree = (sitemaps: number, pages: number) =>
+    new IndexWebsiteSitemap(`${H}/`, [
+      new IndexXMLSitemap(
+        `${H}/i.xml`,
+        Array.from({ length: sitemaps }, (_, i) => pagesNode(`/s${i}`, pages)),
+      ),
+    ]);
+  const some = reportHtml(tree(2_000, 10));
+  assert.equal(occurrences(some, '<li><a href="'), 4_000);
+  assert.equal(occurrences(some, "… 8 more pages not listed here"), 2_000);
+  assert.ok(some.includes("Open a sitemap to see its first 2 page URLs. "));
+  const many = reportHtml(tree(6_000, 3));
+  assert.equal(occurrences(many, '<li><a href="'), 5_000);
+  assert.equal(occurrences(many, "… 2 more pages not listed here"), 5_000);
+  assert.equal(occurrences(many, "… 3 more pages not listed here"), 1_000);
+  assert.ok(many.includes("(5,000 in all: the sitemaps after that show counts only)"));
+});
+
+Deno.test("reportHtml() opens the top levels of the tree but not an index of more than 100 sitemaps", () => {
+  const index = (path: string, n: number) =>
+    new IndexXMLSitemap(
+      `${H}${path}.xml`,
+      Array.from({ length: n }, (_, i) => pagesNode(`${path}/${i}`, 1)),
+    );
   const page = reportHtml(
-    new IndexWebsiteSitemap(`${H}/`, [new IndexXMLSitemap(`${H}/i.xml`, nodes)]),
+    new IndexWebsiteSitemap(`${H}/`, [index("/small", 100), index("/big", 101)]),
   );
-  assert.equal(occurrences(page, '<li><a href="'), 10_000);
-  assert.equal(occurrences(page, "… 5 more pages not listed here"), 2_000);
+  const opening = (url: string) => {
+    const match = new RegExp(
+      `<details( open)?><summary><span class="node"><span class="type type-\\w+">\\w+</span> <span class="url"><a href="${url}">`,
+    ).exec(page);
+    assert.ok(match, url);
+    return match[1] ?? "closed";
+  };
+  assert.equal(opening(`${H}/`), " open");
+  assert.equal(opening(`${H}/small.xml`), " open");
+  assert.equal(opening(`${H}/big.xml`), "closed");
+  assert.equal(opening(`${H}/small/0.xml`), "closed");
 });
 
 Deno.test("reportHtml() counts a code's problems with those left out of the examples", () => {
