@@ -31,8 +31,9 @@
  * with one stderr line naming the cause; 2 a usage error (one line naming the
  * flag, then "see sitemap-tree COMMAND --help"); 3 the site answered but
  * publishes no sitemap (`lint`: 1 when it finds errors); 130 when
- * interrupted (the first Ctrl-C stops the crawl and erases the progress
- * line; a second one kills the process as usual).
+ * interrupted (the first Ctrl-C or SIGTERM stops the crawl and erases the
+ * progress line; a second one kills the process as usual), 143 when the
+ * interrupt was a SIGTERM.
  *
  * @example Run the command in-process
  * ```ts ignore
@@ -64,7 +65,6 @@ import {
   type OutputFormat,
   parseArgs,
   type ParsedArgs,
-  type ParsedFlags,
   PROGRAM,
   programUsage,
   readInput,
@@ -94,7 +94,7 @@ import {
   summaryFormat,
 } from "./src/cli/_output.ts";
 import { crawlOutcome, type TreeOutcome } from "./src/cli/_outcome.ts";
-import { ProgressLine } from "./src/cli/_progress.ts";
+import { drawsProgress, ProgressLine } from "./src/cli/_progress.ts";
 import { lintCommand } from "./src/cli/_lint.ts";
 import { stripOrigin } from "./src/format.ts";
 import { batchCommand } from "./src/cli/_batch.ts";
@@ -241,7 +241,7 @@ async function ls(
       return 1;
     }
   }
-  const progress = await drawsProgress(io, flags)
+  const progress = await drawsProgress(io, !flags.has("no-progress"))
     ? new ProgressLine(stderr, io.stderrColumns === undefined ? {} : { columns: io.stderrColumns })
     : null;
   const logTo = (line: string): void => {
@@ -310,14 +310,6 @@ async function ls(
     await stderr.flush();
     log?.close();
   }
-}
-
-/** Whether to draw the live line: a terminal, not `TERM=dumb`, not `--no-progress`, and no permission prompt to come. */
-async function drawsProgress(io: CliIO, flags: ParsedFlags): Promise<boolean> {
-  if (!io.stderrIsTerminal || flags.has("no-progress")) return false;
-  if (io.term === "dumb") return false;
-  // A prompt drawn over the line would be garbled by its redraws.
-  return !(await io.mayPrompt?.(["net", "read"]) ?? false);
 }
 
 async function crawlTree(

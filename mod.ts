@@ -33,6 +33,7 @@
  */
 export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
 export {
+  SITE_DEADLINE_MS,
   sitemapTreesForHomepages,
   type SitemapTreesOptions,
   type SiteResult,

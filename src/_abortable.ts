@@ -6,6 +6,8 @@
 
 /**
  * Settles with `work`, or rejects with the signal's reason as soon as it aborts.
+ * However many wait on one signal (every site of a many-sites run waits on
+ * the run's), the signal gets one listener.
  *
  * @param work The promise to wait for.
  * @param signal Stops the wait when it aborts; null waits for `work` alone.
@@ -14,10 +16,9 @@
 export function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Promise<T> {
   if (signal === null) return work;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    if (signal.aborted) return reject(signal.reason);
+    WAITS.add(signal, reject);
+    work.then(resolve, reject).finally(() => WAITS.delete(signal, reject));
   });
 }
 
@@ -84,3 +85,6 @@ export class AbortWaiters<W> {
     signal.removeEventListener("abort", watched.onAbort);
   }
 }
+
+/** The rejections of {@linkcode abortable} waits, by signal. */
+const WAITS = new AbortWaiters<(reason: unknown) => void>((reject, reason) => reject(reason));

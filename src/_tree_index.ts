@@ -56,10 +56,14 @@ export class TreeIndex {
           stats.outcome === "unreachable" ? "Site unreachable" : `Site ${stats.outcome}`
         }: ${why}`;
       }
-      // A failed robots.txt or well-known path is left out of the tree, not forgotten.
+      // A failed robots.txt or well-known path is left out of the tree, not forgotten:
+      // one that could not be read, that is; one that is gone (404, 410) or is no
+      // sitemap (an HTML page answered 200) is simply not there.
       for (const fetch of stats.fetches) {
-        if (fetch.outcome !== "failed" || fetch.status === 404 || fetch.status === 410) continue;
-        const why = fetch.status === null ? "no response" : `HTTP ${fetch.status}`;
+        const status = fetch.status;
+        if (fetch.outcome !== "failed" || status === 404 || status === 410) continue;
+        if (status !== null && status >= 200 && status < 300) continue;
+        const why = status === null ? "no response" : `HTTP ${status}`;
         this.failures.set(fetch.url, `Unable to fetch sitemap from URL: ${why}`);
         this.failures.set(fetch.finalUrl, `Unable to fetch sitemap from URL: ${why}`);
       }

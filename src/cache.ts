@@ -385,7 +385,8 @@ export function decodeCacheEntry(bytes: Uint8Array, url: string): CacheEntry | s
   if (bytes.byteLength < PREFIX_BYTES || MAGIC.some((b, i) => bytes[i] !== b)) {
     return `Not a sitemap cache entry (${bytes.byteLength} bytes, no SMTREEC1 header)`;
   }
-  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
+  // A copy, not `slice()`: a Node Buffer (what a Redis client returns) answers that with a view.
+  if (bytes.byteOffset % 8 !== 0) bytes = new Uint8Array(bytes);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(8, true);
   if (version !== VERSION) {

@@ -322,9 +322,9 @@ class Comparison implements SitemapChanges {
     const aMatch = this.#aMatch;
     let unique = 0;
     for (let k = 0, g = 0; k < a.columns.length; k++) {
-      const bytes = a.columns[k]!.urlBytes;
+      const { urlBytes: bytes, count } = a.columns[k]!;
       const ends = a.byteEnds[k]!;
-      for (let i = 0, s = 0; i < ends.length; i++, g++) {
+      for (let i = 0, s = 0; i < count; i++, g++) {
         const e = ends[i]!;
         const h = aHash[g] = hashBytes(bytes, s, e, seed);
         let slot = h & mask;
@@ -354,7 +354,7 @@ class Comparison implements SitemapChanges {
       const ends = b.byteEnds[k]!;
       const url = b.pagesNodeUrl(k);
       const verdict = this.#verdicts[k]!;
-      for (let i = 0, s = 0; i < ends.length; i++, g++) {
+      for (let i = 0, s = 0; i < columns.count; i++, g++) {
         const e = ends[i]!;
         const h = bHash[g] = hashBytes(bytes, s, e, seed);
         let found = -1;

@@ -1,7 +1,8 @@
 /**
  * Discovery and the crawl scheduler: robots.txt, the well-known paths, the
  * homepage's feed links, and the recursion through indexes, with every
- * per-call guard (fetch once, recursion, depth, sitemap count, callbacks). It
+ * per-call guard (fetch once, recursion, depth, sitemap count, deadline,
+ * callbacks). It
  * fetches through {@linkcode WebClient} and parses through a
  * {@linkcode ParsePool}; sitemap bytes are only handed on. With a cache it
  * makes conditional requests and reuses stored results on `304`, and with
@@ -10,6 +11,7 @@
  * @module
  */
 import { type CacheEntry, decodeCacheEntry, filterPagesSince } from "./cache.ts";
+import { AbortWaiters } from "./_abortable.ts";
 import { decompressIfGzip } from "./decompress.ts";
 import { WebClient } from "./fetch.ts";
 import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
@@ -29,8 +31,11 @@ import { TimeSlicer } from "./_slice.ts";
 /** Plain bodies up to this size are parsed on this thread (see #load). */
 const IN_THREAD_BYTES = 64 * 1024;
 
-/** Stands for a missing signal where one is required. */
-const NEVER_ABORTED = new AbortController().signal;
+/** Aborts a crawl's own controller when its caller's signal aborts (one listener per signal). */
+const CALLER_STOPS = new AbortWaiters<AbortController>((stop, reason) => stop.abort(reason));
+
+/** Why a sitemap the tree names was not fetched: a limit of the call, not the site. */
+type Cut = "maxSitemaps" | "deadline";
 
 /** A fetched and parsed document, shared by every place in the tree that names its URL. */
 type Doc =
@@ -95,6 +100,15 @@ const EMPTY_PACKED: PackedPages = {
   extras: null,
 };
 
+/**
+ * Nodes the tree may hold per `maxSitemaps` before a sitemap already in it
+ * is no longer shown again: a sitemap named by several parents appears under
+ * each (its document fetched once), and indexes that name each other's
+ * children over and over would otherwise grow the tree exponentially from a
+ * few documents. A sitemap's first place is always shown.
+ */
+export const TREE_NODES_PER_SITEMAP = 10;
+
 /** Feed links read from the homepage at most (a guard against pages listing thousands). */
 export const MAX_FEED_LINKS = 20;
 
@@ -124,7 +138,26 @@ export class Crawler {
   /** Cache writes in flight; the crawl waits for them before it returns. */
   readonly #writes: Promise<void>[] = [];
   readonly stats: StatsCollector;
-  #nodes = 0;
+  /** Sitemap URLs that took a place under `maxSitemaps` (see {@linkcode Crawler.#admit}). */
+  readonly #counted = new Set<string>();
+  /** Well-known paths being probed: each holds a place until it is known to hold a sitemap or not. */
+  readonly #probing = new Set<string>();
+  /** Settles when the next probe does, for URLs waiting for a place (see #admit). */
+  #probeSettled: { readonly promise: Promise<void>; readonly resolve: () => void } | null = null;
+  /** URLs left unfetched by a limit of the call, by key: what `stats.notFetched` counts. */
+  readonly #cut = new Map<string, Cut>();
+  /** Nodes placed in the tree so far (see {@linkcode TREE_NODES_PER_SITEMAP}). */
+  #treeNodes = 0;
+  /** URLs that have a node in the tree. */
+  readonly #placed = new Set<string>();
+  /** The nodes left out because the tree was full. */
+  readonly #leftOut = new WeakSet<AbstractSitemap>();
+  /**
+   * Aborted by the caller's signal or when `deadlineMs` runs out: every
+   * request, wait and retry of the crawl listens to it.
+   */
+  readonly #stop = new AbortController();
+  #deadlineReached = false;
   /** URLs finished (parsed or invalid): what `sitemapsDone` counts. */
   readonly #finished = new Set<string>();
   /** Progress events already sent, by kind, URL and reason. */
@@ -166,14 +199,52 @@ export class Crawler {
       retries: options.retries,
       maxDownloadBytes: options.maxDownloadBytes,
       concurrency: options.concurrency,
+      connectTimeoutMs: options.connectTimeoutMs,
       scheduler: this.#scheduler,
-      ...(options.signal === null ? {} : { signal: options.signal }),
+      signal: this.#stop.signal,
       checkUrl: guard,
     });
   }
 
   /** Builds the whole tree: robots.txt first, then each well-known sitemap not found through it. */
   async crawlWebsite(): Promise<IndexWebsiteSitemap> {
+    const end = this.#begin();
+    try {
+      return await this.#website();
+    } finally {
+      end();
+    }
+  }
+
+  /**
+   * Starts the call's clock and ties its controller to the caller's signal;
+   * returns what undoes both once the crawl is over.
+   */
+  #begin(): () => void {
+    const stop = this.#stop;
+    const caller = this.#o.signal;
+    if (caller !== null) {
+      if (caller.aborted) stop.abort(caller.reason);
+      else CALLER_STOPS.add(caller, stop);
+    }
+    const ms = this.#o.deadlineMs;
+    const timer = ms === null ? undefined : setTimeout(() => {
+      if (stop.signal.aborted) return;
+      this.#deadlineReached = true;
+      stop.abort(new DOMException(this.#cutReason("deadline"), "TimeoutError"));
+    }, ms);
+    return () => {
+      clearTimeout(timer);
+      if (caller !== null) CALLER_STOPS.delete(caller, stop);
+    };
+  }
+
+  /** Whether `error` is the deadline's abort (not the caller's, nor anything else). */
+  #isDeadline(error: unknown): boolean {
+    return this.#deadlineReached && error === this.#stop.signal.reason;
+  }
+
+  async #website(): Promise<IndexWebsiteSitemap> {
     const o = this.#o;
     const home = o.homepage;
     let robots: Promise<AbstractSitemap | null> = Promise.resolve(null);
@@ -259,18 +330,29 @@ export class Crawler {
    * (with the node's reason) when the sitemap answered but could not be read.
    */
   async crawlSitemap(url: string): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats }> {
-    const root = await this.#node(url, 0, [], isRobotsUrl(url));
-    if (root instanceof InvalidSitemap) {
-      const failure = this.#client.firstFailure;
-      if (this.#client.responses === 0 && failure !== null) {
-        this.stats.outcome = "unreachable";
-        this.stats.outcomeReason = failure.cause;
-      } else {
-        this.stats.outcome = "no-sitemaps";
-        this.stats.outcomeReason = root.reason;
+    const end = this.#begin();
+    try {
+      const root = await this.#node(url, 0, [], isRobotsUrl(url));
+      if (root instanceof InvalidSitemap) {
+        const cause = this.#unreachableCause();
+        this.stats.outcome = cause === null ? "no-sitemaps" : "unreachable";
+        this.stats.outcomeReason = cause ?? root.reason;
       }
+      return { root, stats: await this.#finish([root, ...root.allSitemaps()], []) };
+    } finally {
+      end();
     }
-    return { root, stats: await this.#finish([root, ...root.allSitemaps()], []) };
+  }
+
+  /** Why the site counts as unreachable (no request got a response), or null when it answered. */
+  #unreachableCause(): string | null {
+    if (this.#client.responses > 0) return null;
+    const failure = this.#client.firstFailure;
+    if (failure !== null) return failure.cause;
+    if (this.#deadlineReached) {
+      return `no response before the crawl's deadline of ${formatMs(this.#o.deadlineMs!)}`;
+    }
+    return null;
   }
 
   /** Waits for cache writes and takes the call's counters for the finished tree. */
@@ -279,12 +361,64 @@ export class Crawler {
     failed: readonly { url: string; reason: string }[],
   ): Promise<SitemapTreeStats> {
     await Promise.all(this.#writes);
-    this.stats.requests = this.#client.stats.requests;
-    this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
+    const stats = this.stats;
+    stats.requests = this.#client.stats.requests;
+    stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     // Reported once per call: every sitemap was parsed on this thread instead.
     const failure = this.#pool.startFailure;
-    if (failure !== null) this.stats.recordWarning(this.#o.homepage.href, failure);
-    return this.stats.snapshot(counted, failed);
+    if (failure !== null) stats.recordWarning(this.#o.homepage.href, failure);
+    // Each URL the tree (or a failed robots.txt) shows unfetched once, by cause.
+    const cut = new Map<string, Cut>();
+    const leftOut = new Set<string>();
+    const invalid = counted.filter((n) => n instanceof InvalidSitemap);
+    for (const node of invalid) if (this.#leftOut.has(node)) leftOut.add(urlKey(node.url));
+    for (const { url } of [...invalid, ...failed]) {
+      const key = urlKey(url);
+      const cause = this.#cut.get(key);
+      if (cause !== undefined) cut.set(key, cause);
+    }
+    stats.notFetched = cut.size;
+    stats.deadlineReached = this.#deadlineReached;
+    if (stats.outcome === "ok" && cut.size + leftOut.size > 0) {
+      const sitemaps = (n: number): string => `${n} ${n === 1 ? "sitemap" : "sitemaps"}`;
+      const lines: string[] = [];
+      for (const cause of ["maxSitemaps", "deadline"] as const) {
+        const n = [...cut.values()].filter((c) => c === cause).length;
+        if (n === 0) continue;
+        lines.push(`${sitemaps(n)} not fetched: ${this.#limitReached(cause)}`);
+      }
+      if (leftOut.size > 0) {
+        lines.push(
+          `${sitemaps(leftOut.size)} left out where named again: ${this.#limitReached("tree")}`,
+        );
+      }
+      stats.outcomeReason = lines.join("; ");
+    }
+    return stats.snapshot(counted, failed);
+  }
+
+  /** Which limit of the call was reached, in words (the end of an invalid node's reason). */
+  #limitReached(limit: Cut | "tree"): string {
+    const o = this.#o;
+    if (limit === "deadline") {
+      return `the crawl's deadline of ${formatMs(o.deadlineMs!)} was reached`;
+    }
+    if (limit === "maxSitemaps") {
+      return `the crawl's limit of ${o.maxSitemaps} sitemaps (maxSitemaps) was reached`;
+    }
+    const nodes = o.maxSitemaps * TREE_NODES_PER_SITEMAP;
+    return `the tree's limit of ${nodes} nodes (${TREE_NODES_PER_SITEMAP} × maxSitemaps) was reached`;
+  }
+
+  /** The reason of a sitemap a limit of the call left unfetched. */
+  #cutReason(cause: Cut): string {
+    return `Not fetched: ${this.#limitReached(cause)}`;
+  }
+
+  /** The document of a URL a limit of the call left unfetched, noted for `stats.notFetched`. */
+  #cutDoc(url: string, key: string, cause: Cut): Doc {
+    this.#cut.set(key, cause);
+    return { ok: false, url, reason: this.#cutReason(cause), status: null };
   }
 
   /** Sets the stats' `outcome` and `outcomeReason` (see {@linkcode SitemapTreeOutcome}). */
@@ -295,10 +429,10 @@ export class Crawler {
     const stats = this.stats;
     const found = children.some((c) => c.type !== "robots" || c.subSitemaps.length > 0);
     if (found) return;
-    const failure = this.#client.firstFailure;
-    if (this.#client.responses === 0 && failure !== null) {
+    const unreachable = this.#unreachableCause();
+    if (unreachable !== null) {
       stats.outcome = "unreachable";
-      stats.outcomeReason = failure.cause;
+      stats.outcomeReason = unreachable;
       return;
     }
     stats.outcome = "no-sitemaps";
@@ -327,22 +461,79 @@ export class Crawler {
 
   /**
    * Fetches and parses one URL once per call, whoever asks. `skipBefore` is
-   * the index lastmod of a child that may be skipped (NaN: fetch).
+   * the index lastmod of a child that may be skipped (NaN: fetch); `probe`:
+   * a well-known path, which counts under `maxSitemaps` only if it holds a sitemap.
    */
-  #doc(url: string, robots: boolean, skipBefore = NaN): Promise<Doc> {
+  #doc(url: string, robots: boolean, skipBefore = NaN, probe = false): Promise<Doc> {
     const key = urlKey(url);
-    let doc = this.#docs.get(key);
-    if (!doc) {
-      doc = this.#load(url, key, robots, skipBefore);
-      this.#docs.set(key, doc);
+    const known = this.#docs.get(key);
+    if (known !== undefined) return known;
+    const place = this.#admit(key, probe);
+    if (place === false && probe) {
+      // Not probed, and not remembered: a parent naming this URL once the
+      // other probes have given their places back may still get one.
+      return Promise.resolve({ ok: false, url, reason: "Not probed", status: null });
     }
+    const placed = (ok: boolean): Promise<Doc> =>
+      ok
+        ? this.#load(url, key, robots, skipBefore)
+        : Promise.resolve(this.#cutDoc(url, key, "maxSitemaps"));
+    const doc = typeof place === "boolean" ? placed(place) : place.then(placed);
+    if (probe) {
+      doc.then(
+        (d) => this.#settleProbe(key, d.ok && d.result.kind !== "invalid"),
+        () => this.#settleProbe(key, false),
+      );
+    }
+    this.#docs.set(key, doc);
     return doc;
   }
 
+  /**
+   * Gives a new URL its place under `maxSitemaps`, the most sitemaps a call
+   * reads: true (it counts from now on), false (the limit is reached), or,
+   * while well-known paths still hold places, a promise of the answer once
+   * they are known (a probe that finds nothing gives its place back, so the
+   * cut is exact whatever order the answers come in). A probe takes a place
+   * if one is free and never waits.
+   */
+  #admit(key: string, probe: boolean): boolean | Promise<boolean> {
+    if (this.#counted.size + this.#probing.size < this.#o.maxSitemaps) {
+      (probe ? this.#probing : this.#counted).add(key);
+      return true;
+    }
+    if (probe || this.#probing.size === 0) return false;
+    if (this.#probeSettled === null) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => resolve = r);
+      this.#probeSettled = { promise, resolve };
+    }
+    return this.#probeSettled.promise.then(() => this.#admit(key, false));
+  }
+
+  /** A probe is answered: its place counts if it holds a sitemap, else it is free again. */
+  #settleProbe(key: string, holdsSitemap: boolean): void {
+    this.#probing.delete(key);
+    if (holdsSitemap) this.#counted.add(key);
+    const settled = this.#probeSettled;
+    this.#probeSettled = null;
+    settled?.resolve();
+  }
+
+  /** {@linkcode Crawler.#fetchDoc}, or a document saying the deadline came first. */
   async #load(url: string, key: string, robots: boolean, skipBefore: number): Promise<Doc> {
+    try {
+      return await this.#fetchDoc(url, key, robots, skipBefore);
+    } catch (error) {
+      if (this.#isDeadline(error)) return this.#cutDoc(url, key, "deadline");
+      throw error;
+    }
+  }
+
+  async #fetchDoc(url: string, key: string, robots: boolean, skipBefore: number): Promise<Doc> {
     const sink = this.#sink;
     if (sink === null) return this.#download(url, key, robots, skipBefore);
-    await sink.acquire(this.#o.signal ?? NEVER_ABORTED);
+    await sink.acquire(this.#stop.signal);
     let doc: Doc;
     try {
       doc = await this.#download(url, key, robots, skipBefore);
@@ -582,7 +773,13 @@ export class Crawler {
    * same download, size and time limits as a sitemap; any failure means no feeds.
    */
   async #homepageFeeds(): Promise<string[]> {
-    const fetched = await this.#client.get(this.#o.homepage.href);
+    let fetched;
+    try {
+      fetched = await this.#client.get(this.#o.homepage.href);
+    } catch (error) {
+      if (this.#isDeadline(error)) return [];
+      throw error;
+    }
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
     if (!fetched.ok) return [];
@@ -619,11 +816,18 @@ export class Crawler {
         `Recursion level exceeded: ${url} is ${level} levels deep (maxDepth is ${this.#o.maxDepth})`,
       );
     }
-    if (++this.#nodes > this.#o.maxSitemaps) {
-      return this.#invalid(
-        url,
-        `Sitemap limit reached: maxSitemaps is ${this.#o.maxSitemaps}, ${url} not fetched`,
-      );
+    if (!quiet) {
+      const full = this.#treeNodes >= this.#o.maxSitemaps * TREE_NODES_PER_SITEMAP;
+      if (full && this.#placed.has(key)) {
+        const node = this.#invalid(
+          url,
+          `Left out: already in the tree, and ${this.#limitReached("tree")}`,
+        );
+        this.#leftOut.add(node);
+        return node;
+      }
+      this.#treeNodes++;
+      this.#placed.add(key);
     }
     this.stats.queued++;
     const started = performance.now();
@@ -631,7 +835,7 @@ export class Crawler {
     try {
       const o = this.#o;
       const skip = o.skipUnchangedSitemaps && indexLastmod < o.since;
-      doc = await this.#doc(url, robots, skip ? indexLastmod : NaN);
+      doc = await this.#doc(url, robots, skip ? indexLastmod : NaN, quiet);
     } finally {
       this.stats.queued--;
     }
@@ -787,6 +991,13 @@ function entriesOf(result: ParseResult): number {
   if (result.kind === "pages") return result.found;
   if (result.kind === "index") return result.children.length;
   return 0;
+}
+
+/** A duration as the deadline's reason names it: `250 ms`, `90 s`, `1.5 s`, `30 min`. */
+function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
 }
 
 function messageOf(error: unknown): string {

@@ -40,15 +40,26 @@
  * connections are retried; a permission error, a TLS failure and an unknown
  * host are not (the next attempt would meet the same answer).
  *
- * Fail-fast rule. A host (scheme, name and port) is given up for the rest of
- * the client's life once {@linkcode REFUSALS_TO_GIVE_UP} attempts in a row to
- * it were refused (`ECONNREFUSED`) or timed out before any response header,
- * with no HTTP response in between; or at the first permission error, TLS
- * failure or unknown-name answer for it (the same for every URL). From then on
- * every request to it, new ones and retries already waiting alike, fails at
- * once with that cause and sends nothing. Any HTTP response from the host
- * (whatever its status) resets its count of refusals, so a server that
- * refuses once and then answers still gets every retry.
+ * Fail-fast rule. A host (scheme, name and port) that has not sent a single
+ * HTTP response (of any status) in the client's life is given up at its first
+ * connect timeout (below), or once {@linkcode REFUSALS_TO_GIVE_UP} attempts
+ * to it were refused (`ECONNREFUSED`) or timed out (`timeoutMs`) before any
+ * response header; any host is given up at the first permission error, TLS
+ * failure or unknown-name answer (the same for every URL). From then on every
+ * request to it, new ones and retries already waiting alike, fails at once
+ * with that cause and sends nothing: a closed port costs a handful of
+ * requests, a host that never answers one connect timeout. A host that has
+ * answered is never given up for refusals or timeouts: a server whose
+ * heaviest generated sitemaps time out while the rest answer at once loses
+ * only those, and one that restarts mid-crawl (refusing for a moment) loses
+ * nothing once each request's retries get through.
+ *
+ * Two clocks bound an attempt: `timeoutMs`, from the request to the last body
+ * byte, and `connectTimeoutMs`, from the request to the response headers,
+ * which applies only while the host has not answered any request yet. A dead
+ * host (accepting connections and never answering, or dropping them) is so
+ * found out after `connectTimeoutMs`, while a live one's slow sitemaps still
+ * get the whole `timeoutMs`.
  *
  * @module
  */
@@ -75,6 +86,12 @@ export interface WebClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Deadline of one attempt, from sending the request to the last body byte, redirects included. */
   readonly timeoutMs: number;
+  /**
+   * Time from sending a request to its response headers while its host has
+   * not answered any request of this client yet (see the module doc); once
+   * the host has answered, only `timeoutMs` applies. @default {timeoutMs}
+   */
+  readonly connectTimeoutMs?: number;
   /**
    * Extra attempts after a network error (a reset mid-body included), 408, 429
    * or 5xx. A timeout is not retried: it already spent the whole budget, and a
@@ -108,8 +125,8 @@ export interface WebClientOptions {
 }
 
 /**
- * Refused (or header-less timed-out) attempts in a row, with no response in
- * between, after which a host is given up (see the module doc).
+ * Refused (or header-less timed-out) attempts after which a host that has
+ * never answered is given up (see the module doc).
  */
 export const REFUSALS_TO_GIVE_UP = 3;
 
@@ -184,7 +201,10 @@ interface Attempt {
   readonly retryAfterMs?: number;
 }
 
-/** Raised inside an attempt when its deadline passes; never escapes the client. */
+/**
+ * Raised inside an attempt when one of its clocks runs out (`"connect"`: no
+ * response headers from a host not heard from yet); never escapes the client.
+ */
 class DeadlineError extends Error {}
 
 interface Waiter {
@@ -267,8 +287,11 @@ export class WebClient {
   readonly #scheduler: RequestScheduler;
   readonly #maxRetryAfterMs: number;
   readonly #maxRedirects: number;
-  /** Consecutive refused attempts per host key (reset by any response). */
+  readonly #connectTimeoutMs: number;
+  /** Refused or header-less timed-out attempts per host key that has never answered. */
   readonly #refusals = new Map<string, number>();
+  /** Host keys that have sent an HTTP response (any status): never given up for refusals or timeouts. */
+  readonly #answered = new Set<string>();
   /** Hosts given up, with the failure every later request to them ends with. */
   readonly #down = new Map<string, FetchFailure>();
   #responses = 0;
@@ -283,6 +306,7 @@ export class WebClient {
     for (
       const [name, value, min] of [
         ["timeoutMs", options.timeoutMs, 1],
+        ["connectTimeoutMs", options.connectTimeoutMs ?? 1, 1],
         ["retries", options.retries, 0],
         ["maxDownloadBytes", options.maxDownloadBytes, 0],
         ["concurrency", options.concurrency, 1],
@@ -298,6 +322,7 @@ export class WebClient {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? options.timeoutMs;
     this.#scheduler = options.scheduler ??
       new RequestScheduler({
         concurrency: options.concurrency,
@@ -427,15 +452,10 @@ export class WebClient {
         timer ??= setTimeout(() => deadline.abort(new DeadlineError()), this.#options.timeoutMs);
         try {
           this.stats.requests++;
-          const response = await this.#fetch(url.href, {
-            headers,
-            redirect: "manual",
-            signal,
-            // Bun's own switch for transport decoding; other runtimes ignore it (see the module doc).
-            decompress: false,
-          } as RequestInit);
+          const response = await this.#headersOf(url, headers, deadline);
           status = response.status;
           this.#responses++;
+          this.#answered.add(hostKey(url));
           this.#refusals.delete(hostKey(url));
           if (REDIRECT_STATUSES.has(status) && response.headers.has("location")) {
             await discard(response);
@@ -507,14 +527,21 @@ export class WebClient {
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
       if (error instanceof DeadlineError) {
-        const ms = this.#options.timeoutMs;
+        const where = hostAndPort(url);
+        const connect = error.message === "connect";
+        const ms = connect ? this.#connectTimeoutMs : this.#options.timeoutMs;
         const failure: FetchFailure = {
           kind: "timeout",
-          cause: `timeout after ${ms} ms (${hostAndPort(url)})`,
+          cause: connect
+            ? `no response after ${ms} ms (${where})`
+            : `timeout after ${ms} ms (${where})`,
         };
         // Only a host that never sent headers counts towards giving it up.
-        if (status === null) this.#noteFailure(url, failure);
-        return final(url, status, `Timed out after ${ms} ms`, failure);
+        if (status === null) this.#noteFailure(url, failure, connect);
+        const reason = connect
+          ? `Timed out after ${ms} ms: no response from ${where}`
+          : `Timed out after ${ms} ms`;
+        return final(url, status, reason, failure);
       }
       const failure = describeFetchError(error, url);
       this.#noteFailure(url, failure);
@@ -537,6 +564,37 @@ export class WebClient {
     } finally {
       clearTimeout(timer);
       if (outer !== undefined) CALLER_ABORTS.delete(outer, deadline);
+    }
+  }
+
+  /**
+   * Sends the request and waits for its response headers, under
+   * `connectTimeoutMs` too while the host has not answered (module doc).
+   */
+  async #headersOf(url: URL, headers: Headers, deadline: AbortController): Promise<Response> {
+    const init = {
+      headers,
+      redirect: "manual",
+      signal: deadline.signal,
+      // Bun's own switch for transport decoding; other runtimes ignore it (see the module doc).
+      decompress: false,
+    } as RequestInit;
+    const key = hostKey(url);
+    // Nothing allocated between the scheduler's note of the send and the send.
+    const href = url.href;
+    if (this.#connectTimeoutMs >= this.#options.timeoutMs || this.#answered.has(key)) {
+      this.#scheduler.sending(url);
+      return await this.#fetch(href, init);
+    }
+    // Checked when it fires: a host that answered another request meanwhile is alive.
+    const timer = setTimeout(() => {
+      if (!this.#answered.has(key)) deadline.abort(new DeadlineError("connect"));
+    }, this.#connectTimeoutMs);
+    try {
+      this.#scheduler.sending(url);
+      return await this.#fetch(href, init);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -596,14 +654,22 @@ export class WebClient {
     return joined;
   }
 
-  /** Applies the fail-fast rule (module doc) to one failed attempt. */
-  #noteFailure(url: URL, failure: FetchFailure): void {
+  /**
+   * Applies the fail-fast rule (module doc) to one failed attempt;
+   * `connect`: it found no response within `connectTimeoutMs`.
+   */
+  #noteFailure(url: URL, failure: FetchFailure, connect = false): void {
     const key = hostKey(url);
     if (
       failure.kind === "permission" || failure.kind === "host-not-found" || failure.kind === "tls"
     ) {
       this.#down.set(key, failure);
-    } else if (failure.kind === "refused" || failure.kind === "timeout") {
+    } else if (connect) {
+      // Checked again: another request may have been answered since the timer fired.
+      if (!this.#answered.has(key)) this.#down.set(key, failure);
+    } else if (
+      (failure.kind === "refused" || failure.kind === "timeout") && !this.#answered.has(key)
+    ) {
       const refusals = (this.#refusals.get(key) ?? 0) + 1;
       this.#refusals.set(key, refusals);
       if (refusals >= REFUSALS_TO_GIVE_UP) this.#down.set(key, failure);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { SitemapCache } from "./cache.ts";
-import { integerOption } from "./_option_checks.ts";
+import { integerOption, MAX_TIMER_MS } from "./_option_checks.ts";
 import { resolveScheduling, type SchedulingOptions } from "./schedule.ts";
 import { VERSION } from "./version.ts";
 import { SitemapParserPool } from "./workers/parser_pool.ts";
@@ -103,6 +103,26 @@ export interface SitemapTreeOptions extends SchedulingOptions {
   readonly maxDepth?: number;
   /** Time for one sitemap's whole response, body included, per attempt. @default {30000} */
   readonly timeoutMs?: number;
+  /**
+   * Time for the response headers of a request to a host that has not
+   * answered any request of this call yet: a host that accepts connections
+   * and never answers (or drops them) is found out this fast, while a host
+   * that has answered gets the whole `timeoutMs` for its slow sitemaps. A
+   * host that has never answered is given up at its first such timeout
+   * (`no response after 10000 ms (host:443)`), or after 3 refusals.
+   * @default {10000}
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * A budget for the whole call, in milliseconds. When it runs out, requests
+   * in flight are aborted and every sitemap not fetched by then is an
+   * `InvalidSitemap("Not fetched: the crawl's deadline of 90 s was reached")`;
+   * the tree is returned, not rejected, and `stats.deadlineReached` says so.
+   * Documents already downloaded are still parsed. `null`: no deadline. At
+   * most 2147483647 (the timers' limit, about 24.8 days).
+   * @default {null (`sitemapTreesForHomepages`, `batch` and the queue worker: SITE_DEADLINE_MS, 30 minutes, per site)}
+   */
+  readonly deadlineMs?: number | null;
   /** Aborts everything; the call then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /** Retries for network errors, 408, 429 and 5xx (`Retry-After` honoured, capped). @default {2} */
@@ -111,7 +131,18 @@ export interface SitemapTreeOptions extends SchedulingOptions {
   readonly maxDownloadBytes?: number;
   /** Decompressed bytes per sitemap (the protocol's limit). @default {52428800} */
   readonly maxSitemapBytes?: number;
-  /** Sitemap nodes per call, a guard against crawl traps. @default {10000} */
+  /**
+   * The most sitemap documents a call reads (robots.txt, indexes, urlsets,
+   * feeds and text sitemaps), each URL once however many parents name it: a
+   * duplicate index's children are not counted twice, and a well-known path
+   * counts only when it holds a sitemap (its quiet 404 probes do not). Each
+   * URL past it is an `InvalidSitemap("Not fetched: the crawl's limit of
+   * 10000 sitemaps (maxSitemaps) was reached")`. The tree shows a sitemap
+   * under every parent naming it until it holds 10 × `maxSitemaps` nodes;
+   * past that, one already in the tree is `InvalidSitemap("Left out: …")`
+   * where it is named again. A guard against crawl traps.
+   * @default {10000}
+   */
   readonly maxSitemaps?: number;
   /** Keep only pages whose lastmod is at or after this instant, or that have none. */
   readonly since?: Date | string;
@@ -200,6 +231,9 @@ export interface ResolvedOptions {
   readonly respectCrawlDelay: boolean;
   readonly maxDepth: number;
   readonly timeoutMs: number;
+  readonly connectTimeoutMs: number;
+  /** Null when the call has none. */
+  readonly deadlineMs: number | null;
   readonly signal: AbortSignal | null;
   readonly retries: number;
   readonly maxDownloadBytes: number;
@@ -337,6 +371,10 @@ export function resolveOptions(
     ...resolveScheduling(options),
     maxDepth: integerOption("maxDepth", options.maxDepth, 11, 0),
     timeoutMs: integerOption("timeoutMs", options.timeoutMs, 30_000, 1),
+    connectTimeoutMs: integerOption("connectTimeoutMs", options.connectTimeoutMs, 10_000, 1),
+    deadlineMs: options.deadlineMs === undefined || options.deadlineMs === null
+      ? null
+      : integerOption("deadlineMs", options.deadlineMs, 0, 1, MAX_TIMER_MS),
     signal,
     retries: integerOption("retries", options.retries, 2, 0),
     maxDownloadBytes: integerOption(

@@ -210,6 +210,23 @@ export class RequestScheduler {
   }
 
   /**
+   * Notes that a granted request to `url`'s host goes on the wire now: the
+   * host's delay counts from here rather than from the grant, so that the
+   * time the caller takes between the two (its continuation waiting behind
+   * other work on a busy thread) never shortens the gap the server sees
+   * between two requests.
+   *
+   * @param url The request's URL.
+   */
+  sending(url: URL): void {
+    const host = this.#host(url);
+    const now = performance.now();
+    host.lastStart = Math.max(host.lastStart, now);
+    const delay = Math.max(this.options.delayMs, host.crawlDelayMs);
+    if (delay > 0) host.nextAt = Math.max(host.nextAt, now + delay);
+  }
+
+  /**
    * The delay between two request starts on `url`'s host now in force.
    *
    * @param url Any URL on the host.

@@ -16,8 +16,23 @@ import { RequestScheduler } from "./schedule.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
 import { defaultWorkerCount, type ParsePool } from "./workers/pool.ts";
 
+/**
+ * The `deadlineMs` each site gets in {@linkcode sitemapTreesForHomepages}
+ * (and `batch`, and the queue worker) unless the options set one (`null`:
+ * none): 30 minutes. A site at `maxSitemaps` (10,000 sitemaps, 4 at a time)
+ * whose sitemaps answer in under ~0.7 s each fits in it; a site whose
+ * sitemaps trickle in byte by byte, each within `timeoutMs`, would otherwise
+ * hold its slot for a day (10,000 x 30 s / 4).
+ */
+export const SITE_DEADLINE_MS = 30 * 60_000;
+
 /** Options of {@linkcode sitemapTreesForHomepages}. */
 export interface SitemapTreesOptions extends SitemapTreeOptions {
+  /**
+   * A budget for each site's whole crawl (see `SitemapTreeOptions.deadlineMs`);
+   * `null`: none. @default {SITE_DEADLINE_MS (30 minutes)}
+   */
+  readonly deadlineMs?: number | null;
   /**
    * Sites crawled at once. Results a consumer has not taken yet count
    * against it, so memory is bounded by this, not by the number of sites.
@@ -50,7 +65,10 @@ const PROBE_HOMEPAGE = "http://127.0.0.1/";
  * Crawls many websites, up to `siteConcurrency` at a time, and yields each
  * site's tree as soon as it is finished (so in completion order). All sites
  * share one parse pool, one connection cap (`maxConnections` spans the whole
- * run), per-host `concurrency` and delays, and the `cache`. A homepage that
+ * run), per-host `concurrency` and delays, and the `cache`. Each site has
+ * `deadlineMs` (30 minutes unless set), so that no site holds its slot for
+ * hours; what it did not fetch by then is an `InvalidSitemap` naming the
+ * deadline. A homepage that
  * is not an http(s) URL yields `{ homepage, error }` and the run goes on; an
  * unreachable site yields its tree, whose `stats` say so. The input may be an
  * async iterable, read only as sites are started, so a list of millions
@@ -142,7 +160,8 @@ export async function* sitemapTreesForHomepages(
  * Crawls sites one call at a time, all sharing one parse pool, one request
  * scheduler and the options' cache: the engine of
  * {@linkcode sitemapTreesForHomepages}, and of a queue worker whose jobs
- * arrive one by one.
+ * arrive one by one. Each site gets `deadlineMs`, {@linkcode SITE_DEADLINE_MS}
+ * unless the options say otherwise.
  */
 export class SiteCrawler {
   /** Aborts when the options' signal does or {@linkcode SiteCrawler.close} is called. */
@@ -169,7 +188,11 @@ export class SiteCrawler {
     this.signal = shared.signal === null
       ? this.#stop.signal
       : AbortSignal.any([shared.signal, this.#stop.signal]);
-    this.#options = { ...options, signal: this.signal };
+    this.#options = {
+      ...options,
+      signal: this.signal,
+      deadlineMs: options.deadlineMs === undefined ? SITE_DEADLINE_MS : options.deadlineMs,
+    };
     this.#scheduler = new RequestScheduler(shared);
     // Not warmed: small sites parse on this thread (discover.ts) and never
     // need a worker, whose isolate held ~35 MiB of RSS each over a batch of

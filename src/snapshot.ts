@@ -84,8 +84,8 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  * lastmods, the `unchanged` flag, and the root's `stats`. Pages are read in
  * their packed form, without building page objects.
  *
- * Sizes (bench/README.md): about 6 bytes per page for the seed benchmark's
- * million pages (URL and lastmod), more with extensions.
+ * URLs are front-coded and lastmods stored as differences, so a sitemap of
+ * similar URLs costs a few bytes per page (bench/README.md has the figures).
  *
  * @param tree The root of the tree (any node).
  * @returns The snapshot, in a buffer of its own; {@linkcode decodeSitemapTree} reads it back.
@@ -200,8 +200,9 @@ export function decodeSitemapTree(bytes: Uint8Array): AbstractSitemap {
     throw new TypeError(`Expected the snapshot's bytes as a Uint8Array but got ${typeof bytes}`);
   }
   checkPrefix(bytes);
-  // The checksum reads 32-bit words, which need an aligned start.
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  // The checksum reads 32-bit words, which need an aligned start: a copy
+  // (not `slice()`, which a Node Buffer answers with a view).
+  if (bytes.byteOffset % 4 !== 0) bytes = new Uint8Array(bytes);
   if (checksum(bytes, PREFIX_BYTES) !== view(bytes).getUint32(16, true)) {
     throw new SitemapSnapshotError("Snapshot checksum mismatch: the file is damaged");
   }

@@ -95,13 +95,29 @@ export interface SitemapTreeStats {
    */
   readonly outcome: SitemapTreeOutcome;
   /**
-   * One line naming the cause when `outcome` is not `"ok"`, else null:
+   * One line naming the cause when `outcome` is not `"ok"`:
    * `connection refused (127.0.0.1:59999)`, `host not found (nonexistent.invalid)`,
    * `TLS failure (host:443: …)`, `timeout after 30000 ms (host:443)`,
+   * `no response before the crawl's deadline of 90 s`,
    * `permission denied: run Deno with --allow-net`, or
-   * `no sitemap found (robots.txt 404; no well-known path answered)`.
+   * `no sitemap found (robots.txt 404; no well-known path answered)`. When
+   * `"ok"` but a limit of the call left sitemaps unfetched (see
+   * `notFetched`) or out of the tree, what it cut: `3 sitemaps not fetched:
+   * the crawl's limit of 10000 sitemaps (maxSitemaps) was reached`. Else null.
    */
   readonly outcomeReason: string | null;
+  /**
+   * True when `deadlineMs` ran out before the crawl was done: the deadline
+   * ended it. Requests in flight were aborted, and every sitemap not fetched
+   * by then is an `InvalidSitemap` whose reason names the deadline.
+   */
+  readonly deadlineReached: boolean;
+  /**
+   * Sitemaps the tree names (or a failed robots.txt) that were not fetched
+   * because `maxSitemaps` was reached or `deadlineMs` ran out, each URL once;
+   * each is an `InvalidSitemap` whose reason says which.
+   */
+  readonly notFetched: number;
   /** Sitemap nodes the tree shows, by `type` (`robots`, `index`, `urlset`, `text`, `rss`, `atom`, `invalid`). */
   readonly sitemapsByType: Readonly<Record<string, number>>;
   /**
@@ -145,6 +161,8 @@ export interface SitemapTreeStats {
 export const EMPTY_STATS: SitemapTreeStats = Object.freeze({
   outcome: "ok",
   outcomeReason: null,
+  deadlineReached: false,
+  notFetched: 0,
   sitemapsByType: Object.freeze({}),
   invalid: Object.freeze([]),
   warnings: Object.freeze([]),
@@ -186,6 +204,10 @@ export class StatsCollector {
   /** Set by the crawl once the tree is complete (see {@linkcode SitemapTreeOutcome}). */
   outcome: SitemapTreeOutcome = "ok";
   outcomeReason: string | null = null;
+  /** Set by the crawl (see {@linkcode SitemapTreeStats.deadlineReached}). */
+  deadlineReached = false;
+  /** Set by the crawl (see {@linkcode SitemapTreeStats.notFetched}). */
+  notFetched = 0;
 
   /** Milliseconds since the collector was made. */
   elapsedMs(): number {
@@ -263,6 +285,8 @@ export class StatsCollector {
     return Object.freeze({
       outcome: this.outcome,
       outcomeReason: this.outcomeReason,
+      deadlineReached: this.deadlineReached,
+      notFetched: this.notFetched,
       sitemapsByType: Object.freeze({ ...byType }),
       invalid: Object.freeze([...invalid]),
       warnings: Object.freeze([...this.#warnings]),

@@ -4,6 +4,8 @@
  */
 import type { AbstractSitemap } from "../src/objects/sitemap.ts";
 import { AbstractPagesSitemap, InvalidSitemap } from "../src/objects/sitemap.ts";
+import { createServer, type Server, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { FixtureSite, type ListeningSite } from "../fixtures/site.ts";
 
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
@@ -79,6 +81,51 @@ export async function withSite<T>(
   } finally {
     await server.close();
   }
+}
+
+/**
+ * robots.txt -> /index.xml -> [/good.xml (one page, at once), /drip.xml (one
+ * page, sent a byte at a time: seconds)], for tests of a crawl's deadline.
+ */
+export function dripSite(): FixtureSite {
+  return new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\n")
+    .file("/index.xml", sitemapIndex(["/good.xml", "/drip.xml"]))
+    .file("/good.xml", urlset(["/good"]))
+    .trickle("/drip.xml", urlset(["/drip"]), { bytesPerSecond: 1 });
+}
+
+/** Hosts that accept connections and never answer, one port each on 127.0.0.1. */
+export interface SilentHosts {
+  /** `http://127.0.0.1:PORT/`, one per host. */
+  readonly homepages: readonly string[];
+  /** Closes every connection and server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `count` hosts that accept TCP connections and never send a byte: a
+ * server that is up but hung, which only a timeout tells from a slow one.
+ */
+export async function silentHosts(count: number): Promise<SilentHosts> {
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  for (let i = 0; i < count; i++) {
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+  }
+  return {
+    homepages: servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/`),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+    },
+  };
 }
 
 export { FixtureSite };

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "./_assert.ts";
 import {
   type CacheEntry,
@@ -91,6 +92,12 @@ Deno.test("decodeCacheEntry() reads an entry at an unaligned offset and an index
   const backPages = decodeCacheEntry(odd.subarray(1), KEY);
   assert(typeof backPages !== "string" && backPages.result.kind === "pages");
   assertEquals(backPages.result.pages.count, 5);
+  // A store may return a Node Buffer at any offset of a pooled slab.
+  const pooled = Buffer.alloc(pages.byteLength + 5);
+  pooled.set(pages, 5);
+  const fromBuffer = decodeCacheEntry(pooled.subarray(5), KEY);
+  assert(typeof fromBuffer !== "string" && fromBuffer.result.kind === "pages");
+  assertEquals(pagesJSON(fromBuffer.result.pages), pagesJSON(parse(RICH).pages));
 });
 
 Deno.test("decodeCacheEntry() refuses foreign, truncated, garbled, other-version and other-URL entries", () => {

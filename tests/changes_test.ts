@@ -16,6 +16,7 @@ import {
   IndexWebsiteSitemap,
   IndexXMLSitemap,
   InvalidSitemap,
+  PagesXMLSitemap,
 } from "../src/objects/sitemap.ts";
 import { hash } from "../fixtures/generate.ts";
 import { serveVersion } from "../fixtures/changing_site.ts";
@@ -170,6 +171,38 @@ Deno.test("compareSitemapTrees(): a robots.txt that fails is left out of the tre
   });
 });
 
+Deno.test("compareSitemapTrees(): a well-known-path sitemap answering 503 is unavailable, answering 404 or an HTML page removed", async () => {
+  const doc = `<urlset ${NS}><url><loc>https://example.com/a</loc></url></urlset>`;
+  const fixture = new FixtureSite().status("/robots.txt", 404).file("/sitemap.xml", doc);
+  await withSite(fixture, async (server) => {
+    const options = { ...CRAWL, useKnownPaths: true, useFeeds: false };
+    const before = await sitemapTreeForHomepage(server.origin, options);
+    assertEquals(before.stats.pagesKept, 1);
+    const after = async () =>
+      compareSitemapTrees(before, await sitemapTreeForHomepage(server.origin, options));
+    fixture.status("/sitemap.xml", 503);
+    assertEquals(lines(await after(), server.origin), [
+      '{"change":"unavailable","sitemap":"/sitemap.xml","reason":"Unable to fetch sitemap from URL: HTTP 503"}',
+      '{"change":"unavailable","page":"https://example.com/a","sitemap":"/sitemap.xml","reason":"Unable to fetch sitemap from URL: HTTP 503"}',
+    ]);
+    for (
+      const gone of [
+        () => fixture.status("/sitemap.xml", 404),
+        () =>
+          fixture.file("/sitemap.xml", "<html><body>Not here</body></html>", {
+            contentType: "text/html",
+          }),
+      ]
+    ) {
+      gone();
+      assertEquals(lines(await after(), server.origin), [
+        '{"change":"removed","sitemap":"/sitemap.xml","type":"urlset"}',
+        '{"change":"removed","page":"https://example.com/a","sitemap":"/sitemap.xml"}',
+      ]);
+    }
+  });
+});
+
 Deno.test("compareSitemapTrees(): an index that becomes invalid makes the sitemaps and pages below it unavailable", () => {
   const a = urlset("/a.xml", [["/1"], ["/2"]]);
   const before = site([new IndexXMLSitemap("https://example.com/index.xml", [a])]);
@@ -311,6 +344,29 @@ Deno.test("compareSitemapTrees() builds fresh change objects on each iteration, 
     "https://example.com/b",
   ]);
   assert(Object.isFrozen(changed) && Object.isFrozen(changes.counts.pages));
+});
+
+Deno.test("compareSitemapTrees() and snapshots read only `count` pages of columns whose arrays are longer", () => {
+  const text = "https://example.com/ahttps://example.com/bhttps://example.com/ignored";
+  const columns = (lastmod: number) => ({
+    count: 2,
+    urlBytes: new TextEncoder().encode(text),
+    urlEnds: new Uint32Array([21, 42, 69]),
+    lastModified: new Float64Array([lastmod, NaN, 0]),
+    priority: new Float64Array([0.5, 0.5, 0.5]),
+    changeFrequency: new Uint8Array(3),
+    extras: null,
+  });
+  const url = "https://example.com/s.xml";
+  const before = new PagesXMLSitemap(url, columns(0));
+  const after = new PagesXMLSitemap(url, columns(86_400_000));
+  assertEquals([...compareSitemapTrees(before, after)].map((c) => c.kind === "page" && c.page), [
+    "https://example.com/a",
+  ]);
+  assertEquals(compareSitemapTrees(before, after).counts.pages.unchanged, 1);
+  const copy = decodeSitemapTree(encodeSitemapTree(before));
+  assertEquals(copy.toJSON(), before.toJSON());
+  assertEquals([...copy.allPages()].length, 2);
 });
 
 /** The comparison done the slow, obvious way over `toJSON()`: page changes as `change page fields`. */

@@ -513,21 +513,24 @@ Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; us
   });
 });
 
-Deno.test("cli.ts as a process: Ctrl-C (SIGINT) during the crawl exits 130 with one line", async () => {
-  const site = smallSite().hang("/index.xml");
-  await withSite(site, async (s) => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", CLI, "ls", s.url("/"), "-k"],
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    while (site.count("/index.xml") === 0) await new Promise((r) => setTimeout(r, 20));
-    child.kill("SIGINT");
-    const output = await child.output();
-    const decoder = new TextDecoder();
-    assert.deepEqual(
-      [output.code, decoder.decode(output.stdout), decoder.decode(output.stderr)],
-      [130, "", "sitemap-tree: Interrupted\n"],
-    );
-  });
+Deno.test("cli.ts as a process: Ctrl-C (SIGINT) during the crawl exits 130 with one line, SIGTERM 143", async () => {
+  for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    const site = smallSite().hang("/index.xml");
+    await withSite(site, async (s) => {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", CLI, "ls", s.url("/"), "-k"],
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      while (site.count("/index.xml") === 0) await new Promise((r) => setTimeout(r, 20));
+      child.kill(signal);
+      const output = await child.output();
+      const decoder = new TextDecoder();
+      assert.deepEqual(
+        [output.code, output.signal, decoder.decode(output.stdout), decoder.decode(output.stderr)],
+        [status, null, "", "sitemap-tree: Interrupted\n"],
+        signal,
+      );
+    });
+  }
 });

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { describeFetchError } from "../src/_fetch_failure.ts";
 import { REFUSALS_TO_GIVE_UP, WebClient, type WebClientOptions } from "../src/fetch.ts";
 import { FixtureSite } from "../fixtures/site.ts";
-import { deniedFetch } from "./_tree_helpers.ts";
+import { deniedFetch, silentHosts } from "./_tree_helpers.ts";
 import { runtimeName, serve } from "../fixtures/serve.ts";
 
 const URL_REFUSED = new URL("http://127.0.0.1:59999/robots.txt");
@@ -177,7 +177,7 @@ async function freePort(): Promise<number> {
   return server.port;
 }
 
-Deno.test("WebClient gives a refusing host up after 3 refusals in a row: later requests send nothing", async () => {
+Deno.test("WebClient gives a host that never answered up after 3 refusals: later requests send nothing", async () => {
   const port = await freePort();
   const web = client();
   const urls = ["/robots.txt", "/sitemap.xml", "/sitemap_index.xml", "/feed"].map((p) =>
@@ -323,5 +323,51 @@ Deno.test("WebClient gives up a host whose headers never come after 3 timeouts i
     assert.deepEqual([web.stats.requests, site.count("/d.xml")], [3, 0]);
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("WebClient never gives up a host that has answered: paths that time out fail alone, the others are read", async () => {
+  const site = new FixtureSite().file("/robots.txt", "Sitemap: /a.xml\n");
+  for (let i = 0; i < 4; i++) site.hang(`/hang${i}.xml`).file(`/good${i}.xml`, "<urlset/>");
+  const server = await site.listen();
+  try {
+    const web = client({ timeoutMs: 300, retries: 0, concurrency: 4 });
+    assert.ok((await web.get(server.url("/robots.txt"))).ok);
+    // The four hanging paths take every slot and time out together first.
+    const paths = [0, 1, 2, 3].map((i) => `/hang${i}.xml`);
+    paths.push(...[0, 1, 2, 3].map((i) => `/good${i}.xml`));
+    const results = await Promise.all(paths.map((p) => web.get(server.url(p))));
+    assert.deepEqual(results.map((r) => r.ok ? "ok" : r.reason), [
+      ...Array(4).fill("Timed out after 300 ms"),
+      ...Array(4).fill("ok"),
+    ]);
+    assert.deepEqual([0, 1, 2, 3].map((i) => site.count(`/good${i}.xml`)), [1, 1, 1, 1]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("WebClient gives connectTimeoutMs to a host that has not answered yet, and timeoutMs once it has", async () => {
+  const silent = await silentHosts(1);
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /a.xml\n")
+    .file("/slow.xml", "<urlset/>", { latencyMs: 400 });
+  const server = await site.listen();
+  try {
+    const web = client({ timeoutMs: 5_000, connectTimeoutMs: 100, retries: 0 });
+    const url = `${silent.homepages[0]}robots.txt`;
+    const where = new URL(url).host;
+    const dead = await web.get(url);
+    assert.deepEqual(dead.ok ? null : [dead.reason, dead.failure], [
+      `Timed out after 100 ms: no response from ${where}`,
+      { kind: "timeout", cause: `no response after 100 ms (${where})` },
+    ]);
+    // Answered once, the host's slow sitemap gets the whole timeoutMs.
+    assert.ok((await web.get(server.url("/robots.txt"))).ok);
+    const slow = await web.get(server.url("/slow.xml"));
+    assert.ok(slow.ok, slow.ok ? "" : slow.reason);
+  } finally {
+    await server.close();
+    await silent.close();
   }
 });

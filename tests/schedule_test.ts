@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { crawlDelayOf, RequestScheduler } from "../src/schedule.ts";
+import { crawlDelayOf, type Release, RequestScheduler } from "../src/schedule.ts";
+import { WebClient } from "../src/fetch.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import { serve, type Served } from "../fixtures/serve.ts";
 import { FixtureSite } from "../fixtures/site.ts";
@@ -277,6 +278,40 @@ Deno.test("sitemapTreeForHomepage() defaults to 64 connections across hosts", as
   }
 });
 
+Deno.test("WebClient: a host's delay runs from when a request is sent, not from its grant, however late the caller sends it", async () => {
+  /** Grants as usual, but the first caller resumes 30 ms late (a busy thread). */
+  class LateScheduler extends RequestScheduler {
+    #late = true;
+    override async acquire(url: URL, signal: AbortSignal, ungated = false): Promise<Release> {
+      const release = await super.acquire(url, signal, ungated);
+      if (this.#late) {
+        this.#late = false;
+        const until = performance.now() + 30;
+        while (performance.now() < until) { /* busy */ }
+      }
+      return release;
+    }
+  }
+  const sent: number[] = [];
+  const web = new WebClient({
+    userAgent: "sitemap-tree-test/1.0",
+    timeoutMs: 5_000,
+    retries: 0,
+    maxDownloadBytes: 1024,
+    concurrency: 4,
+    scheduler: new LateScheduler({ delayMs: 50 }),
+    fetch: () => {
+      sent.push(performance.now());
+      return Promise.resolve(new Response("<urlset/>"));
+    },
+  });
+  assert.ok((await web.get("https://example.com/a.xml")).ok);
+  assert.ok((await web.get("https://example.com/b.xml")).ok);
+  // Counted from the grant, the second request went out 20 ms after the first.
+  const gap = sent[1]! - sent[0]!;
+  assert.ok(gap >= 49, `the second request went ${gap.toFixed(1)} ms after the first`);
+});
+
 Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, then its Crawl-delay between requests", async () => {
   const site = new FixtureSite()
     .file("/robots.txt", (o) => `User-agent: *\nCrawl-delay: 0.05\nSitemap: ${o}/index.xml\n`)
@@ -288,7 +323,8 @@ Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, th
   // connection set-up, which differs between runtimes.
   const sent: [string, number][] = [];
   const fetchLogged: typeof fetch = (input, init) => {
-    sent.push([new URL(String(input)).pathname, performance.now()]);
+    const at = performance.now();
+    sent.push([new URL(String(input)).pathname, at]);
     return fetch(input, init);
   };
   try {
@@ -308,7 +344,9 @@ Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, th
     assert.equal(site.maxInFlight, 1);
     for (let i = 1; i < sent.length; i++) {
       const gap = sent[i]![1] - sent[i - 1]![1];
-      // Timers may fire up to a millisecond early in some runtimes.
+      // The delay runs from the scheduler's note that a request is sent, a
+      // function call before `fetchLogged` notes it here: only a thread
+      // descheduled between the two could make this gap shorter than 50 ms.
       assert.ok(
         gap >= 49,
         `request ${i} (${sent[i]![0]}) went ${gap.toFixed(1)} ms after the last`,

@@ -409,7 +409,7 @@ Deno.test("sitemapTreeForHomepage() enforces maxDepth and maxSitemaps with reaso
       "  robots /robots.txt",
       "    index /d1.xml",
       "      index /d2.xml",
-      "        invalid /d3.xml: Sitemap limit reached: maxSitemaps is 3, /d3.xml not fetched",
+      "        invalid /d3.xml: Not fetched: the crawl's limit of 3 sitemaps (maxSitemaps) was reached",
     ]);
   });
 });

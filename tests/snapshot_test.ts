@@ -1,4 +1,5 @@
 import { throws } from "node:assert/strict";
+import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "./_assert.ts";
 import {
   type AbstractSitemap,
@@ -304,12 +305,16 @@ Deno.test("decodeSitemapTree() refuses a well-framed snapshot whose tree is cut 
   assertEquals(reframe(body), good);
 });
 
-Deno.test("decodeSitemapTree() reads a snapshot at any offset of a larger buffer", () => {
+Deno.test("decodeSitemapTree() reads a snapshot at any offset of a larger buffer, a Node Buffer too", () => {
   const good = encodeSitemapTree(SMALL);
   for (const offset of [1, 2, 3, 5]) {
     const buffer = new Uint8Array(good.length + offset);
     buffer.set(good, offset);
     assertEquals(decodeSitemapTree(buffer.subarray(offset)).toJSON(), SMALL.toJSON());
+    // What readFile() gives: a Buffer, whose slice() is a view, not a copy.
+    const node = Buffer.alloc(good.length + offset);
+    node.set(good, offset);
+    assertEquals(decodeSitemapTree(node.subarray(offset)).toJSON(), SMALL.toJSON());
   }
 });
 

@@ -14,6 +14,7 @@
  */
 import { parseArgs as parseTokens } from "node:util";
 import type { SitemapTreeOptions } from "../options.ts";
+import { MAX_TIMER_MS } from "../_option_checks.ts";
 
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
@@ -117,6 +118,17 @@ export const CRAWL_FLAGS: FlagGroup = {
       name: "timeout",
       value: "MS",
       help: "one sitemap's whole response, per attempt (default 30000)",
+    },
+    {
+      name: "connect-timeout",
+      value: "MS",
+      help: "response headers from a host that has not answered yet (default 10000)",
+    },
+    {
+      name: "deadline",
+      value: "DURATION",
+      help: "a budget for each site's whole crawl, e.g. 90s, 5m, 1h, or none; what is\n" +
+        "not fetched by then is invalid (default: none; batch, worker: 30m per site)",
     },
     { name: "retries", value: "N", help: "retries for network errors, 408, 429, 5xx (default 2)" },
     { name: "max-depth", value: "N", help: "levels of nesting below robots.txt (default 11)" },
@@ -316,6 +328,8 @@ export const BATCH: CommandSpec = {
   description: `Reads one homepage per line of FILE (or stdin for -; blank lines and #
 comments are skipped), crawls the sites, --site-concurrency at a time with one
 connection cap and parse pool for all, and writes NDJSON as each site finishes.
+A site is crawled once: a line whose normalised homepage (scheme, host, port)
+an earlier line named is skipped, as enqueue does, and stderr says how many.
 A line is written whole or not at all, so --resume continues a killed run.`,
   minOperands: 1,
   maxOperands: 1,
@@ -328,8 +342,8 @@ A line is written whole or not at all, so --resume continues a killed run.`,
           short: "f",
           value: "FORMAT",
           help: "summary (default): one line per site: homepage, status (ok,\n" +
-            "no-sitemaps, unreachable), reason, sitemaps, invalidSitemaps, pages,\n" +
-            "distinctPages, bytes, requests, ms\n" +
+            "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
+            "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
             'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
         },
         { name: "out", short: "o", value: "FILE", help: "append to FILE instead of stdout" },
@@ -353,6 +367,25 @@ const REDIS: FlagSpec = {
 };
 const QUEUE: FlagSpec = { name: "queue", value: "NAME", help: "the queue (default sitemap-sites)" };
 
+/** How long `enqueue` and `worker` wait for a Redis that does not answer, ms. */
+export const REDIS_TIMEOUT_MS: Readonly<Record<"enqueue" | "worker", number>> = Object.freeze({
+  enqueue: 10_000,
+  worker: 60_000,
+});
+
+/** How long a stopped worker's jobs in hand may take to finish before they go back to the queue, ms. */
+export const WORKER_GRACE_MS = 5_000;
+
+function redisTimeout(command: "enqueue" | "worker", when: string): FlagSpec {
+  return {
+    name: "redis-timeout",
+    value: "MS",
+    help: `give up (exit 1) when Redis has not answered\nfor MS${when} (default ${
+      REDIS_TIMEOUT_MS[command]
+    })`,
+  };
+}
+
 /** `enqueue`: homepages onto a BullMQ queue. */
 export const ENQUEUE: CommandSpec = {
   name: "enqueue",
@@ -363,8 +396,11 @@ the normalised homepage, so a site enqueued twice is one job. Prints
 {"offered":N,"added":M}. Workers (the worker command) crawl the jobs.`,
   minOperands: 1,
   maxOperands: 1,
-  flags: [{ heading: "Queue", flags: [REDIS, QUEUE] }, META_FLAGS],
-  footer: "Exit status: 0 done, 1 Redis unusable, 2 usage error.\n",
+  flags: [
+    { heading: "Queue", flags: [REDIS, QUEUE, redisTimeout("enqueue", "")] },
+    META_FLAGS,
+  ],
+  footer: "Exit status: 0 done, 1 Redis unusable, 2 usage error, 130 interrupted.\n",
 };
 
 /** `worker`: crawls a BullMQ queue's sites. */
@@ -377,7 +413,14 @@ site's pages and then its summary to one NDJSON file under DIR (written whole,
 by rename); a job's return value is the summary. Any number of workers on any
 number of machines may share one Redis; the jobs of a worker that dies are
 taken over by BullMQ's stalled-job check. Runs until interrupted, or with
---drain until no job is waiting, delayed or active.`,
+--drain until no job is waiting, delayed or active.
+
+A site whose file cannot be written (a full disk, DIR removed or read-only)
+fails at once, naming the cause, and is not crawled again (retry the failed
+jobs once DIR is fixed); each failure is one stderr line, and a summary line
+ends the run. SIGINT (Ctrl-C) or SIGTERM: no more jobs are taken, the jobs in
+hand get --grace to finish and are then handed back to the queue; a second
+signal exits at once. A lost Redis is one line, its return another.`,
   minOperands: 0,
   maxOperands: 0,
   flags: [
@@ -388,6 +431,13 @@ taken over by BullMQ's stalled-job check. Runs until interrupted, or with
         QUEUE,
         { name: "out", short: "o", value: "DIR", help: "where the site files go (required)" },
         { name: "drain", help: "stop once the queue has no job waiting, delayed or active" },
+        redisTimeout("worker", ", at start or later"),
+        {
+          name: "grace",
+          value: "MS",
+          help: "on SIGINT or SIGTERM, how long the sites in hand may take to\n" +
+            `finish before they go back to the queue (default ${WORKER_GRACE_MS})`,
+        },
         { name: "name", value: "NAME", help: "this worker's name (a job's processedBy)" },
         {
           name: "stalled-interval",
@@ -405,7 +455,9 @@ taken over by BullMQ's stalled-job check. Runs until interrupted, or with
     SITES_CRAWL_FLAGS,
     META_FLAGS,
   ],
-  footer: "Exit status: 0 done, 1 Redis or DIR unusable, 2 usage error, 130 interrupted.\n",
+  footer: `Exit status: 0 done, 1 Redis or DIR unusable, a site failed, or Redis lost the
+queue (restarted without persistence), 2 usage error, 130 interrupted (143 by SIGTERM).
+`,
 };
 
 /** The commands, in the order the program's help lists them. */
@@ -683,6 +735,29 @@ export class ParsedFlags {
     return n;
   }
 
+  /**
+   * A duration in milliseconds, written with its unit (`1500ms`, `90s`, `5m`,
+   * `1.5h`), or null for `none`; `undefined` when not given.
+   */
+  duration(name: string): number | null | undefined {
+    const o = this.#last(name);
+    if (o === undefined) return undefined;
+    if (o.value === "none") return null;
+    const match = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)$/.exec(o.value);
+    const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[
+      (match?.[2] ?? "ms") as "ms" | "s" | "m" | "h"
+    ];
+    const ms = match === null ? NaN : Math.round(Number(match[1]) * scale);
+    if (!(ms >= 1 && ms <= MAX_TIMER_MS)) {
+      throw this.error(
+        `Option ${o.written} must be a duration such as 90s, 5m or 1h (at most 596h), or none, got ${
+          JSON.stringify(o.value)
+        }`,
+      );
+    }
+    return ms;
+  }
+
   /** An ISO 8601 date; a time without a zone is UTC, as sitemap lastmods are here. */
   date(name: string): Date | null {
     const o = this.#last(name);
@@ -772,6 +847,7 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
     ["maxConnections", "max-connections", 1],
     ["delayMs", "delay-ms", 0],
     ["timeoutMs", "timeout", 1],
+    ["connectTimeoutMs", "connect-timeout", 1],
     ["retries", "retries", 0],
     ["maxDepth", "max-depth", 0],
     ["maxSitemaps", "max-sitemaps", 1],
@@ -781,6 +857,8 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
     const n = flags.integer(flag, min);
     if (n !== null) (options as Record<string, unknown>)[option] = n;
   }
+  const deadlineMs = flags.duration("deadline");
+  if (deadlineMs !== undefined) options.deadlineMs = deadlineMs;
   const maxDownloadBytes = flags.bytes("max-download-bytes");
   if (maxDownloadBytes !== null) options.maxDownloadBytes = maxDownloadBytes;
   if (flags.has("respect-crawl-delay")) options.respectCrawlDelay = true;

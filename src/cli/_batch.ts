@@ -14,11 +14,12 @@ import { createReadStream, openSync, readFileSync, writeSync } from "node:fs";
 import { closeSync, ftruncateSync, statSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
+import { siteKey } from "../_site_key.ts";
 import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
 import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
-import { CLEAR_LINE } from "./_progress.ts";
-import { sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
+import { drawsProgress, ProgressLine } from "./_progress.ts";
+import { siteEndLine, sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
 import { formatCount } from "./_units.ts";
 
 /** What `batch` was asked to do. */
@@ -98,6 +99,12 @@ export function batchProgressText(counts: BatchCounts, elapsedMs: number): strin
     `failures ${formatCount(counts.failures)} · ${rate.toFixed(1)} sites/s${eta}`;
 }
 
+/** A line's homepage: the trimmed line, or null for a blank line or a `#` comment. */
+function homepageOf(raw: string): string | null {
+  const line = raw.trim();
+  return line === "" || line.startsWith("#") ? null : line;
+}
+
 /**
  * The homepages of a text: trimmed lines, without blank lines and `#` comments.
  *
@@ -106,9 +113,8 @@ export function batchProgressText(counts: BatchCounts, elapsedMs: number): strin
  */
 export async function* homepagesOf(lines: AsyncIterable<string>): AsyncGenerator<string> {
   for await (const raw of lines) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
-    yield line;
+    const homepage = homepageOf(raw);
+    if (homepage !== null) yield homepage;
   }
 }
 
@@ -123,11 +129,61 @@ export function linesOf(input: string): AsyncIterable<string> {
   return createInterface({ input: stream, crlfDelay: Infinity });
 }
 
-function countHomepages(input: string): number {
+/**
+ * Lets each site through once: the first line of each {@linkcode siteKey}
+ * (the key `enqueue` makes a job id), except the sites an earlier run
+ * finished. Later lines of a key are counted as duplicates.
+ */
+export class UniqueSites {
+  readonly #done: ReadonlySet<string>;
+  readonly #seen = new Set<string>();
+  #read = 0;
+  #duplicates = 0;
+
+  /**
+   * @param done Homepages finished already (`--resume`), as written then.
+   */
+  constructor(done: Iterable<string> = []) {
+    this.#done = new Set([...done].map(siteKey));
+  }
+
+  /**
+   * Whether to crawl this homepage.
+   *
+   * @param homepage One homepage line.
+   * @returns True the first time its site is met and it is not done.
+   */
+  accept(homepage: string): boolean {
+    this.#read++;
+    const key = siteKey(homepage);
+    if (this.#done.has(key)) return false;
+    if (this.#seen.has(key)) {
+      this.#duplicates++;
+      return false;
+    }
+    this.#seen.add(key);
+    return true;
+  }
+
+  /** Homepage lines offered so far. */
+  get read(): number {
+    return this.#read;
+  }
+
+  /** Lines skipped because an earlier line named the same site. */
+  get duplicates(): number {
+    return this.#duplicates;
+  }
+}
+
+/** The sites a file will crawl: its distinct homepages not finished already. */
+function countSites(input: string, done: ReadonlySet<string>): number {
+  const sites = new UniqueSites(done);
   let n = 0;
-  for (const raw of readFileSync(input, "utf8").split("\n")) {
-    const line = raw.trim();
-    if (line !== "" && !line.startsWith("#")) n++;
+  // As readline splits them: a lone \r ends a line too.
+  for (const raw of readFileSync(input, "utf8").split(/\r\n|\n|\r/)) {
+    const homepage = homepageOf(raw);
+    if (homepage !== null && sites.accept(homepage)) n++;
   }
   return n;
 }
@@ -219,9 +275,8 @@ export async function runBatch(
   let skip = new Set<string>();
   let fd: number | null = null;
   try {
-    if (config.input !== "-") {
-      if (!statSync(config.input).isFile()) throw new Error(`${config.input} is not a file`);
-      total = countHomepages(config.input);
+    if (config.input !== "-" && !statSync(config.input).isFile()) {
+      throw new Error(`${config.input} is not a file`);
     }
   } catch (error) {
     stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
@@ -236,6 +291,13 @@ export async function runBatch(
       return 1;
     }
   }
+  try {
+    if (config.input !== "-") total = countSites(config.input, skip);
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
+    stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
+    return 1;
+  }
   const encoder = new TextEncoder();
   const write = async (text: string): Promise<void> => {
     const bytes = encoder.encode(text);
@@ -248,23 +310,21 @@ export async function runBatch(
   let done = 0;
   let pages = 0;
   let failures = 0;
-  if (total !== null) {
-    // Sites finished earlier count as done in the total's terms.
-    total = Math.max(0, total - skip.size);
-  }
+  const progressText = (elapsedMs: number): string =>
+    batchProgressText({ done, total, pages, failures }, elapsedMs);
+  const progress = await drawsProgress(io, config.progress)
+    ? new ProgressLine(stderr, {
+      intervalMs: 250,
+      text: progressText,
+      ...(io.stderrColumns === undefined ? {} : { columns: io.stderrColumns }),
+    })
+    : null;
   const started = performance.now();
-  const draw = (): void => {
-    let text = batchProgressText({ done, total, pages, failures }, performance.now() - started);
-    const columns = io.stderrColumns ?? 0;
-    if (columns > 1 && text.length > columns - 1) text = text.slice(0, columns - 1);
-    stderr.write(CLEAR_LINE + text);
-  };
-  const live = config.progress && io.stderrIsTerminal && process.env.TERM !== "dumb";
-  const timer = live ? setInterval(draw, 250) : null;
-  if (live) draw();
+  progress?.start();
+  const sites = new UniqueSites(skip);
   const inputs = (async function* () {
     for await (const homepage of homepagesOf(linesOf(config.input))) {
-      if (!skip.has(homepage)) yield homepage;
+      if (sites.accept(homepage)) yield homepage;
     }
   })();
   const options: SitemapTreesOptions = {
@@ -273,6 +333,7 @@ export async function runBatch(
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
   let status = 0;
+  let failure = "";
   try {
     for await (const result of sitemapTreesForHomepages(inputs, options)) {
       const summary: SiteSummary = siteSummary(result);
@@ -280,17 +341,12 @@ export async function runBatch(
       if (config.format === "summary") {
         text = JSON.stringify(summary) + "\n";
       } else {
-        const parts = [...sitePageLines(result)];
-        const { homepage: _, ...rest } = summary;
-        parts.push(
-          `{"site":${JSON.stringify(summary.homepage)},"summary":${JSON.stringify(rest)}}\n`,
-        );
-        text = parts.join("");
+        text = [...sitePageLines(result), siteEndLine(summary)].join("");
       }
       await write(text);
       done++;
       pages += summary.pages;
-      if (summary.status === "unreachable") failures++;
+      if (summary.status === "unreachable" || summary.status === "invalid-input") failures++;
     }
   } catch (error) {
     if (io.signal?.aborted) {
@@ -298,20 +354,31 @@ export async function runBatch(
     } else if (isBrokenPipe(error)) {
       status = 0;
     } else {
-      stderr.write(`${CLEAR_LINE}${PROGRAM} batch: ${messageOf(error)}\n`);
+      failure = `${PROGRAM} batch: ${messageOf(error)}\n`;
       status = 1;
     }
   } finally {
-    if (timer !== null) clearInterval(timer);
     if (fd !== null) closeSync(fd);
   }
-  if (live) stderr.write(CLEAR_LINE);
+  // The line is erased (on a terminal only) before the messages below.
+  progress?.stop();
+  stderr.write(failure);
   if (status === 130) stderr.write(`${PROGRAM}: Interrupted\n`);
-  else if (status === 0 && live) {
+  if (status !== 0) return status;
+  if (sites.read === 0) {
+    const where = config.input === "-" ? "stdin" : config.input;
     stderr.write(
-      batchProgressText({ done, total, pages, failures }, performance.now() - started) + "\n",
+      `${PROGRAM} batch: No homepages in ${where} (blank lines and # comments are skipped)\n`,
     );
   }
+  if (sites.duplicates > 0) {
+    stderr.write(
+      `${PROGRAM} batch: Skipped ${formatCount(sites.duplicates)} duplicate ${
+        sites.duplicates === 1 ? "homepage" : "homepages"
+      } (the same site as an earlier line)\n`,
+    );
+  }
+  if (progress !== null) stderr.write(progressText(performance.now() - started) + "\n");
   return status;
 }
 

@@ -45,26 +45,56 @@ export interface CliIO {
   readonly mayPrompt?: (permissions: readonly ("net" | "read")[]) => Promise<boolean>;
 }
 
+/** The signals that interrupt a command: Ctrl-C, and what docker, Kubernetes and systemd send to stop a process. */
+export type InterruptSignal = "SIGINT" | "SIGTERM";
+
+const INTERRUPTS: readonly InterruptSignal[] = ["SIGINT", "SIGTERM"];
+
 /**
- * Calls `listener` on the first SIGINT (Ctrl-C), then lets a second one kill
- * the process as usual.
+ * Calls `listener` on the first SIGINT (Ctrl-C) or SIGTERM, then lets a
+ * second one of either end the process as usual, at once.
  *
- * @param listener What to do on the first Ctrl-C.
+ * @param listener What to do on the first signal.
  * @returns A function that removes the listener.
  */
-export function onFirstInterrupt(listener: () => void): () => void {
+export function onFirstInterrupt(listener: (signal: InterruptSignal) => void): () => void {
   let removed = false;
-  const handler = (): void => {
+  const handler = (signal: InterruptSignal): void => {
     remove();
-    listener();
+    listener(signal);
   };
   const remove = (): void => {
     if (removed) return;
     removed = true;
-    process.off("SIGINT", handler);
+    for (const signal of INTERRUPTS) process.off(signal, handler);
   };
-  process.on("SIGINT", handler);
+  for (const signal of INTERRUPTS) process.on(signal, handler);
   return remove;
+}
+
+/**
+ * The signal that interrupted a command, from its `io.signal`.
+ *
+ * @param signal The command's interrupt signal.
+ * @returns SIGTERM when a SIGTERM aborted it, else SIGINT (Ctrl-C, or a test's abort).
+ */
+export function interruptName(signal: AbortSignal | undefined): InterruptSignal {
+  return signal?.reason instanceof Interrupt ? signal.reason.signal : "SIGINT";
+}
+
+/** The reason `io.signal` carries when a process signal interrupted the command. */
+export class Interrupt extends Error {
+  /** Which signal. */
+  readonly signal: InterruptSignal;
+
+  /**
+   * @param signal Which signal.
+   */
+  constructor(signal: InterruptSignal) {
+    super(`Interrupted by ${signal}`);
+    this.name = "AbortError";
+    this.signal = signal;
+  }
 }
 
 /**
@@ -110,8 +140,9 @@ function termOf(term: string | undefined): { term?: string } {
 
 /**
  * Runs a command line's `main` as the process: with the arguments after the
- * script name, the process's streams and the first Ctrl-C as an interrupt,
- * then exits with the status it returns. The entry points call this (`cli.ts`
+ * script name, the process's streams and the first Ctrl-C or SIGTERM as an
+ * interrupt, then exits with the status it returns (143 for an interrupt by
+ * SIGTERM). The entry points call this (`cli.ts`
  * when it is the main module, `bin/sitemap-tree.ts` always), so Deno, Bun and
  * Node start the command the same way.
  *
@@ -122,10 +153,11 @@ export async function runAsCommand(
   main: (args: string[], io: CliIO) => Promise<number>,
 ): Promise<never> {
   const interrupt = new AbortController();
-  const stopListening = onFirstInterrupt(() => interrupt.abort());
+  const stopListening = onFirstInterrupt((signal) => interrupt.abort(new Interrupt(signal)));
   const status = await main(process.argv.slice(2), { ...processIO(), signal: interrupt.signal });
   stopListening();
-  process.exit(status);
+  // 130 is "interrupted"; after a SIGTERM it is 143, as a process the signal had killed.
+  process.exit(status === 130 && interruptName(interrupt.signal) === "SIGTERM" ? 143 : status);
 }
 
 interface NodeStream {

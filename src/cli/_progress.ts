@@ -6,7 +6,7 @@
  * @module
  */
 import type { SitemapProgressEvent } from "../options.ts";
-import type { SerialWriter } from "./_io.ts";
+import type { CliIO, SerialWriter } from "./_io.ts";
 import { formatBytes, formatCount, formatSeconds } from "./_units.ts";
 
 /** The counters the line shows. */
@@ -35,6 +35,20 @@ export function progressText(counts: ProgressCounts, elapsedMs: number): string 
   }`;
 }
 
+/**
+ * Whether to draw a live line at all: only on a terminal's stderr (a file or
+ * pipe never gets control codes), not with `TERM=dumb` or `--no-progress`,
+ * and not when a permission prompt may come, which the redraws would garble.
+ *
+ * @param io The standard streams.
+ * @param wanted False for `--no-progress`.
+ * @returns True to draw it.
+ */
+export async function drawsProgress(io: CliIO, wanted: boolean): Promise<boolean> {
+  if (!io.stderrIsTerminal || !wanted || io.term === "dumb") return false;
+  return !(await io.mayPrompt?.(["net", "read"]) ?? false);
+}
+
 /** Options of {@linkcode ProgressLine}. */
 export interface ProgressLineOptions {
   /** The terminal's width; the line is cut to one column less, so it never wraps. */
@@ -43,6 +57,11 @@ export interface ProgressLineOptions {
   readonly intervalMs?: number;
   /** The clock. @default {performance.now} */
   readonly now?: () => number;
+  /**
+   * The line's text from the milliseconds elapsed, for a line that shows
+   * other counters than a crawl's. @default {progressText of the last update()}
+   */
+  readonly text?: (elapsedMs: number) => string;
 }
 
 /**
@@ -55,6 +74,7 @@ export class ProgressLine {
   readonly #columns: number;
   readonly #intervalMs: number;
   readonly #now: () => number;
+  readonly #text: (elapsedMs: number) => string;
   readonly #started: number;
   #counts: ProgressCounts = {
     sitemapsDone: 0,
@@ -74,6 +94,7 @@ export class ProgressLine {
     this.#columns = options.columns ?? 0;
     this.#intervalMs = options.intervalMs ?? 100;
     this.#now = options.now ?? (() => performance.now());
+    this.#text = options.text ?? ((elapsedMs) => progressText(this.#counts, elapsedMs));
     this.#started = this.#now();
   }
 
@@ -102,7 +123,7 @@ export class ProgressLine {
 
   /** Redraws the line now (the timer calls this). */
   draw(): void {
-    let text = progressText(this.#counts, this.#now() - this.#started);
+    let text = this.#text(this.#now() - this.#started);
     if (this.#columns > 1 && text.length > this.#columns - 1) {
       text = text.slice(0, this.#columns - 1);
     }

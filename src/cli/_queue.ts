@@ -3,18 +3,41 @@
  * command line of `@sitemap/tree/bullmq`. `cli.ts` loads this module only for
  * these two commands, so `ls`, `lint` and `batch` never load `bullmq`.
  *
+ * Both watch Redis ({@linkcode RedisWatch}): one line when it is lost, one
+ * when it answers again, and exit 1 with one line once it has not answered
+ * for `--redis-timeout`; BullMQ's repeated connection errors are never
+ * printed. Both stop on the first Ctrl-C (or SIGTERM) even while Redis is
+ * away.
+ *
  * @module
  */
-import { Queue } from "bullmq";
+import { Queue, UnrecoverableError } from "bullmq";
 import {
   DEFAULT_QUEUE,
   enqueueSites,
+  type SiteJobView,
+  type SiteWorker,
   type SiteWorkerOptions,
   startSiteWorker,
 } from "../queue/site_queue.ts";
 import { homepagesOf, linesOf, sitesOptions } from "./_batch.ts";
-import { type ParsedFlags, PROGRAM } from "./_args.ts";
-import type { CliIO, SerialWriter } from "./_io.ts";
+import { type ParsedFlags, PROGRAM, REDIS_TIMEOUT_MS, WORKER_GRACE_MS } from "./_args.ts";
+import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
+import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
+import { formatCount } from "./_units.ts";
+
+/** How long closing a queue may take before the command ends anyway (Redis may be gone), ms. */
+const CLOSE_MS = 2_000;
+
+/** Where Redis is and how long to wait for it. */
+interface RedisPlace {
+  /** BullMQ's connection options. */
+  readonly connection: { readonly url: string; readonly maxRetriesPerRequest: null };
+  /** `host:port`, for messages. */
+  readonly where: string;
+  readonly waitMs: number;
+  readonly queue: string;
+}
 
 /**
  * Runs `enqueue` or `worker`.
@@ -47,30 +70,23 @@ export async function queueCommand(
       `Option ${flags.written("redis")} must be a redis:// URL, got ${JSON.stringify(redis)}`,
     );
   }
-  const connection = { url: url.href, maxRetriesPerRequest: null };
-  const queueName = flags.nonEmpty("queue", "a name") ?? DEFAULT_QUEUE;
-  if (command === "enqueue") {
-    const queue = new Queue(queueName, { connection });
-    try {
-      const counts = await enqueueSites(queue, homepagesOf(linesOf(operands[0]!)));
-      await io.stdout.write(new TextEncoder().encode(JSON.stringify(counts) + "\n"));
-      return 0;
-    } catch (error) {
-      stderr.write(`${PROGRAM} enqueue: ${messageOf(error)}\n`);
-      return 1;
-    } finally {
-      await queue.close();
-    }
-  }
+  const place: RedisPlace = {
+    connection: { url: url.href, maxRetriesPerRequest: null },
+    where: `${url.hostname}:${url.port === "" ? 6379 : url.port}`,
+    waitMs: flags.integer("redis-timeout", 1) ?? REDIS_TIMEOUT_MS[command],
+    queue: flags.nonEmpty("queue", "a name") ?? DEFAULT_QUEUE,
+  };
+  if (command === "enqueue") return await enqueue(operands[0]!, place, io, stderr);
   const outDir = flags.nonEmpty("out", "a directory");
   if (outDir === null) throw flags.error("worker needs --out DIR");
   const stalledInterval = flags.integer("stalled-interval", 1);
   const lockDuration = flags.integer("lock-duration", 1);
   const name = flags.nonEmpty("name", "a name");
+  const graceMs = flags.integer("grace", 0) ?? WORKER_GRACE_MS;
   const options: SiteWorkerOptions = {
     ...sitesOptions(flags),
-    connection,
-    queue: queueName,
+    connection: place.connection,
+    queue: place.queue,
     outDir,
     workerOptions: {
       ...(stalledInterval === null ? {} : { stalledInterval }),
@@ -79,64 +95,228 @@ export async function queueCommand(
     },
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
   };
-  return await runWorker(options, flags.has("drain"), io, stderr);
+  return await runWorker(options, place, { drain: flags.has("drain"), graceMs }, io, stderr);
 }
 
-async function runWorker(
-  options: SiteWorkerOptions,
-  drain: boolean,
+/** `enqueue`: the homepages onto the queue, unless Redis does not answer in time. */
+async function enqueue(
+  input: string,
+  place: RedisPlace,
   io: CliIO,
   stderr: SerialWriter,
 ): Promise<number> {
-  let site;
+  const say = (line: string): void => stderr.write(`${PROGRAM} enqueue: ${line}\n`);
+  const queue = new Queue(place.queue, { connection: place.connection });
+  const watch = new RedisWatch(queue, { where: place.where, waitMs: place.waitMs, report: say });
+  queue.on("error", (error) => {
+    if (!watch.error(error)) say(messageOf(error));
+  });
+  queue.on("ioredis:close", () => watch.closed());
+  try {
+    const outcome = await first({
+      done: enqueueSites(queue, homepagesOf(linesOf(input))),
+      redis: watch.gaveUp,
+      signal: interrupted(io.signal),
+    });
+    switch (outcome.kind) {
+      case "done":
+        await io.stdout.write(new TextEncoder().encode(JSON.stringify(outcome.value) + "\n"));
+        return 0;
+      case "redis":
+        stderr.write(`${PROGRAM}: ${outcome.value}\n`);
+        return 1;
+      case "signal":
+        stderr.write(`${PROGRAM}: Interrupted\n`);
+        return 130;
+    }
+  } catch (error) {
+    say(messageOf(error));
+    return 1;
+  } finally {
+    watch.stop();
+    await bounded(queue.close());
+  }
+}
+
+/** Why a worker run ended. */
+type WorkerEnd =
+  | { readonly kind: "signal" }
+  | { readonly kind: "redis"; readonly line: string }
+  | { readonly kind: "emptied"; readonly held: number }
+  | { readonly kind: "drained" };
+
+async function runWorker(
+  options: SiteWorkerOptions,
+  place: RedisPlace,
+  run: { readonly drain: boolean; readonly graceMs: number },
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  const say = (line: string): void => stderr.write(`${PROGRAM} worker: ${line}\n`);
+  let site: SiteWorker;
   try {
     site = startSiteWorker(options);
   } catch (error) {
-    stderr.write(`${PROGRAM} worker: ${messageOf(error)}\n`);
+    say(messageOf(error));
     return 1;
   }
-  const { worker } = site;
-  let failure: Error | null = null;
-  worker.on("error", (error) => {
-    failure ??= error;
+  const queue = new Queue(place.queue, { connection: place.connection });
+  const watch = new RedisWatch(queue, {
+    where: place.where,
+    waitMs: place.waitMs,
+    report: say,
+    reportWaiting: true,
   });
-  const queue = drain
-    ? new Queue(options.queue ?? DEFAULT_QUEUE, { connection: options.connection })
-    : null;
-  try {
-    await new Promise<void>((resolve) => {
-      const stop = (): void => {
-        clearInterval(timer);
-        resolve();
-      };
-      io.signal?.addEventListener("abort", stop, { once: true });
-      const timer = setInterval(async () => {
-        if (queue === null) return;
-        try {
-          const counts = await queue.getJobCounts(
-            "waiting",
-            "active",
-            "delayed",
-            "prioritized",
-          );
-          if (Object.values(counts).every((n) => n === 0)) stop();
-        } catch {
-          // Redis away for a moment: try again at the next tick.
-        }
-      }, 250);
+  // Connection errors repeat on every reconnect attempt: the watch makes them one line.
+  const onError = (error: Error): void => {
+    if (!watch.error(error)) say(workerError(error));
+  };
+  queue.on("error", onError);
+  queue.on("ioredis:close", () => watch.closed());
+  site.worker.on("error", onError);
+  let done = 0;
+  let failed = 0;
+  site.worker.on("completed", () => done++);
+  site.worker.on("failed", (job, error) => {
+    const line = failureLine(job, error);
+    if (line.final) failed++;
+    say(line.text);
+  });
+
+  const end = await new Promise<WorkerEnd>((resolve) => {
+    interrupted(io.signal).then(() => resolve({ kind: "signal" }));
+    watch.gaveUp.then((line) => resolve({ kind: "redis", line }));
+    let held = 0;
+    watch.onCounts((counts, afterLoss) => {
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      if (afterLoss && total === 0 && held > 0) {
+        // Jobs are kept once finished, so a queue empty in every state after
+        // Redis came back has lost them: not a queue worked through.
+        say(emptiedLine(place.queue, held));
+        if (run.drain) resolve({ kind: "emptied", held });
+      }
+      held = Math.max(afterLoss && total === 0 ? 0 : held, total);
+      if (run.drain && pending(counts) === 0 && site.inHand === 0) resolve({ kind: "drained" });
     });
-  } finally {
-    await site.close();
-    await queue?.close();
+  });
+
+  let handedBack = 0;
+  let status = 0;
+  switch (end.kind) {
+    case "signal": {
+      const signal = interruptName(io.signal);
+      if (!watch.up) {
+        // Nothing can be handed back to a Redis that does not answer.
+        say(`${signal}: stopping at once, Redis at ${place.where} is not answering`);
+        await bounded(site.close({ force: true }));
+        status = 130;
+        break;
+      }
+      say(
+        `${signal}: taking no more sites; the ${site.inHand} in hand get ${
+          seconds(run.graceMs)
+        } to finish, then go back to the queue (${signal} again exits at once)`,
+      );
+      const closed = await first({
+        done: site.close({ graceMs: run.graceMs }),
+        redis: watch.gaveUp,
+      });
+      if (closed.kind === "done") handedBack = closed.value.handedBack;
+      else stderr.write(`${PROGRAM}: ${closed.value}\n`);
+      status = 130;
+      break;
+    }
+    case "redis":
+      stderr.write(`${PROGRAM}: ${end.line}\n`);
+      await bounded(site.close({ force: true }));
+      status = 1;
+      break;
+    case "emptied":
+      await bounded(site.close({ force: true }));
+      status = 1;
+      break;
+    case "drained":
+      await bounded(site.close());
+      status = failed > 0 ? 1 : 0;
+      break;
   }
-  if (io.signal?.aborted) {
-    stderr.write(`${PROGRAM}: Interrupted\n`);
-    return 130;
+  watch.stop();
+  await bounded(queue.close());
+  say(
+    `${formatCount(done)} ${done === 1 ? "site" : "sites"} done, ${formatCount(failed)} failed${
+      handedBack > 0 ? `, ${formatCount(handedBack)} handed back to the queue` : ""
+    }`,
+  );
+  return status;
+}
+
+/**
+ * A worker error as a line: BullMQ's `Missing key for job ID. moveToFinished`
+ * (a site finished whose job Redis no longer has) names the site instead.
+ */
+function workerError(error: Error): string {
+  const missing = /^Missing key for job (\S+)\. \w+$/.exec(error.message);
+  if (missing === null) return error.message;
+  let site = missing[1]!;
+  try {
+    site = decodeURIComponent(site);
+  } catch {
+    // Not an id of ours: shown as it is.
   }
-  if (failure !== null) {
-    stderr.write(`${PROGRAM} worker: ${messageOf(failure)}\n`);
-  }
-  return 0;
+  return `${site}: its job is gone from Redis, so its result was not recorded there`;
+}
+
+/** Jobs still to be done: waiting, active (in some worker's hand), delayed or prioritized. */
+function pending(counts: JobCounts): number {
+  return counts.waiting + counts.active + counts.delayed + counts.prioritized;
+}
+
+function emptiedLine(queue: string, held: number): string {
+  return `The queue ${queue} came back from a Redis restart empty in every state, though it held ${
+    formatCount(held)
+  } jobs: Redis lost its data (run it with persistence, appendonly yes); enqueue the sites again`;
+}
+
+/** A failed job as one line, and whether the job is over (not to be attempted again). */
+function failureLine(
+  job: SiteJobView | undefined,
+  error: Error,
+): { readonly text: string; readonly final: boolean } {
+  const attempts = job?.opts.attempts ?? 1;
+  const final = error instanceof UnrecoverableError || job === undefined ||
+    job.attemptsMade >= attempts;
+  const site = job?.data.homepage ?? "a job";
+  const again = final
+    ? ""
+    : ` (attempt ${job.attemptsMade} of ${attempts}; it will be tried again)`;
+  return { text: `${site} failed: ${error.message}${again}`, final };
+}
+
+/** The first of several promises to settle, named; a rejection rejects. */
+function first<T extends Record<string, Promise<unknown>>>(
+  promises: T,
+): Promise<{ [K in keyof T]: { kind: K; value: Awaited<T[K]> } }[keyof T]> {
+  return Promise.race(
+    Object.entries(promises).map(([kind, promise]) => promise.then((value) => ({ kind, value }))),
+  ) as Promise<{ [K in keyof T]: { kind: K; value: Awaited<T[K]> } }[keyof T]>;
+}
+
+/** Settles when the command is interrupted; never otherwise. */
+function interrupted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+/** Waits for `promise`, but no longer than {@linkcode CLOSE_MS}: closing must not hang on a Redis that is gone. */
+async function bounded(promise: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise((resolve) => timer = setTimeout(resolve, CLOSE_MS)),
+  ]);
+  clearTimeout(timer);
 }
 
 function messageOf(error: unknown): string {

@@ -8,14 +8,24 @@ import { InvalidSitemap } from "../objects/sitemap.ts";
 import type { SiteResult } from "../sitemap_trees.ts";
 import { ndjsonFormat } from "./_output.ts";
 
-/** Whether a site was read, answered without sitemaps, or could not be reached. */
-export type SiteStatus = "ok" | "no-sitemaps" | "unreachable";
+/**
+ * Whether a site was read, answered without sitemaps, or could not be
+ * reached; or whether its input line was not a homepage at all.
+ */
+export type SiteStatus = "ok" | "no-sitemaps" | "unreachable" | "invalid-input";
+
+/** The longest reason an input error keeps: the line it quotes may be any length. */
+export const MAX_INPUT_REASON = 200;
 
 /** The summary of one site. */
 export interface SiteSummary {
   /** The homepage as given. */
   readonly homepage: string;
-  /** ok: at least one sitemap read; no-sitemaps: the site answered without any; unreachable: it did not answer. */
+  /**
+   * ok: at least one sitemap read; no-sitemaps: the site answered without
+   * any; unreachable: it did not answer; invalid-input: the line is not an
+   * http(s) URL, so nothing was sent.
+   */
   readonly status: SiteStatus;
   /** One line naming the cause when the status is not "ok"; null otherwise. */
   readonly reason: string | null;
@@ -36,8 +46,9 @@ export interface SiteSummary {
 }
 
 /**
- * The summary of one site's result; a homepage that is not a URL is
- * "unreachable" with the error's message as its reason.
+ * The summary of one site's result; a homepage that is not an http(s) URL
+ * is "invalid-input", with the error's message, cut to
+ * {@linkcode MAX_INPUT_REASON} characters, as its reason.
  *
  * @param result One result of `sitemapTreesForHomepages`.
  * @returns The summary.
@@ -46,8 +57,8 @@ export function siteSummary(result: SiteResult): SiteSummary {
   if (result.error !== undefined) {
     return {
       homepage: result.homepage,
-      status: "unreachable",
-      reason: result.error.message,
+      status: "invalid-input",
+      reason: cut(result.error.message, MAX_INPUT_REASON),
       sitemaps: 0,
       invalidSitemaps: 0,
       pages: 0,
@@ -83,6 +94,26 @@ export function siteSummary(result: SiteResult): SiteSummary {
     requests: tree.stats.requests,
     ms: Math.round(tree.stats.elapsedMs),
   };
+}
+
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  // Never half of a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+  return text.slice(0, end) + "…";
+}
+
+/**
+ * The line that ends a site's `--format pages` lines: `{"site":…,"summary":{…}}`,
+ * the summary without its homepage.
+ *
+ * @param summary The site's summary.
+ * @returns The line, with its `\n`.
+ */
+export function siteEndLine(summary: SiteSummary): string {
+  const { homepage, ...rest } = summary;
+  return `{"site":${JSON.stringify(homepage)},"summary":${JSON.stringify(rest)}}\n`;
 }
 
 /**

@@ -7,11 +7,14 @@
  *
  * @module
  */
-import { type ConnectionOptions, type Job, Worker } from "bullmq";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { type ConnectionOptions, type Job, UnrecoverableError, WaitingError, Worker } from "bullmq";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SiteCrawler, type SitemapTreesOptions } from "../sitemap_trees.ts";
-import { sitePageLines, type SiteSummary, siteSummary } from "../cli/_site_record.ts";
+import { SiteCrawler, type SitemapTreesOptions, type SiteResult } from "../sitemap_trees.ts";
+import { siteEndLine, sitePageLines, type SiteSummary, siteSummary } from "../cli/_site_record.ts";
+import { siteKey } from "../_site_key.ts";
+
+export { siteKey };
 
 export type { SiteStatus, SiteSummary } from "../cli/_site_record.ts";
 
@@ -47,10 +50,27 @@ export interface SiteWorkerQueueOptions {
 export interface SiteWorkerEvents {
   /** A site finished; `job.returnvalue` is its summary. */
   on(event: "completed", listener: (job: { readonly returnvalue: SiteSummary }) => void): unknown;
-  /** A job attempt failed (its sink threw); BullMQ retries it. */
-  on(event: "failed", listener: (job: unknown, error: Error) => void): unknown;
+  /**
+   * A job attempt failed. A sink's failure (`error.name` is
+   * `"SiteSinkError"`, a BullMQ `UnrecoverableError`) ends the job at once;
+   * another error (the worker's own) is retried while `attemptsMade` is
+   * below `opts.attempts`.
+   */
+  on(event: "failed", listener: (job: SiteJobView | undefined, error: Error) => void): unknown;
   /** The worker lost Redis or hit another error of its own. */
   on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** What a `failed` listener may read of the job. */
+export interface SiteJobView {
+  /** The job's id: the site's {@linkcode siteJobId}. */
+  readonly id?: string | undefined;
+  /** The job's data. */
+  readonly data: SiteJobData;
+  /** Attempts made, this one included. */
+  readonly attemptsMade: number;
+  /** The attempts it was given. */
+  readonly opts: { readonly attempts?: number | undefined };
 }
 
 /** The queue name used when none is given. */
@@ -60,29 +80,6 @@ export const DEFAULT_QUEUE = "sitemap-sites";
 export interface SiteJobData {
   /** The homepage as it was given. */
   readonly homepage: string;
-}
-
-/**
- * The key of a homepage: its normalised URL (scheme, host and port, path
- * `/`) when it is an http(s) URL, else the trimmed text.
- *
- * @param homepage A homepage as given.
- * @returns The key.
- */
-export function siteKey(homepage: string): string {
-  const text = homepage.trim();
-  try {
-    const url = new URL(text);
-    if (url.protocol === "http:" || url.protocol === "https:") {
-      url.pathname = "/";
-      url.search = "";
-      url.hash = "";
-      return url.href;
-    }
-  } catch {
-    // Not a URL: the worker reports it as that site's error.
-  }
-  return text;
 }
 
 /**
@@ -155,6 +152,11 @@ export interface SiteSink {
   /**
    * Stores one site's output; called once per job attempt that finished its
    * crawl, so it must replace what an earlier attempt of the same site left.
+   * A rejection fails the job at once, its message the job's reason, and
+   * the job is not attempted again, since that would crawl the site again;
+   * a sink whose store has passing failures retries inside `write`. Once
+   * the sink is fixed, BullMQ's `queue.retryJobs({ state: "failed" })` runs
+   * the failed sites again.
    *
    * @param summary The site's summary (also the job's return value).
    * @param pageLines The `batch --format pages` lines of its pages, each with its `\n`.
@@ -163,32 +165,63 @@ export interface SiteSink {
 }
 
 /**
+ * A sink could not store a site's output (a full disk, a directory removed
+ * or made read-only): unrecoverable, so BullMQ fails the job at once.
+ */
+class SiteSinkError extends UnrecoverableError {
+  constructor(message: string, cause: unknown) {
+    super(message);
+    this.name = "SiteSinkError";
+    this.cause = cause;
+  }
+}
+
+/**
  * The default sink: one NDJSON file per site under `dir`, named after the
  * site's job id, holding its page lines and then its summary line (as
  * `batch --format pages` writes them). Each file is written to a temporary
  * name and renamed, so a file is there whole or not at all, and a site run
- * again replaces it.
+ * again replaces it; a write that fails removes its temporary file.
  *
  * @param dir The directory; created when missing.
  * @returns The sink.
+ * @throws {Error} When `dir` cannot be created or written (a test file is written and removed),
+ * so a worker stops before it crawls anything it could not keep.
  */
 export function directorySink(dir: string): SiteSink {
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeWhole(join(dir, ".sitemap-tree-write-test"), "", true);
+  } catch (error) {
+    throw new Error(`Cannot write to ${dir}: ${messageOf(error)}`, { cause: error });
+  }
   return {
     write(summary, pageLines): Promise<void> {
       const name = siteJobId(summary.homepage).slice(0, 200);
-      const parts = [...pageLines];
-      const { homepage: _, ...rest } = summary;
-      parts.push(
-        `{"site":${JSON.stringify(summary.homepage)},"summary":${JSON.stringify(rest)}}\n`,
-      );
       const file = join(dir, `${name}.ndjson`);
-      const temporary = `${file}.${crypto.randomUUID()}.tmp`;
-      writeFileSync(temporary, parts.join(""));
-      renameSync(temporary, file);
+      try {
+        writeWhole(file, [...pageLines, siteEndLine(summary)].join(""), false);
+      } catch (error) {
+        return Promise.reject(
+          new Error(`Cannot write ${file}: ${messageOf(error)}`, { cause: error }),
+        );
+      }
       return Promise.resolve();
     },
   };
+}
+
+/** Writes `text` to `file` through a temporary name; no temporary file stays behind. */
+function writeWhole(file: string, text: string, removeAfter: boolean): void {
+  const temporary = `${file}.${crypto.randomUUID()}.tmp`;
+  try {
+    writeFileSync(temporary, text);
+    if (removeAfter) rmSync(temporary);
+    else renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** Options of {@linkcode startSiteWorker}. */
@@ -208,12 +241,37 @@ export interface SiteWorkerOptions extends SitemapTreesOptions {
   readonly workerOptions?: SiteWorkerQueueOptions;
 }
 
+/** How {@linkcode SiteWorker.close} stops. */
+export interface SiteWorkerCloseOptions {
+  /**
+   * How long the jobs in hand may take to finish, ms; those still crawling
+   * then are stopped and handed back to the queue (moved to wait, no
+   * attempt used), so another worker takes them at once. @default {Infinity}
+   */
+  readonly graceMs?: number;
+  /**
+   * Stop at once without a word to Redis (which may be gone): crawls in
+   * hand are dropped and their jobs stay active until their lock expires
+   * and BullMQ's stalled-job check hands them to another worker.
+   * @default {false}
+   */
+  readonly force?: boolean;
+}
+
 /** A running worker. */
 export interface SiteWorker {
   /** The BullMQ worker, for its events (`completed`, `failed`, `error`). */
   readonly worker: SiteWorkerEvents;
-  /** Finishes the jobs in hand, then stops; the parse pool is closed. */
-  close(): Promise<void>;
+  /** Jobs being crawled or written now. */
+  readonly inHand: number;
+  /**
+   * Takes no more jobs, finishes or hands back the jobs in hand, then stops;
+   * the parse pool is closed.
+   *
+   * @param options How long the jobs in hand may take, or at once.
+   * @returns How many jobs were handed back to the queue.
+   */
+  close(options?: SiteWorkerCloseOptions): Promise<{ readonly handedBack: number }>;
 }
 
 /**
@@ -221,12 +279,14 @@ export interface SiteWorker {
  * time, with one parse pool, one connection cap and per-host politeness for
  * all of them. A job's return value is the site's summary; its pages go to
  * the sink. An unreachable site is a completed job with status
- * "unreachable" (a site's failure is data); a job fails, and BullMQ retries
- * it, only when the sink fails or the worker dies.
+ * "unreachable" (a site's failure is data). A sink that fails fails the job
+ * at once (not attempted again, since that would crawl the site again);
+ * BullMQ retries a job only when its worker died.
  *
  * @param options Redis, the queue, the sink, and the crawl options.
  * @returns The worker.
  * @throws {TypeError} When neither `sink` nor `outDir` is given, or an option is wrong.
+ * @throws {Error} When `outDir` cannot be written.
  */
 export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
   const { connection, queue, sink: given, outDir, workerOptions, siteConcurrency, ...crawl } =
@@ -236,13 +296,34 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
   }
   const sink = given ?? directorySink(outDir!);
   const crawler = new SiteCrawler(crawl);
+  let inHand = 0;
+  let handingBack = false;
+  let handedBack = 0;
   const worker = new Worker<SiteJobData, SiteSummary>(
     queue ?? DEFAULT_QUEUE,
-    async (job: Job<SiteJobData, SiteSummary>) => {
-      const result = await crawler.crawl(job.data.homepage);
-      const summary = siteSummary(result);
-      await sink.write(summary, sitePageLines(result));
-      return summary;
+    async (job: Job<SiteJobData, SiteSummary>, token?: string) => {
+      inHand++;
+      try {
+        let result: SiteResult;
+        try {
+          result = await crawler.crawl(job.data.homepage);
+        } catch (error) {
+          // Only a stop aborts a crawl: the job goes back to the queue, its attempt not used.
+          if (!handingBack || token === undefined) throw error;
+          await job.moveToWait(token);
+          handedBack++;
+          throw new WaitingError();
+        }
+        const summary = siteSummary(result);
+        try {
+          await sink.write(summary, sitePageLines(result));
+        } catch (error) {
+          throw new SiteSinkError(messageOf(error), error);
+        }
+        return summary;
+      } finally {
+        inHand--;
+      }
     },
     {
       ...workerOptions,
@@ -252,9 +333,32 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
   );
   return {
     worker,
-    close: async () => {
-      await worker.close();
-      crawler.close();
+    get inHand() {
+      return inHand;
+    },
+    close: async ({ graceMs = Infinity, force = false } = {}) => {
+      if (force) {
+        crawler.close();
+        await worker.close(true);
+        return { handedBack };
+      }
+      const timer = Number.isFinite(graceMs)
+        ? setTimeout(() => {
+          handingBack = true;
+          crawler.close();
+        }, graceMs)
+        : null;
+      try {
+        await worker.close();
+      } finally {
+        if (timer !== null) clearTimeout(timer);
+        crawler.close();
+      }
+      return { handedBack };
     },
   };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -93,6 +93,10 @@ Deno.test("parseArgs() maps every numeric crawl flag to its library option", () 
       "--delay-ms",
       "250",
       "--timeout=1500",
+      "--connect-timeout",
+      "700",
+      "--deadline",
+      "90s",
       "--retries",
       "0",
       "--max-depth",
@@ -115,6 +119,8 @@ Deno.test("parseArgs() maps every numeric crawl flag to its library option", () 
       maxConnections: 16,
       delayMs: 250,
       timeoutMs: 1500,
+      connectTimeoutMs: 700,
+      deadlineMs: 90_000,
       retries: 0,
       maxDepth: 0,
       maxSitemaps: 5,
@@ -125,6 +131,16 @@ Deno.test("parseArgs() maps every numeric crawl flag to its library option", () 
   const bytes = (v: string): number | undefined =>
     crawlOptions(flags("--max-download-bytes", v)).maxDownloadBytes;
   assert.deepEqual([bytes("1000"), bytes("4k"), bytes("1G")], [1000, 4096, 1024 ** 3]);
+});
+
+Deno.test("parseArgs() reads --deadline as a duration with its unit, or none", () => {
+  const deadline = (v: string): number | null | undefined =>
+    crawlOptions(flags("--deadline", v)).deadlineMs;
+  assert.deepEqual(
+    ["1500ms", "90s", "1.5s", "5m", "1h", "none"].map(deadline),
+    [1500, 90_000, 1500, 300_000, 3_600_000, null],
+  );
+  assert.equal("deadlineMs" in crawlOptions(flags()), false);
 });
 
 Deno.test("parseArgs() reads --since as ISO 8601, zone-less times as UTC", () => {
@@ -279,6 +295,14 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
     ],
     [["ls", URL_, "--delay-ms", "0.5"], 'Option --delay-ms must be an integer >= 0, got "0.5"'],
     [["ls", URL_, "--max-sitemaps", "0"], 'Option --max-sitemaps must be an integer >= 1, got "0"'],
+    [
+      ["ls", URL_, "--connect-timeout", "0"],
+      'Option --connect-timeout must be an integer >= 1, got "0"',
+    ],
+    ...["90", "0s", "5 m", "1d", "600h"].map((v): [string[], string] => [
+      ["ls", URL_, "--deadline", v],
+      `Option --deadline must be a duration such as 90s, 5m or 1h (at most 596h), or none, got "${v}"`,
+    ]),
     [
       ["ls", URL_, "--max-download-bytes", "50MB"],
       'Option --max-download-bytes must be a byte count such as 1048576 or 50M, got "50MB"',

@@ -14,16 +14,19 @@ interface Run {
   readonly stderr: string;
 }
 
-async function run(args: string[]): Promise<Run> {
+async function run(
+  args: string[],
+  stdoutWrite?: (chunk: Uint8Array) => Promise<void>,
+): Promise<Run> {
   const decoder = new TextDecoder();
   let stdout = "";
   let stderr = "";
   const status = await main(args, {
     stdout: {
-      write: (chunk) => {
+      write: stdoutWrite ?? ((chunk) => {
         stdout += decoder.decode(chunk);
         return Promise.resolve();
-      },
+      }),
     },
     stderr: {
       write: (chunk) => {
@@ -55,6 +58,16 @@ async function withSites<T>(
     return await body(dir, list, sites.homepages);
   } finally {
     await sites.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A scratch directory for one test, removed afterwards. */
+async function inTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), "batch-test-"));
+  try {
+    return await body(dir);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -111,7 +124,7 @@ Deno.test("batch writes one summary line per site, comments and blank lines skip
     assert.equal(at(13).pages, 0);
     assert.deepEqual(JSON.parse(byHomepage.get("not a url")!), {
       homepage: "not a url",
-      status: "unreachable",
+      status: "invalid-input",
       reason: "Homepage URL is not a valid URL",
       sitemaps: 0,
       invalidSitemaps: 0,
@@ -146,7 +159,7 @@ Deno.test("batch --format pages writes each page with its site and sitemap, then
     // 3 index sites x 10 pages and 1 known-path site x 5, each with a summary, plus "not a url".
     assert.equal(lines.length, 3 * 11 + 6 + 1);
     assert.deepEqual(lines.filter((l) => l.site === "not a url").map((l) => l.summary.status), [
-      "unreachable",
+      "invalid-input",
     ]);
   });
 });
@@ -184,6 +197,80 @@ Deno.test("batch --resume skips finished sites and cuts a half-written site", as
     assert.deepEqual([...summaries].sort(), [...homepages, "not a url"].sort());
     assert.equal(after.length, complete.trimEnd().split("\n").length);
     assert.deepEqual(summaries.slice(0, 2), firstTwo);
+  });
+});
+
+Deno.test("batch crawls a site listed 50 times once, whatever the spelling, and says how many lines it skipped", async () => {
+  const sites = await serveSites({ count: 2 });
+  try {
+    await inTempDir(async (dir) => {
+      const [home, other] = sites.homepages as [string, string];
+      const origin = home.slice(0, -1);
+      // 47 times as written, then CRLF, a trailing \r, an upper-case scheme with a path, another site.
+      const spellings = [`${home}\r`, ` ${home} \r`, `${origin.toUpperCase()}/blog?page=2`];
+      const list = join(dir, "sites.txt");
+      writeFileSync(list, [...Array(47).fill(home), ...spellings, other].join("\r\n") + "\n");
+      const result = await run(["batch", list, "--workers", "0", "--retries", "0"]);
+      assert.equal(result.status, 0);
+      assert.deepEqual(
+        result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).homepage).sort(),
+        [home, other].sort(),
+      );
+      assert.equal(
+        result.stderr,
+        "sitemap-tree batch: Skipped 49 duplicate homepages (the same site as an earlier line)\n",
+      );
+      assert.equal(sites.requestsFor(home, "/robots.txt"), 1);
+    });
+  } finally {
+    await sites.close();
+  }
+});
+
+Deno.test("batch: a line that is not a URL is invalid-input, its reason cut to 200 characters", async () => {
+  await inTempDir(async (dir) => {
+    const list = join(dir, "sites.txt");
+    const long = `http://exa mple.com/${"a".repeat(3000)}`;
+    writeFileSync(list, `ftp://example.com/\n${long}\n`);
+    const result = await run(["batch", list, "--workers", "0"]);
+    assert.deepEqual([result.status, result.stderr], [0, ""]);
+    const [ftp, bad] = result.stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual([ftp.status, ftp.reason], [
+      "invalid-input",
+      'Homepage URL must be http(s), got "ftp://example.com/"',
+    ]);
+    assert.equal(bad.homepage, long);
+    assert.equal(bad.status, "invalid-input");
+    assert.equal(bad.reason, `Homepage URL is not a valid URL: "${long}`.slice(0, 199) + "…");
+  });
+});
+
+Deno.test("batch of an input without homepages says so on stderr", async () => {
+  await inTempDir(async (dir) => {
+    const list = join(dir, "sites.txt");
+    for (const text of ["", "# only a comment\n\n  \n"]) {
+      writeFileSync(list, text);
+      const result = await run(["batch", list]);
+      assert.deepEqual(result, {
+        status: 0,
+        stdout: "",
+        stderr:
+          `sitemap-tree batch: No homepages in ${list} (blank lines and # comments are skipped)\n`,
+      });
+    }
+  });
+});
+
+Deno.test("batch writes no terminal control codes to a stderr that is not a terminal", async () => {
+  await inTempDir(async (dir) => {
+    const list = join(dir, "sites.txt");
+    writeFileSync(list, "not a url\n");
+    const full = () => Promise.reject(new Error("No space left on device (os error 28)"));
+    const result = await run(["batch", list, "--workers", "0"], full);
+    assert.deepEqual([result.status, result.stderr], [
+      1,
+      "sitemap-tree batch: No space left on device (os error 28)\n",
+    ]);
   });
 });
 
