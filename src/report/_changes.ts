@@ -51,7 +51,7 @@ function firstPages(
 
 function tallyRow(what: string, t: SitemapChangeTally): Html {
   const cells = [...KINDS, "unchanged" as const].map((k) =>
-    markup`<td class="num change-${k}">${formatCount(t[k])}</td>`
+    markup`<td class="num${t[k] > 0 ? ` change-${k}` : ""}">${formatCount(t[k])}</td>`
   );
   return markup`<tr><th scope="row">${what}</th>${cells}</tr>`;
 }
