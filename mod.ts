@@ -74,13 +74,8 @@ export {
   validateSitemapTree,
 } from "./src/validate.ts";
 export { formatTabTree, type FormatTabTreeOptions } from "./src/format.ts";
-export { sectionsOf, type SectionsOptions, type SitemapSection } from "./src/sections.ts";
-export {
-  type LastmodBucket,
-  type LastmodHistogram,
-  lastmodHistogram,
-  type LastmodHistogramOptions,
-} from "./src/histogram.ts";
+export * from "./src/sections.ts";
+export * from "./src/histogram.ts";
 export { REPORT_DEFAULTS, reportHtml, type ReportHtmlOptions } from "./src/report/report.ts";
 export { streamPages } from "./src/stream_pages.ts";
 export { SitemapParserPool, type SitemapParserPoolOptions } from "./src/workers/parser_pool.ts";

@@ -23,10 +23,5 @@ export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
-export { sectionsOf, type SectionsOptions, type SitemapSection } from "./src/sections.ts";
-export {
-  type LastmodBucket,
-  type LastmodHistogram,
-  lastmodHistogram,
-  type LastmodHistogramOptions,
-} from "./src/histogram.ts";
+export * from "./src/sections.ts";
+export * from "./src/histogram.ts";

@@ -49,16 +49,15 @@ const server = new Deno.Command(Deno.execPath(), {
   stderr: "inherit",
 }).spawn();
 
-async function firstLine(stream: ReadableStream<Uint8Array>): Promise<E2eSites> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+/** The server's first stdout line: the sites, once they listen. */
+async function sitesOf(child: Deno.ChildProcess): Promise<E2eSites> {
   let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("The benchmark server exited before listening");
-    text += value;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    text += chunk;
+    const end = text.indexOf("\n");
+    if (end >= 0) return JSON.parse(text.slice(0, end)) as E2eSites;
   }
-  reader.releaseLock();
-  return JSON.parse(text.slice(0, text.indexOf("\n"))) as E2eSites;
+  throw new Error("The benchmark server exited before listening");
 }
 
 function median(values: readonly number[]): number {
@@ -73,7 +72,7 @@ function figure(values: readonly number[], unit: (x: number) => string): string 
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 const ratio = (x: number) => `${x.toFixed(2)}×`;
 
-const sites = await firstLine(server.stdout);
+const sites = await sitesOf(server);
 const home = `${sites.main.origin}/`;
 const crawls: number[] = [];
 const reports: number[] = [];

@@ -20,6 +20,8 @@ import {
   type PagesSitemapJSON,
   reportHtml,
   type SitemapJSON,
+  SitemapPage,
+  type SitemapPageJSON,
   sitemapTreeForHomepage,
   sitemapTreeFromJSON,
   validateSitemapTree,
@@ -30,12 +32,12 @@ function earlier(json: SitemapJSON, origin: string): SitemapJSON {
   const edit = (node: SitemapJSON): SitemapJSON => {
     if (node.type === "invalid" && node.url.endsWith("/sitemap_missing.xml")) {
       const pages: PagesSitemapJSON["pages"] = [`${origin}/spring-sale`, `${origin}/old-promo`]
-        .map((url) => ({ ...PAGE, url }));
+        .map(pageJSON);
       return { type: "urlset", url: node.url, pages };
     }
     if ("subSitemaps" in node) return { ...node, subSitemaps: node.subSitemaps.map(edit) };
     if (node.type === "urlset" && node.url.includes("sitemap_pages")) {
-      const pages = [...node.pages.slice(1), { ...PAGE, url: `${origin}/retired` }];
+      const pages = [...node.pages.slice(1), pageJSON(`${origin}/retired`)];
       pages[0] = { ...pages[0]!, lastModified: "2023-02-01T00:00:00.000Z" };
       return { ...node, pages };
     }
@@ -44,16 +46,9 @@ function earlier(json: SitemapJSON, origin: string): SitemapJSON {
   return edit(json);
 }
 
-const PAGE = {
-  url: "",
-  priority: 0.5,
-  lastModified: null,
-  changeFrequency: null,
-  newsStory: null,
-  images: [],
-  videos: [],
-  alternates: [],
-} as const;
+function pageJSON(url: string): SitemapPageJSON {
+  return new SitemapPage({ url }).toJSON();
+}
 
 const server = await defectsSite().listen();
 let html: string;

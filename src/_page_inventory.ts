@@ -9,11 +9,8 @@
  *
  * @module
  */
-import { hashBytes, sameBytes } from "./_tree_index.ts";
-import { pagesColumns } from "./objects/_columns.ts";
-import { AbstractPagesSitemap, type AbstractSitemap } from "./objects/sitemap.ts";
-import type { PackedPages } from "./parse/_result.ts";
-import { urlByteEnds } from "./parse/_url_bytes.ts";
+import { hashBytes, sameBytes, TreeIndex } from "./_tree_index.ts";
+import type { AbstractSitemap } from "./objects/sitemap.ts";
 
 const SLASH = 0x2f;
 const COLON = 0x3a;
@@ -33,20 +30,29 @@ export interface InventoryOptions {
   readonly unique: boolean;
 }
 
-/** One section as counted, before `sectionsOf()` shapes it. */
-export interface SectionTally {
-  /** Origin plus the first `depth` path segments, without a trailing slash (the origin alone ends in `/`). */
+/** The pages under one path prefix; see `sectionsOf()`. */
+export interface SitemapSection {
+  /**
+   * The origin and the first `depth` non-empty path segments, without a
+   * trailing slash: `https://www.example.com/blog`. Pages with fewer
+   * segments form the section of their own path (`https://www.example.com/about`);
+   * the home page and pages without a path are the origin's section,
+   * which ends in `/` (`https://www.example.com/`). Query and fragment never count.
+   */
   readonly prefix: string;
-  /** Pages counted (first listings when counting unique URLs). */
+  /** Distinct page URLs in the section (a URL listed by several sitemaps counts once). */
   readonly pages: number;
-  /** Every listing, duplicates included. */
+  /** Listings of those pages, duplicates included (advertools' row count). */
   readonly listings: number;
-  /** Least and greatest lastmod of the pages counted, epoch ms; NaN when none has one. */
-  readonly min: number;
-  readonly max: number;
-  /** Pages counted without a lastmod. */
+  /** `pages` over the tree's distinct pages, from 0 to 1. */
+  readonly share: number;
+  /** The oldest lastmod among the section's pages, or null when none has one. */
+  readonly lastModifiedMin: Date | null;
+  /** The newest lastmod among the section's pages, or null when none has one. */
+  readonly lastModifiedMax: Date | null;
+  /** Pages without a lastmod (not part of the range). */
   readonly undated: number;
-  /** The sitemaps listing any of its pages, in tree order, each URL once. */
+  /** The sitemaps that list any of its pages, by URL, in tree order. */
   readonly sitemaps: readonly string[];
 }
 
@@ -57,26 +63,13 @@ export interface PageInventory {
   /** Pages counted: distinct URLs when counting unique URLs, else every listing. */
   readonly pages: number;
   /** The sections in tree order of first appearance (empty when not asked for). */
-  readonly sections: readonly SectionTally[];
+  readonly sections: SitemapSection[];
+  /** Pages nodes in the tree. */
+  readonly pagesNodes: number;
   /** Pages counted per month (`year * 12 + month`, UTC, month from 0) (empty when not asked for). */
   readonly months: ReadonlyMap<number, number>;
   /** Pages counted without a lastmod (0 when months were not asked for). */
   readonly undated: number;
-}
-
-/**
- * The pages nodes of a tree in tree order, the root included when it is one.
- *
- * @param tree Any node.
- * @returns The pages nodes, depth-first.
- */
-export function pagesNodesOf(tree: AbstractSitemap): AbstractPagesSitemap[] {
-  const nodes: AbstractPagesSitemap[] = [];
-  if (tree instanceof AbstractPagesSitemap) nodes.push(tree);
-  for (const node of tree.allSitemaps()) {
-    if (node instanceof AbstractPagesSitemap) nodes.push(node);
-  }
-  return nodes;
 }
 
 /**
@@ -87,20 +80,17 @@ export function pagesNodesOf(tree: AbstractSitemap): AbstractPagesSitemap[] {
  * @returns The counts.
  */
 export function pageInventory(tree: AbstractSitemap, options: InventoryOptions): PageInventory {
-  const nodes = pagesNodesOf(tree);
-  const columns = nodes.map(pagesColumns);
-  const ends = columns.map(urlByteEnds);
-  let listings = 0;
-  for (const c of columns) listings += c.count;
+  const index = new TreeIndex(tree);
+  const listings = index.pageCount;
   const seed = (Math.random() * 0x1_0000_0000) | 0;
-  const firsts = options.unique ? firstListings(columns, ends, listings, seed) : null;
+  const firsts = options.unique ? firstListings(index, seed) : null;
   const depth = options.depth;
   const sections = depth === null ? null : new SectionTable(seed, depth);
   const months = options.months ? new MonthCounter() : null;
   let pages = 0;
-  for (let k = 0, g = 0; k < columns.length; k++) {
-    const { count, urlBytes: bytes, lastModified: lastmods } = columns[k]!;
-    const byteEnds = ends[k]!;
+  for (let k = 0, g = 0; k < index.columns.length; k++) {
+    const { count, urlBytes: bytes, lastModified: lastmods } = index.columns[k]!;
+    const byteEnds = index.byteEnds[k]!;
     for (let i = 0, s = 0; i < count; s = byteEnds[i]!, i++, g++) {
       const first = firsts === null || firsts[g] === 1;
       const ms = lastmods[i]!;
@@ -114,7 +104,8 @@ export function pageInventory(tree: AbstractSitemap, options: InventoryOptions):
   return {
     listings,
     pages,
-    sections: sections === null ? [] : sections.tallies(nodes),
+    sections: sections === null ? [] : sections.list(index, pages),
+    pagesNodes: index.columns.length,
     months: months === null ? new Map() : months.counts(),
     undated: months === null ? 0 : months.undated,
   };
@@ -133,17 +124,13 @@ const PARTITION_LISTINGS = 4096;
  * thousand, and each partition gets a small table of its own: the earliest
  * listing of a URL still comes first in its partition.
  */
-function firstListings(
-  columns: readonly PackedPages[],
-  ends: readonly Uint32Array[],
-  total: number,
-  seed: number,
-): Uint8Array {
+function firstListings(index: TreeIndex, seed: number): Uint8Array {
+  const total = index.pageCount;
   const hashes = new Int32Array(total);
-  for (let k = 0, g = 0; k < columns.length; k++) {
-    const bytes = columns[k]!.urlBytes;
-    const byteEnds = ends[k]!;
-    for (let i = 0, s = 0; i < byteEnds.length && i < columns[k]!.count; s = byteEnds[i]!, i++) {
+  for (let k = 0, g = 0; k < index.columns.length; k++) {
+    const { count, urlBytes: bytes } = index.columns[k]!;
+    const byteEnds = index.byteEnds[k]!;
+    for (let i = 0, s = 0; i < count; s = byteEnds[i]!, i++) {
       hashes[g++] = hashBytes(bytes, s, byteEnds[i]!, seed);
     }
   }
@@ -164,7 +151,6 @@ function firstListings(
   const mask = capacityFor(largest) - 1;
   // Pairs of (hash, listing + 1); 0 marks an empty slot.
   const slots = new Int32Array((mask + 1) * 2);
-  const urls = new ListingUrls(columns, ends);
   const firsts = new Uint8Array(total);
   for (let p = 0; p < parts; p++) {
     slots.fill(0);
@@ -174,7 +160,7 @@ function firstListings(
       let slot = h & mask;
       let repeat = false;
       for (let v: number; (v = slots[slot * 2 + 1]!) !== 0; slot = (slot + 1) & mask) {
-        if (slots[slot * 2] === h && urls.same(v - 1, g)) {
+        if (slots[slot * 2] === h && sameUrl(index, v - 1, g)) {
           repeat = true;
           break;
         }
@@ -188,53 +174,20 @@ function firstListings(
   return firsts;
 }
 
-/** Finds a listing's URL bytes by its number across all pages nodes. */
-class ListingUrls {
-  readonly #columns: readonly PackedPages[];
-  readonly #ends: readonly Uint32Array[];
-  /** Per pages node: the number of its first listing. */
-  readonly #bases: number[] = [];
-
-  constructor(columns: readonly PackedPages[], ends: readonly Uint32Array[]) {
-    this.#columns = columns;
-    this.#ends = ends;
-    let base = 0;
-    for (const c of columns) {
-      this.#bases.push(base);
-      base += c.count;
-    }
-  }
-
-  /** Whether listings `a` and `b` have the same URL. */
-  same(a: number, b: number): boolean {
-    const ka = this.#nodeOf(a);
-    const kb = this.#nodeOf(b);
-    const ia = a - this.#bases[ka]!;
-    const ib = b - this.#bases[kb]!;
-    const ea = this.#ends[ka]!;
-    const eb = this.#ends[kb]!;
-    return sameBytes(
-      this.#columns[ka]!.urlBytes,
-      ia === 0 ? 0 : ea[ia - 1]!,
-      ea[ia]!,
-      this.#columns[kb]!.urlBytes,
-      ib === 0 ? 0 : eb[ib - 1]!,
-      eb[ib]!,
-    );
-  }
-
-  /** The pages node holding listing `g` (the last one that starts at or before it). */
-  #nodeOf(g: number): number {
-    const bases = this.#bases;
-    let lo = 0;
-    let hi = bases.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (bases[mid]! <= g) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
+/** Whether listings `a` and `b` (numbered across the tree's pages nodes) have the same URL. */
+function sameUrl(index: TreeIndex, a: number, b: number): boolean {
+  const ka = index.pagesNodeOf(a, 0);
+  const kb = index.pagesNodeOf(b, ka);
+  const ia = a - index.bases[ka]!;
+  const ib = b - index.bases[kb]!;
+  return sameBytes(
+    index.columns[ka]!.urlBytes,
+    index.urlStart(ka, ia),
+    index.byteEnds[ka]![ia]!,
+    index.columns[kb]!.urlBytes,
+    index.urlStart(kb, ib),
+    index.byteEnds[kb]![ib]!,
+  );
 }
 
 /** The days a lookup table maps to months: 1970 to 2099, where nearly every lastmod falls. */
@@ -456,16 +409,21 @@ class SectionTable {
     return id;
   }
 
-  /** The sections in order of first appearance, their sitemaps named. */
-  tallies(nodes: readonly AbstractPagesSitemap[]): SectionTally[] {
-    return this.#keys.map((key, id) => ({
-      prefix: decoder.decode(key) + (this.#roots[id] ? "/" : ""),
-      pages: this.#pages[id]!,
-      listings: this.#listings[id]!,
-      min: this.#min[id]!,
-      max: this.#max[id]!,
-      undated: this.#undated[id]!,
-      sitemaps: [...new Set(this.#nodes[id]!.map((k) => nodes[k]!.url))],
-    }));
+  /** The sections in order of first appearance, their sitemaps named and their share of `pages`. */
+  list(index: TreeIndex, pages: number): SitemapSection[] {
+    return this.#keys.map((key, id) => {
+      const min = this.#min[id]!;
+      const max = this.#max[id]!;
+      return {
+        prefix: decoder.decode(key) + (this.#roots[id] ? "/" : ""),
+        pages: this.#pages[id]!,
+        listings: this.#listings[id]!,
+        share: pages === 0 ? 0 : this.#pages[id]! / pages,
+        lastModifiedMin: min === min ? new Date(min) : null,
+        lastModifiedMax: max === max ? new Date(max) : null,
+        undated: this.#undated[id]!,
+        sitemaps: [...new Set(this.#nodes[id]!.map((k) => index.pagesNodeUrl(k)))],
+      };
+    });
   }
 }

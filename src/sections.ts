@@ -7,8 +7,10 @@
  * @module
  */
 import { integerOption } from "./_option_checks.ts";
-import { pageInventory, type SectionTally } from "./_page_inventory.ts";
+import { pageInventory, type SitemapSection } from "./_page_inventory.ts";
 import type { AbstractSitemap } from "./objects/sitemap.ts";
+
+export type { SitemapSection } from "./_page_inventory.ts";
 
 /** Options of {@linkcode sectionsOf}. */
 export interface SectionsOptions {
@@ -19,32 +21,6 @@ export interface SectionsOptions {
    * @default {1}
    */
   readonly depth?: number;
-}
-
-/** The pages under one path prefix; see {@linkcode sectionsOf}. */
-export interface SitemapSection {
-  /**
-   * The origin and the first `depth` non-empty path segments, without a
-   * trailing slash: `https://www.example.com/blog`. Pages with fewer
-   * segments form the section of their own path (`https://www.example.com/about`);
-   * the home page and pages without a path are the origin's section,
-   * which ends in `/` (`https://www.example.com/`). Query and fragment never count.
-   */
-  readonly prefix: string;
-  /** Distinct page URLs in the section (a URL listed by several sitemaps counts once). */
-  readonly pages: number;
-  /** Listings of those pages, duplicates included (advertools' row count). */
-  readonly listings: number;
-  /** `pages` over the tree's distinct pages, from 0 to 1. */
-  readonly share: number;
-  /** The oldest lastmod among the section's pages, or null when none has one. */
-  readonly lastModifiedMin: Date | null;
-  /** The newest lastmod among the section's pages, or null when none has one. */
-  readonly lastModifiedMax: Date | null;
-  /** Pages without a lastmod (not part of the range). */
-  readonly undated: number;
-  /** The sitemaps that list any of its pages, by URL, in tree order. */
-  readonly sitemaps: readonly string[];
 }
 
 /**
@@ -94,29 +70,5 @@ export function sectionsOf(
   options: SectionsOptions = {},
 ): SitemapSection[] {
   const depth = integerOption("depth", options.depth, 1, 0);
-  const inventory = pageInventory(tree, { depth, months: false, unique: true });
-  return sectionsFromTallies(inventory.sections, inventory.pages);
-}
-
-/**
- * Shapes counted sections as {@linkcode sectionsOf} returns them.
- *
- * @param tallies The sections as counted.
- * @param pages The tree's distinct pages.
- * @returns The sections.
- */
-export function sectionsFromTallies(
-  tallies: readonly SectionTally[],
-  pages: number,
-): SitemapSection[] {
-  return tallies.map((t) => ({
-    prefix: t.prefix,
-    pages: t.pages,
-    listings: t.listings,
-    share: pages === 0 ? 0 : t.pages / pages,
-    lastModifiedMin: t.min === t.min ? new Date(t.min) : null,
-    lastModifiedMax: t.max === t.max ? new Date(t.max) : null,
-    undated: t.undated,
-    sitemaps: t.sitemaps,
-  }));
+  return pageInventory(tree, { depth, months: false, unique: true }).sections;
 }

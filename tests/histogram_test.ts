@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { histogramOfMonths, lastmodHistogram } from "../src/histogram.ts";
+import { lastmodHistogram } from "../src/histogram.ts";
+import { histogramOfMonths } from "../src/_lastmod_buckets.ts";
 import { monthOfDay } from "../src/_page_inventory.ts";
 import { sitemapFromString } from "../src/sitemap_from_string.ts";
 import { IndexWebsiteSitemap } from "../src/objects/sitemap.ts";

@@ -7,8 +7,8 @@
  * @module
  */
 import { stripOrigin } from "../format.ts";
-import type { LastmodHistogram } from "../histogram.ts";
-import type { SitemapSection } from "../sections.ts";
+import type { LastmodHistogram } from "../_lastmod_buckets.ts";
+import type { SitemapSection } from "../_page_inventory.ts";
 import { formatCount } from "../_units.ts";
 import { type Html, markup } from "./_html.ts";
 

@@ -5,12 +5,11 @@
  * @module
  */
 import { compareSitemapTrees } from "../changes.ts";
-import { histogramOfMonths, type LastmodHistogram } from "../histogram.ts";
+import { histogramOfMonths, type LastmodHistogram } from "../_lastmod_buckets.ts";
 import { isoString } from "../objects/_iso.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap } from "../objects/sitemap.ts";
 import { integerOption } from "../_option_checks.ts";
-import { pageInventory, pagesNodesOf } from "../_page_inventory.ts";
-import { sectionsFromTallies, type SitemapSection } from "../sections.ts";
+import { pageInventory, type SitemapSection } from "../_page_inventory.ts";
 import type { SitemapTreeStats } from "../stats.ts";
 import { formatBytes, formatCount, formatDuration } from "../_units.ts";
 import type { SitemapValidationReport } from "../validate.ts";
@@ -177,8 +176,12 @@ function totals(
   return markup`<section id="totals" aria-labelledby="totals-h"><h2 id="totals-h">Totals</h2><dl class="cards">${cards}</dl></section>`;
 }
 
-function treeSection(tree: AbstractSitemap, stats: SitemapTreeStats | null, sample: number): Html {
-  const pagesNodes = pagesNodesOf(tree).length;
+function treeSection(
+  tree: AbstractSitemap,
+  stats: SitemapTreeStats | null,
+  sample: number,
+  pagesNodes: number,
+): Html {
   const perNode = sample === 0
     ? 0
     : Math.min(sample, Math.max(1, Math.floor(MAX_SAMPLED_URLS / Math.max(1, pagesNodes))));
@@ -300,7 +303,6 @@ export function reportHtml(tree: AbstractSitemap, options: ReportHtmlOptions = {
   const origin = originOf(tree.url);
   const inventory = pageInventory(tree, { depth, months: true, unique: true });
   const histogram = histogramOfMonths(inventory.months, inventory.undated);
-  const sections = sectionsFromTallies(inventory.sections, inventory.pages);
   const changes = options.against === undefined
     ? ""
     : markup`<section id="changes" aria-labelledby="changes-h"><h2 id="changes-h">Changes since the earlier crawl</h2>${
@@ -308,9 +310,9 @@ export function reportHtml(tree: AbstractSitemap, options: ReportHtmlOptions = {
     }</section>`;
   const problems = problemsContent(options.problems ?? null, Math.max(sample, 1));
   const main = markup`<main>${totals(tree, stats, inventory.listings, inventory.pages)}${
-    treeSection(tree, stats, sample)
+    treeSection(tree, stats, sample, inventory.pagesNodes)
   }${freshnessSection(histogram)}${
-    sectionsSection(sections, origin, depth)
+    sectionsSection(inventory.sections, origin, depth)
   }<section id="problems" aria-labelledby="problems-h"><h2 id="problems-h">Problems</h2>${problems}</section>${changes}</main>`;
   const title = markup`<title>Sitemap report: ${siteName(tree.url)}</title>`;
   return `<!doctype html>

@@ -5,20 +5,22 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { SitemapNewsStory, SitemapPage } from "../../src/objects/page.ts";
 import {
   IndexWebsiteSitemap,
   IndexXMLSitemap,
   InvalidSitemap,
   PagesTextSitemap,
   PagesXMLSitemap,
-} from "../../src/objects/sitemap.ts";
-import { REPORT_DEFAULTS, reportHtml } from "../../src/report/report.ts";
+  REPORT_DEFAULTS,
+  reportHtml,
+  sitemapFromString,
+  SitemapNewsStory,
+  SitemapPage,
+  type SitemapValidationReport,
+} from "../../mod.ts";
 import { groupProblems } from "../../src/report/_problems.ts";
 import { escapeHtml, markup } from "../../src/report/_html.ts";
-import { sitemapFromString } from "../../src/sitemap_from_string.ts";
 import { EMPTY_STATS } from "../../src/stats.ts";
-import type { SitemapValidationReport } from "../../src/validate.ts";
 
 const H = "https://site.test";
 const NOW = new Date("2026-12-01T09:30:00Z");
@@ -265,16 +267,12 @@ Deno.test("reportHtml() of a tree that was not crawled says what it cannot know"
 
 Deno.test("reportHtml() rejects a negative sample, a fractional depth and an invalid date, naming them", () => {
   const tree = new IndexWebsiteSitemap(`${H}/`, []);
-  assert.throws(() => reportHtml(tree, { sample: -1 }), {
-    name: "RangeError",
-    message: 'Option "sample" must be an integer >= 0, got -1',
-  });
-  assert.throws(() => reportHtml(tree, { depth: 0.5 }), {
-    name: "RangeError",
-    message: 'Option "depth" must be an integer >= 0, got 0.5',
-  });
-  assert.throws(() => reportHtml(tree, { now: new Date("nope") }), {
-    name: "RangeError",
-    message: 'Option "now" must be a valid Date, got Invalid Date',
-  });
+  const cases: [Parameters<typeof reportHtml>[1], string][] = [
+    [{ sample: -1 }, 'Option "sample" must be an integer >= 0, got -1'],
+    [{ depth: 0.5 }, 'Option "depth" must be an integer >= 0, got 0.5'],
+    [{ now: new Date("nope") }, 'Option "now" must be a valid Date, got Invalid Date'],
+  ];
+  for (const [options, message] of cases) {
+    assert.throws(() => reportHtml(tree, options), new RangeError(message));
+  }
 });
