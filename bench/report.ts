@@ -148,7 +148,7 @@ function wideTree(): AbstractSitemap {
 
 const seedLoads = await loadTimes(html);
 const wide = wideTree();
-let started = performance.now();
+const started = performance.now();
 const wideHtml = reportHtml(wide);
 const wideMs = performance.now() - started;
 const wideBytes = new TextEncoder().encode(wideHtml).length;
