@@ -172,6 +172,8 @@ const SHAPES: readonly Shape[] = [
     xml: () => urlset(plainUrl("https://www.example.com/a/./b/../p/N")),
   },
   { name: "URL: backslashes", xml: () => urlset(plainUrl("https://www.example.com\\p\\N")) },
+  { name: "URL: root-relative", xml: () => urlset(plainUrl("/p/N")) },
+  { name: "URL: path-relative", xml: () => urlset(plainUrl("p/N")) },
   {
     name: "URL: IDN host",
     xml: () => urlset(plainUrl("https://bücher.example/p/N")),

@@ -8,7 +8,8 @@
  * an absolute http(s) URL not marked `isPermaLink="false"` (RSS 2.0: a guid
  * is an identifier first; resolving `abc123` against the feed's URL invents a
  * page). Relative links resolve against `xml:base` where the feed sets it
- * (XML Base, as RSS and Atom readers apply it), else against the feed's URL.
+ * (XML Base, as RSS and Atom readers apply it), else against the feed's URL;
+ * an `xml:base` that is no URL is dropped like a link that is none.
  *
  * @module
  */
@@ -18,7 +19,7 @@ import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
 import { joinWarnings, type NewsStoryData, type ParseResult } from "./_result.ts";
 import { XML_NAMESPACE, type XmlAttribute } from "./_tokenizer.ts";
-import { resolvePageUrl } from "./_url.ts";
+import { isNotUrl, resolvePageUrl } from "./_url.ts";
 
 const F_LINK = 1;
 const F_GUID = 2;
@@ -110,7 +111,12 @@ export class FeedReader implements DocumentReader {
     for (const a of attrs) {
       if (a.local !== "base" || a.ns !== XML_NAMESPACE) continue;
       const value = a.value.trim();
-      // An unusable xml:base leaves the outer base in force.
+      // An unusable xml:base leaves the outer base in force; one that is no
+      // URL (`httр://host/`, `host.com\dir`) is also counted, never resolved.
+      if (value !== "" && isNotUrl(value)) {
+        this.#builder.noteDropped(value);
+        return;
+      }
       const base = this.#base === null ? URL.parse(value) : URL.parse(value, this.#base);
       if (base === null) return;
       this.#baseDepths.push(d);

@@ -81,6 +81,7 @@ const C_SPACE = 6; // space or form feed: whitespace, percent-encoded in absolut
 const C_ENCODE = 7; // percent-encoded
 const C_HIGH = 8; // non-ASCII: UTF-8, percent-encoded byte by byte
 const C_DECLINE = 9; // runtimes disagree on it (`^` in a path): leave it to URL.parse
+const C_BACKSLASH = 10; // `\` in a query or fragment: kept in a URL, no reference in a relative value
 
 function table(encode: string): Uint8Array {
   const t = new Uint8Array(256);
@@ -105,6 +106,7 @@ const QUERY = table("'");
 QUERY[0x23] = C_END_PATH;
 /** The fragment percent-encode set. */
 const FRAGMENT = table("`");
+QUERY[0x5c] = FRAGMENT[0x5c] = C_BACKSLASH;
 
 /** Host bytes: 1 kept, 2 upper-case letter, 0 anything the normaliser declines. */
 const HOST = new Uint8Array(256);
@@ -124,7 +126,8 @@ let work = new Uint8Array(1024);
  * Normalises the URL in `src[a, b)` into `out` from `o`, as
  * `URL.parse(value.trim(), base).href` would (fragment dropped unless
  * {@linkcode KEEP_FRAGMENT}), with DESIGN §4's rule that a relative value
- * holding whitespace, `<`, `>` or `"` is not a URL (`isNotUrl` in _url.ts).
+ * holding whitespace, `<`, `>`, `"` or `\`, or with a `:` in its first
+ * segment, is not a URL (`isNotUrl` in _url.ts).
  * `out` must have {@linkcode normalizedRoom} bytes from `o`.
  *
  * @param src The value's bytes (UTF-8).
@@ -382,8 +385,11 @@ function parse(
       // Without a base only absolute values count, and a tab in the scheme hides one.
       return !cleaned && needsCleaning(s, a, b, (flags & RAW_XML) !== 0) ? RESTART : NOT_HTTP;
     }
-    if (isSlash(s[i]) && isSlash(s[i + 1])) {
-      if (isSlash(s[i + 2])) return DECLINE;
+    // Bytes past `b` are another value's (the caller's buffers are reused): never read them.
+    if (i + 1 < b && isSlash(s[i]) && isSlash(s[i + 1])) {
+      if (i + 2 < b && isSlash(s[i + 2])) return DECLINE;
+      // RFC 3986 section 4.2: a relative value holding a `\` is no reference.
+      if (hasBackslash(s, i, b)) return NOT_HTTP;
       https = base.https;
       o = copy(https === 1 ? HTTPS : HTTP, out, o);
       authority = i + 2;
@@ -401,6 +407,8 @@ function parse(
     pathStart = o;
     if (i < b && isSlash(s[i])) i++;
   } else if (isSlash(s[i])) {
+    // Relative: RFC 3986 section 4.2 again.
+    if (s[i] === 0x5c) return NOT_HTTP;
     pathStart = o;
     i++;
   } else if (s[i] === 0x3f) {
@@ -412,11 +420,40 @@ function parse(
     return queryAndFragment(s, i, b, out, o, flags, relative);
   } else {
     // Path-relative: the base's path without its last segment, then this one.
+    const colon = colonInFirstSegment(s, i, b, (flags & RAW_XML) !== 0);
+    if (colon !== 0) return colon;
     pathStart = o;
     o = copy(base!.dir, out, o);
   }
   out[o++] = 0x2f;
   return path(s, i, b, out, o, pathStart, o, flags, relative);
+}
+
+/** Whether `s[i, b)` holds a `\`; for scheme-relative values, rare enough to scan whole. */
+function hasBackslash(s: Uint8Array, i: number, b: number): boolean {
+  for (; i < b; i++) if (s[i] === 0x5c) return true;
+  return false;
+}
+
+/**
+ * RFC 3986 section 4.2 for the path-relative value from `s[i]`: a `:` in
+ * its first segment (`httр://host/` with a Cyrillic `р`, which is no
+ * scheme) makes it no URL reference, as does a `\` anywhere
+ * (`host.com\2131.htm`, a Windows path; {@linkcode path} and
+ * {@linkcode rare} find the others). `isNotUrlReference` in _url.ts is the
+ * rule for strings. Returns {@linkcode NOT_HTTP} for such a value, 0 for a
+ * reference, or {@linkcode RESTART} when a tab, newline or (in raw XML) a
+ * reference comes first: removing or decoding it may make a scheme, a `/`
+ * or a `\`.
+ */
+function colonInFirstSegment(s: Uint8Array, i: number, b: number, raw: boolean): number {
+  for (; i < b; i++) {
+    const c = s[i]!;
+    if (c === 0x3a || c === 0x5c) return NOT_HTTP;
+    if (c === 0x2f || c === 0x3f || c === 0x23) return 0;
+    if (c === 0x09 || c === 0x0a || c === 0x0d || (c === 0x26 && raw)) return RESTART;
+  }
+  return 0;
 }
 
 /**
@@ -466,6 +503,8 @@ function path(
       if (last) out[o++] = 0x2f;
     }
     if (last) break;
+    // RFC 3986 section 4.2: a relative value holding a `\` is no reference.
+    if (relative && s[i] === 0x5c) return NOT_HTTP;
     i++;
     out[o++] = 0x2f;
     seg = o;
@@ -660,6 +699,7 @@ function rare(
       : RESTART;
   }
   if (k === C_TAB_NL) return RESTART;
+  if (k === C_BACKSLASH) return relative ? NOT_HTTP : KEEP;
   if (k === C_REJECT) return relative ? NOT_HTTP : ENCODE;
   if (k === C_SPACE) return relative ? NOT_HTTP : 0;
   return DECLINE;
@@ -736,7 +776,7 @@ function charRefInPlace(
     return o;
   }
   const k = set[cp]!;
-  if (k === 0 || k === C_AMP) {
+  if (k === 0 || k === C_AMP || k === C_BACKSLASH) {
     out[o] = cp;
     return o + 1;
   }

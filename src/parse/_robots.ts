@@ -6,7 +6,7 @@
  */
 import { LineSplitter } from "./_lines.ts";
 import type { IndexEntry, ParseResult } from "./_result.ts";
-import { resolveSitemapUrl } from "./_url.ts";
+import { NotUrlCounter } from "./_url.ts";
 
 /** `Sitemap:` or the `Site-map:` misspelling, any case, any spacing around the colon. */
 const SITEMAP_LINE = /^\s*site-?map\s*:\s*(\S*)/i;
@@ -16,6 +16,7 @@ export class RobotsTxtReader {
   readonly #base: URL | null;
   readonly #seen = new Set<string>();
   readonly #children: IndexEntry[] = [];
+  readonly #notUrls = new NotUrlCounter();
   readonly #lines: LineSplitter;
 
   /** @param base The robots.txt URL, against which relative values resolve; null if unknown. */
@@ -29,7 +30,8 @@ export class RobotsTxtReader {
     if (m === null) return;
     // A "#" starts a comment in robots.txt, even right after the value.
     const value = (m[1] ?? "").split("#", 1)[0] ?? "";
-    const url = resolveSitemapUrl(value, this.#base);
+    // A value that only looks relative (`httр://` with a Cyrillic `р`) is counted, not resolved.
+    const url = this.#notUrls.sitemapUrl(value, this.#base);
     if (url === null || this.#seen.has(url)) return;
     this.#seen.add(url);
     this.#children.push({ url, lastModified: NaN });
@@ -47,10 +49,12 @@ export class RobotsTxtReader {
   /**
    * Ends the input and returns the sitemaps named.
    *
-   * @returns An index result of format "robots".
+   * @returns An index result of format "robots", warning of the values
+   * dropped for not being URLs.
    */
   end(): ParseResult {
     this.#lines.end();
-    return { kind: "index", format: "robots", children: this.#children, warning: null };
+    const warning = this.#notUrls.warning();
+    return { kind: "index", format: "robots", children: this.#children, warning };
   }
 }

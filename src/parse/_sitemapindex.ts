@@ -9,7 +9,7 @@ import { Ns, nsKind } from "./_ns.ts";
 import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
 import { type IndexEntry, joinWarnings, type ParseResult } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
-import { NotUrlCounter, resolveSitemapUrl } from "./_url.ts";
+import { NotUrlCounter } from "./_url.ts";
 
 const F_LOC = 1;
 const F_LASTMOD = 2;
@@ -91,8 +91,7 @@ export class SitemapIndexReader implements DocumentReader {
     this.#inSitemap = false;
     this.#entries++;
     if (this.#loc === null) return;
-    const url = resolveSitemapUrl(this.#loc, this.#base);
-    if (url === null) this.#notUrls.note(this.#loc);
+    const url = this.#notUrls.sitemapUrl(this.#loc, this.#base);
     if (url === null || this.#seen.has(url)) return;
     this.#seen.add(url);
     this.#children.push({ url, lastModified: this.#lastModified });

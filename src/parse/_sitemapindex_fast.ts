@@ -9,7 +9,7 @@ import { parseDate, parseW3cDateBytes } from "./_dates.ts";
 import { decodeRawText, isNormalUrlBytes } from "./_pack.ts";
 import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import type { IndexEntry, ParseResult } from "./_result.ts";
-import { NotUrlCounter, resolveSitemapUrl } from "./_url.ts";
+import { NotUrlCounter } from "./_url.ts";
 import {
   type ByteReader,
   cdataText,
@@ -171,11 +171,8 @@ class SitemapIndexBytes implements ByteReader {
     if (d !== 2 || !this.#inSitemap) return;
     this.#inSitemap = false;
     if (this.#loc === null) return;
-    const url = this.#url ?? resolveSitemapUrl(this.#loc, this.#base);
-    if (url === null) {
-      this.#notUrls.note(this.#loc);
-      return;
-    }
+    const url = this.#url ?? this.#notUrls.sitemapUrl(this.#loc, this.#base);
+    if (url === null) return;
     const h = this.#url !== null ? this.#urlHash : hashString(url);
     const children = this.#children;
     const hashes = this.#hashes;

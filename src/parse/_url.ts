@@ -41,15 +41,36 @@ const WHITESPACE = /[\t\n\f\r ]/;
 // deno-lint-ignore no-control-regex -- the parser strips exactly these
 const C0_EDGES = /^[\x00-\x20]+|[\x00-\x20]+$/g;
 const MARKUP = /[<>"]/;
+/** Whatever can make a relative value no URL: whitespace, markup, `\`, `:`. */
+const SUSPECT = /[\t\n\f\r <>"\\:]/;
+/** A `\` anywhere, or a `:` before the first `/`, `?` or `#`. */
+const NOT_REFERENCE = /\\|^[^/?#]*:/;
 
 /**
- * Whether a trimmed value is prose or markup rather than a URL (DESIGN §4):
- * it is relative (no scheme, once control characters at its ends and tabs
- * and newlines are removed as the URL parser removes them) and holds
- * whitespace, `<`, `>` or `"`; or it is only control characters. Such
+ * Whether a relative value (no scheme) is no URL reference by RFC 3986
+ * section 4.2: it holds a `\` (`host.com\2131.htm`, a Windows path), or its
+ * first path segment holds a `:` (`httр://host/` with a Cyrillic `р`, whose
+ * "scheme" is none). The WHATWG parser would resolve either against the
+ * document's URL, inventing a page on its host; `./a:b` and `/a:b` are
+ * references and stay. `normalizeUrlBytes` applies the same rule to bytes.
+ *
+ * @param relative The value, trimmed, tabs and newlines removed, with no scheme.
+ * @returns True when it is not a URL reference.
+ */
+export function isNotUrlReference(relative: string): boolean {
+  return NOT_REFERENCE.test(relative);
+}
+
+/**
+ * Whether a trimmed value is prose, markup or malformed rather than a URL
+ * (DESIGN §4): it is relative (no scheme, once control characters at its
+ * ends and tabs and newlines are removed as the URL parser removes them) and
+ * holds whitespace, `<`, `>` or `"`, or is no URL reference
+ * ({@linkcode isNotUrlReference}); or it is only control characters. Such
  * values are dropped, never resolved against the sitemap's URL. An absolute
  * URL is a URL whatever it holds: raw spaces, quotes and brackets are
- * percent-encoded (real sitemaps list such pages).
+ * percent-encoded, a `\` is a `/` in its path (real sitemaps list such
+ * pages).
  *
  * @param trimmed The value, trimmed.
  * @returns True when the value is not a URL.
@@ -58,8 +79,10 @@ export function isNotUrl(trimmed: string): boolean {
   const value = trimmed.replace(C0_EDGES, "");
   // Only control characters: the parser would return the base itself.
   if (value === "") return true;
-  if (!MARKUP.test(value) && !WHITESPACE.test(value)) return false;
-  return !HAS_SCHEME.test(value.replace(TAB_NL, ""));
+  if (!SUSPECT.test(value)) return false;
+  const parsed = value.replace(TAB_NL, "");
+  if (HAS_SCHEME.test(parsed)) return false;
+  return MARKUP.test(value) || WHITESPACE.test(value) || isNotUrlReference(parsed);
 }
 
 /** Counts the values a reader dropped for not being URLs, for the document's warning. */
@@ -68,8 +91,9 @@ export class NotUrlCounter {
   #first = "";
 
   /**
-   * Counts `raw`, which did not resolve, when it is prose or markup
-   * ({@linkcode isNotUrl}) rather than, say, a URL of another scheme.
+   * Counts `raw`, which did not resolve, when it is prose, markup or
+   * malformed ({@linkcode isNotUrl}) rather than, say, a URL of another
+   * scheme.
    *
    * @param raw The value as read.
    */
@@ -81,6 +105,21 @@ export class NotUrlCounter {
   }
 
   /**
+   * {@linkcode resolveSitemapUrl}, counting `raw` when it does not resolve:
+   * what a reader of sitemap URLs (robots.txt `Sitemap:` lines, index
+   * `<loc>`s) calls for each value.
+   *
+   * @param raw The `<loc>` text or `Sitemap:` value.
+   * @param base The URL of the index or robots.txt, or null.
+   * @returns The absolute http(s) URL without fragment, or null.
+   */
+  sitemapUrl(raw: string, base: URL | null): string | null {
+    const url = resolveSitemapUrl(raw, base);
+    if (url === null) this.note(raw);
+    return url;
+  }
+
+  /**
    * The warning, or null when nothing was dropped.
    *
    * @returns One line: how many, and the first.
@@ -89,7 +128,7 @@ export class NotUrlCounter {
     const n = this.#count;
     if (n === 0) return null;
     const values = n === 1 ? "value that is" : "values that are";
-    return `Dropped ${n} ${values} not a URL (prose or markup), the first: ${
+    return `Dropped ${n} ${values} not a URL (prose, markup or malformed), the first: ${
       JSON.stringify(this.#first)
     }`;
   }

@@ -14,7 +14,12 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { importTests, installDenoTest, runTests } from "../../fixtures/_deno_test_shim.mjs";
+import {
+  importTests,
+  installDenoTest,
+  runTests,
+  testFiles,
+} from "../../fixtures/_deno_test_shim.mjs";
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "../..");
 const out = join(root, "node_modules/.cache/sitemap-tree/node-tests");
@@ -37,7 +42,7 @@ installDenoTest();
 
 const bundles = [];
 const prepared = new Set();
-for (const file of process.argv.slice(2)) {
+for (const file of testFiles(process.argv.slice(2))) {
   const folder = dirname(resolve(root, file));
   const target = join(out, relative(root, folder));
   mkdirSync(target, { recursive: true });

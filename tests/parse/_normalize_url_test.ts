@@ -133,7 +133,7 @@ Deno.test("a <loc> of prose or markup never becomes a URL on the site's host, wi
   });
   equal(
     result.kind === "pages" ? result.warning : result.kind,
-    'Dropped 4 values that are not a URL (prose or markup), the first: "not a url"',
+    'Dropped 4 values that are not a URL (prose, markup or malformed), the first: "not a url"',
   );
 });
 
@@ -172,7 +172,7 @@ Deno.test("a feed link holding escaped markup is dropped with a warning", () => 
   });
   equal(
     result.kind === "pages" ? result.warning : result.kind,
-    'Dropped 1 value that is not a URL (prose or markup), the first: "<a href=\\"https://example.com/p\\">p</a>"',
+    'Dropped 1 value that is not a URL (prose, markup or malformed), the first: "<a href=\\"https://example.com/p\\">p</a>"',
   );
 });
 
@@ -192,7 +192,7 @@ Deno.test("a sitemapindex <loc> of prose is dropped with a warning; odd forms of
   ]);
   equal(
     result.warning,
-    'Dropped 1 value that is not a URL (prose or markup), the first: "no sitemap here"',
+    'Dropped 1 value that is not a URL (prose, markup or malformed), the first: "no sitemap here"',
   );
 });
 
@@ -324,7 +324,7 @@ Deno.test("a non-canonical <loc> in one CDATA section is normalised from its byt
     ], parse.name);
     equal(
       result.warning,
-      'Dropped 1 value that is not a URL (prose or markup), the first: "rel/pa th"',
+      'Dropped 1 value that is not a URL (prose, markup or malformed), the first: "rel/pa th"',
       parse.name,
     );
   }

@@ -32,6 +32,10 @@ const SCHEMES = [
   "",
   "",
   "h:",
+  // No scheme: a Cyrillic \u0440 and an underscore make the value relative,
+  // and its first segment's `:` makes it no URL reference.
+  "htt\u0440:",
+  "h_ttp:",
 ];
 const SLASHES = ["//", "//", "//", "\\\\", "/\\", "///", "/", ""];
 const USERINFO = ["", "", "", "", "", "", "user:pw@", "@", "u@"];
@@ -155,6 +159,7 @@ const INSERTS = [
   "/.",
   ":8080",
   ":80",
+  ":",
   "@",
   "A",
   "Z",

@@ -1,5 +1,9 @@
 import { strictEqual as equal } from "node:assert/strict";
+import { KEEP_FRAGMENT, normalBase, normalizeUrl } from "../../src/parse/_normalize_url.ts";
 import {
+  isNotUrl,
+  isNotUrlReference,
+  NotUrlCounter,
   parseBase,
   resolveDataUrl,
   resolvePageUrl,
@@ -66,4 +70,63 @@ Deno.test("resolveDataUrl() keeps values that do not resolve to http(s)", () => 
   equal(resolveDataUrl("/i.jpg", base), "https://www.example.com/i.jpg");
   equal(resolveDataUrl(" data:image/png;base64,AA ", base), "data:image/png;base64,AA");
   equal(resolveDataUrl("  ", base), null);
+});
+
+/** Relative values that are no URL reference (RFC 3986 section 4.2), as real sitemaps hold them. */
+const NOT_REFERENCES = [
+  // The scheme `httр` with a Cyrillic `р`: no scheme, so a first segment with `:`.
+  "htt\u0440://host.example/sitemap.xml",
+  "1http://host.example/a",
+  "h_ttp://host.example/a",
+  "a:b",
+  // A Windows path, `\` anywhere.
+  "host.example\\2131.htm",
+  "\\\\host\\share\\a.htm",
+  "/dir\\a.htm",
+  "//cdn.example\\a.htm",
+  "?q=a\\b",
+  "#a\\b",
+];
+
+Deno.test("resolvePageUrl() and resolveSitemapUrl() drop a relative value with : in its first segment or any \\", () => {
+  const nb = normalBase(base);
+  for (const raw of NOT_REFERENCES) {
+    // `a:b` has a scheme, `a`: another scheme's URL, dropped but not counted as "not a URL".
+    if (raw !== "a:b") equal(isNotUrl(raw), true, raw);
+    equal(resolvePageUrl(raw, base), null, raw);
+    equal(resolveSitemapUrl(raw, base), null, raw);
+    equal(normalizeUrl(raw, nb, KEEP_FRAGMENT), null, raw);
+  }
+  const counter = new NotUrlCounter();
+  for (const raw of NOT_REFERENCES) if (resolvePageUrl(raw, base) === null) counter.note(raw);
+  equal(
+    counter.warning(),
+    'Dropped 9 values that are not a URL (prose, markup or malformed), the first: "htt\u0440://host.example/sitemap.xml"',
+  );
+});
+
+Deno.test("references with : after the first segment, and absolute URLs with \\, stay URLs", () => {
+  const kept: [string, string][] = [
+    ["./a:b", "https://www.example.com/sitemaps/a:b"],
+    ["/a:b", "https://www.example.com/a:b"],
+    ["x/a:b", "https://www.example.com/sitemaps/x/a:b"],
+    ["?q=a:b", "https://www.example.com/sitemaps/pages.xml?q=a:b"],
+    ["#a:b", "https://www.example.com/sitemaps/pages.xml#a:b"],
+    ["//cdn.example:8080/a", "https://cdn.example:8080/a"],
+    ["a%3Ab", "https://www.example.com/sitemaps/a%3Ab"],
+    // Absolute: the WHATWG parser reads `\` as `/` in the path and keeps it in the query.
+    ["https://host.example\\p\\q.htm", "https://host.example/p/q.htm"],
+    ["http:\\\\host.example\\a", "http://host.example/a"],
+    ["https://host.example/a?mid=1&\\1genre=N1", "https://host.example/a?mid=1&\\1genre=N1"],
+    // A tab in a scheme is removed by the parser: still an absolute URL.
+    ["ht\ttp://host.example/a:b", "http://host.example/a:b"],
+  ];
+  for (const [raw, href] of kept) {
+    equal(resolvePageUrl(raw, base), href, raw);
+    equal(URL.parse(raw, base!)?.href, href, raw);
+    equal(isNotUrl(raw), false, raw);
+  }
+  equal(isNotUrlReference("./a:b"), false);
+  equal(isNotUrlReference("a%3Ab"), false);
+  equal(isNotUrlReference("host.example\\2131.htm"), true);
 });
