@@ -31,7 +31,12 @@
  *
  * @module
  */
-export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
+export {
+  sitemapTreeForHomepage,
+  sitemapTreeForSitemap,
+  sitemapTreeForSitemapWithStats,
+  type SitemapTreeWithStats,
+} from "./src/sitemap_tree.ts";
 export {
   SITE_DEADLINE_MS,
   sitemapTreesForHomepages,
@@ -39,6 +44,7 @@ export {
   type SiteResult,
 } from "./src/sitemap_trees.ts";
 export * from "./src/sitemap_from_string.ts";
+export * from "./src/decompress_sitemap.ts";
 export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
@@ -73,9 +79,14 @@ export {
   type ValidateOptions,
   validateSitemapTree,
 } from "./src/validate.ts";
-export { formatTabTree, type FormatTabTreeOptions } from "./src/format.ts";
+export {
+  lintSitemapTree,
+  type LintSitemapTreeOptions,
+  type SitemapLintResult,
+} from "./src/lint_sitemap_tree.ts";
+export { formatTabTree, type FormatTabTreeOptions } from "./src/format/tab_tree.ts";
 export * from "./src/sections.ts";
 export * from "./src/histogram.ts";
 export { REPORT_DEFAULTS, reportHtml, type ReportHtmlOptions } from "./src/report/report.ts";
-export { streamPages } from "./src/stream_pages.ts";
+export { PageStream, streamPages, streamSitemapPages } from "./src/stream_pages.ts";
 export { SitemapParserPool, type SitemapParserPoolOptions } from "./src/workers/parser_pool.ts";

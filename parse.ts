@@ -17,6 +17,7 @@
  * @module
  */
 export * from "./src/sitemap_from_string.ts";
+export * from "./src/decompress_sitemap.ts";
 export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";

@@ -12,7 +12,7 @@ import type {
   SitemapChanges,
   SitemapChangeTally,
 } from "../changes.ts";
-import { formatCount } from "../_units.ts";
+import { formatCount } from "../format/_units.ts";
 import { type Html, linkTo, markup } from "./_html.ts";
 
 const KINDS: readonly SitemapChangeKind[] = ["added", "removed", "changed", "unavailable"];

@@ -6,10 +6,10 @@
  *
  * @module
  */
-import { stripOrigin } from "../format.ts";
+import { stripOrigin } from "../format/tab_tree.ts";
 import type { LastmodHistogram } from "../_lastmod_buckets.ts";
 import type { SitemapSection } from "../_page_inventory.ts";
-import { formatCount } from "../_units.ts";
+import { formatCount } from "../format/_units.ts";
 import { type Html, markup } from "./_html.ts";
 
 /** Sections drawn one bar each; the rest share one "other" bar. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { SitemapProblem, SitemapValidationReport } from "../validate.ts";
-import { formatCount } from "../_units.ts";
+import { formatCount } from "../format/_units.ts";
 import { type Html, linkTo, markup } from "./_html.ts";
 import { counted } from "./_tree.ts";
 

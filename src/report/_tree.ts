@@ -14,7 +14,7 @@ import {
   InvalidSitemap,
 } from "../objects/sitemap.ts";
 import type { SitemapFetchStat } from "../stats.ts";
-import { formatBytes, formatCount } from "../_units.ts";
+import { formatBytes, formatCount } from "../format/_units.ts";
 import { type Html, linkTo, markup } from "./_html.ts";
 
 /** Index levels shown open when the report opens; deeper ones start collapsed. */

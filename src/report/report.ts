@@ -11,7 +11,7 @@ import { type AbstractSitemap, IndexWebsiteSitemap } from "../objects/sitemap.ts
 import { integerOption } from "../_option_checks.ts";
 import { pageInventory, type SitemapSection } from "../_page_inventory.ts";
 import type { SitemapTreeStats } from "../stats.ts";
-import { formatBytes, formatCount, formatDuration } from "../_units.ts";
+import { formatBytes, formatCount, formatDuration } from "../format/_units.ts";
 import type { SitemapValidationReport } from "../validate.ts";
 import { VERSION } from "../version.ts";
 import { contentSecurityPolicy, SCRIPT, STYLE } from "./_assets.ts";
@@ -20,7 +20,7 @@ import { formatShare, histogramChart, sectionsChart } from "./_charts.ts";
 import { type Html, linkTo, markup } from "./_html.ts";
 import { problemsContent } from "./_problems.ts";
 import { counted, fetchesByUrl, treeNode } from "./_tree.ts";
-import { stripOrigin } from "../format.ts";
+import { stripOrigin } from "../format/tab_tree.ts";
 
 /** The defaults of {@linkcode ReportHtmlOptions}, in one place for the API, the CLI and the docs. */
 export const REPORT_DEFAULTS: Readonly<{ sample: number; depth: number }> = Object.freeze({

@@ -6,7 +6,7 @@
  */
 import { InvalidSitemap } from "../objects/sitemap.ts";
 import type { SiteResult } from "../sitemap_trees.ts";
-import { ndjsonFormat } from "./_output.ts";
+import { ndjsonFormat } from "./page_records.ts";
 
 /**
  * Whether a site was read, answered without sitemaps, or could not be

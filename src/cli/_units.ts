@@ -1,6 +1,0 @@
-/**
- * The units moved to the library (`src/_units.ts`), which the report shares.
- *
- * @module
- */
-export * from "../_units.ts";
