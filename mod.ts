@@ -86,5 +86,8 @@ export {
   type SitemapLintResult,
 } from "./src/lint_sitemap_tree.ts";
 export { formatTabTree, type FormatTabTreeOptions } from "./src/format/tab_tree.ts";
+export * from "./src/sections.ts";
+export * from "./src/histogram.ts";
+export { REPORT_DEFAULTS, reportHtml, type ReportHtmlOptions } from "./src/report/report.ts";
 export { PageStream, streamPages, streamSitemapPages } from "./src/stream_pages.ts";
 export { SitemapParserPool, type SitemapParserPoolOptions } from "./src/workers/parser_pool.ts";

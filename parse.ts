@@ -24,3 +24,5 @@ export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
+export * from "./src/sections.ts";
+export * from "./src/histogram.ts";
