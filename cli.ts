@@ -4,7 +4,8 @@
  * default), its page URLs (`pages`), the tree as JSON (`json`), one JSON
  * object per page (`ndjson`), a CSV table (`csv`), one row per sitemap
  * (`summary`) or a chart of pages by lastmod month (`histogram`); `lint URL`
- * reports protocol problems per sitemap. `sitemap-tree --help` lists the
+ * reports protocol problems per sitemap; `report URL -o FILE.html` writes
+ * them all as one self-contained HTML page. `sitemap-tree --help` lists the
  * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
  * set of flag names for every command: `src/cli/_spec.ts`).
  *
@@ -51,6 +52,7 @@ import { commandUsage, PROGRAM, programUsage } from "./src/cli/_spec.ts";
 import { batchCommand } from "./src/cli/batch.ts";
 import { lintCommand } from "./src/cli/lint.ts";
 import { lsCommand } from "./src/cli/ls.ts";
+import { reportCommand } from "./src/cli/report.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
@@ -64,6 +66,7 @@ type CommandHandler = (
 const HANDLERS: Map<string, CommandHandler> = new Map([
   ["ls", lsCommand],
   ["lint", lintCommand],
+  ["report", reportCommand],
   ["batch", batchCommand],
   ["enqueue", queue("enqueue")],
   ["worker", queue("worker")],

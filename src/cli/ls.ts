@@ -42,6 +42,7 @@ import {
 import { histogramFormat } from "../format/histogram.ts";
 import { summaryFormat } from "../format/summary.ts";
 import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
+import { readAll } from "./_files.ts";
 import { BatchWriter, type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { logLine, type LogSink, openLogFile } from "./_log.ts";
 import { crawlOptions, type Input, type LsOutput, lsOutput, readInput } from "./_options.ts";
@@ -55,7 +56,7 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 const FLAT = new Set<OutputFormat>(["pages", "ndjson", "csv"]);
 
 /** A crawl's input: a homepage, or a sitemap read alone. */
-type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
+export type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
 
 /**
  * Runs `ls`.
@@ -87,15 +88,7 @@ export async function lsCommand(
   const reporting = await openReporting(flags, logFile, io, stderr);
   if (reporting === null) return 1;
   try {
-    const crawl: SitemapTreeOptions = {
-      ...options,
-      ...(flags.has("cache")
-        ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
-        : {}),
-      onProgress: reporting.onProgress,
-      ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-    };
+    const crawl = crawlRunOptions(flags, options, reporting, io);
     reporting.progress?.start();
     const run: LsCrawl = { input, output, options: crawl, io, reporting };
     // The sitemap columns come from the fetch records, complete once the crawl is.
@@ -108,8 +101,29 @@ export async function lsCommand(
   }
 }
 
-/** Where `ls` reports besides its output: stderr, the progress line, the log, `--stats`. */
-interface Reporting {
+/**
+ * The options of a command's crawl: those of its flags, the `--cache`
+ * directory, and the streams' web client, interrupt and progress listener.
+ */
+export function crawlRunOptions(
+  flags: ParsedFlags,
+  options: SitemapTreeOptions,
+  reporting: Reporting,
+  io: CliIO,
+): SitemapTreeOptions {
+  return {
+    ...options,
+    ...(flags.has("cache")
+      ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
+      : {}),
+    onProgress: reporting.onProgress,
+    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+  };
+}
+
+/** Where `ls` (and `report`) report besides the output: stderr, the progress line, the log, `--stats`. */
+export interface Reporting {
   readonly stderr: SerialWriter;
   readonly progress: ProgressLine | null;
   /** The crawl's progress events, to the progress line and (`-v`) the log. */
@@ -123,7 +137,7 @@ interface Reporting {
 }
 
 /** Opens the log file (null, after one stderr line, when it cannot be) and the progress line. */
-async function openReporting(
+export async function openReporting(
   flags: ParsedFlags,
   logFile: string | null,
   io: CliIO,
@@ -176,7 +190,7 @@ async function openReporting(
 }
 
 /** The status of an interrupted command, after its one stderr line. */
-function interrupted(stderr: SerialWriter): number {
+export function interrupted(stderr: SerialWriter): number {
   stderr.write(INTERRUPTED);
   return 130;
 }
@@ -225,7 +239,8 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
   return status;
 }
 
-async function crawlTree(
+/** Crawls a homepage or reads a sitemap alone; the outcome is the crawl's exit status. */
+export async function crawlTree(
   input: UrlInput,
   options: SitemapTreeOptions,
 ): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
@@ -415,12 +430,6 @@ async function lsLocal(
   return 0;
 }
 
-async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: (Uint8Array | string)[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
-}
-
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
   for (const line of lines) yield line + "\n";
 }
@@ -440,6 +449,7 @@ async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean
   return true;
 }
 
-function message(error: unknown): string {
+/** An error's message, for one stderr line. */
+export function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
