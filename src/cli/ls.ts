@@ -80,46 +80,64 @@ export async function lsCommand(
   if (input.kind === "file" || input.kind === "stdin") {
     return await lsLocal(input, output, options, io, stderr);
   }
+  return await withCrawl({ input, flags, options, logFile, io, stderr }, (crawl, reporting) => {
+    const run: LsCrawl = { input, output, options: crawl, io, reporting };
+    // The sitemap columns come from the fetch records, complete once the crawl is.
+    return FLAT.has(output.format) && !output.sitemapColumns ? lsStream(run) : lsTree(run);
+  });
+}
+
+/** What a command's crawl needs from its command line. */
+export interface CrawlSetup {
+  readonly input: UrlInput;
+  readonly flags: ParsedFlags;
+  /** The options of the crawl flags. */
+  readonly options: SitemapTreeOptions;
+  /** `--log-file`, or null. */
+  readonly logFile: string | null;
+  readonly io: CliIO;
+  readonly stderr: SerialWriter;
+}
+
+/**
+ * Runs `body` with a crawl's options and reporting: says on stderr when a
+ * sitemap is read alone, opens the log and starts the progress line, and
+ * settles and closes them after `body`, whatever it does.
+ *
+ * @param setup The input, flags, crawl options and streams.
+ * @param body What to do with the crawl's options (the `--cache` directory,
+ * the streams' web client, interrupt and progress listener added) and the
+ * reporting.
+ * @returns What `body` returns, or 1 when the log file cannot be opened (after one stderr line).
+ */
+export async function withCrawl<T>(
+  setup: CrawlSetup,
+  body: (crawl: SitemapTreeOptions, reporting: Reporting) => Promise<T>,
+): Promise<T | 1> {
+  const { input, flags, io, stderr } = setup;
   if (input.kind === "sitemap") {
     stderr.write(
       `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
     );
   }
-  const reporting = await openReporting(flags, logFile, io, stderr);
+  const reporting = await openReporting(flags, setup.logFile, io, stderr);
   if (reporting === null) return 1;
   try {
-    const crawl = crawlRunOptions(flags, options, reporting, io);
+    const crawl: SitemapTreeOptions = {
+      ...setup.options,
+      ...(flags.has("cache")
+        ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
+        : {}),
+      onProgress: reporting.onProgress,
+      ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    };
     reporting.progress?.start();
-    const run: LsCrawl = { input, output, options: crawl, io, reporting };
-    // The sitemap columns come from the fetch records, complete once the crawl is.
-    return FLAT.has(output.format) && !output.sitemapColumns
-      ? await lsStream(run)
-      : await lsTree(run);
+    return await body(crawl, reporting);
   } finally {
     await reporting.settle();
     reporting.close();
   }
-}
-
-/**
- * The options of a command's crawl: those of its flags, the `--cache`
- * directory, and the streams' web client, interrupt and progress listener.
- */
-export function crawlRunOptions(
-  flags: ParsedFlags,
-  options: SitemapTreeOptions,
-  reporting: Reporting,
-  io: CliIO,
-): SitemapTreeOptions {
-  return {
-    ...options,
-    ...(flags.has("cache")
-      ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
-      : {}),
-    onProgress: reporting.onProgress,
-    ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-    ...(io.signal === undefined ? {} : { signal: io.signal }),
-  };
 }
 
 /** Where `ls` (and `report`) report besides the output: stderr, the progress line, the log, `--stats`. */
@@ -137,7 +155,7 @@ export interface Reporting {
 }
 
 /** Opens the log file (null, after one stderr line, when it cannot be) and the progress line. */
-export async function openReporting(
+async function openReporting(
   flags: ParsedFlags,
   logFile: string | null,
   io: CliIO,
@@ -207,18 +225,9 @@ interface LsCrawl {
 /** The tree formats (and the flat ones with sitemap columns): the whole tree, then the output. */
 async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promise<number> {
   const { stderr } = reporting;
-  const done = await crawlTree(input, options).then(
-    (result) => ({ result, error: null }),
-    (error: unknown) => ({ result: null, error }),
-  );
-  // stdout may be the same terminal: the erased line must be gone before anything follows.
-  await reporting.settle();
-  if (done.result === null) {
-    if (io.signal?.aborted) return interrupted(stderr);
-    stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
-    return 1;
-  }
-  const { root, stats, outcome } = done.result;
+  const done = await settledCrawl(input, options, io, reporting);
+  if (typeof done === "number") return done;
+  const { root, stats, outcome } = done;
   if (outcome.status !== 0) {
     reporting.report(stats);
     stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
@@ -239,11 +248,39 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
   return status;
 }
 
-/** Crawls a homepage or reads a sitemap alone; the outcome is the crawl's exit status. */
-export async function crawlTree(
+/** A finished crawl: its tree, its counters and its exit status. */
+export interface CrawlResult {
+  readonly root: AbstractSitemap;
+  readonly stats: SitemapTreeStats;
+  readonly outcome: TreeOutcome;
+}
+
+/**
+ * Crawls, then erases the progress line (stdout may be the same terminal:
+ * the line must be gone before anything follows).
+ *
+ * @returns The crawl, or the exit status of one that failed (after one
+ * stderr line) or was interrupted.
+ */
+export async function settledCrawl(
   input: UrlInput,
   options: SitemapTreeOptions,
-): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
+  io: CliIO,
+  reporting: Reporting,
+): Promise<CrawlResult | number> {
+  const done = await crawlTree(input, options).then(
+    (result) => ({ result, error: null }),
+    (error: unknown) => ({ result: null, error }),
+  );
+  await reporting.settle();
+  if (done.result !== null) return done.result;
+  if (io.signal?.aborted) return interrupted(reporting.stderr);
+  reporting.stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
+  return 1;
+}
+
+/** Crawls a homepage or reads a sitemap alone; the outcome is the crawl's exit status. */
+async function crawlTree(input: UrlInput, options: SitemapTreeOptions): Promise<CrawlResult> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
     return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };

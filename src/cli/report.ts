@@ -29,13 +29,12 @@ import { crawlOptions, readInput } from "./_options.ts";
 import type { TreeOutcome } from "./_outcome.ts";
 import { PROGRAM } from "./_spec.ts";
 import {
-  crawlRunOptions,
-  crawlTree,
+  type CrawlSetup,
   interrupted,
   message,
-  openReporting,
   type Reporting,
-  type UrlInput,
+  settledCrawl,
+  withCrawl,
 } from "./ls.ts";
 
 /** What `report` was asked to write. */
@@ -84,21 +83,8 @@ export async function reportCommand(
       );
     }
     made = input.kind === "file" || input.kind === "stdin"
-      ? {
-        tree: await loadTreeFile(
-          input.kind === "file" ? input.path : "-",
-          io,
-          () =>
-            flags.error(
-              `No such file ${
-                JSON.stringify(parsed.operands[0])
-              } (a URL starts with http:// or https://)`,
-            ),
-        ),
-        stats: null,
-        outcome: { status: 0, reason: "" },
-      }
-      : await crawl(input, flags, options, logFile, io, stderr);
+      ? await savedTree(input.kind === "file" ? input.path : "-", flags, io)
+      : await crawl({ input, flags, options, logFile, io, stderr });
   } catch (error) {
     if (!(error instanceof TreeFileError)) throw error;
     stderr.write(`${PROGRAM}: ${error.message}\n`);
@@ -124,6 +110,17 @@ export async function reportCommand(
   if (made.reporting !== undefined) made.reporting.report(made.stats);
   if (made.outcome.status !== 0) stderr.write(`${PROGRAM}: ${made.outcome.reason}\n`);
   return made.outcome.status;
+}
+
+/** A tree saved in a file or given on stdin, reported as it is: no crawl, status 0. */
+async function savedTree(source: string, flags: ParsedFlags, io: CliIO): Promise<Made> {
+  const missing = () =>
+    flags.error(`No such file ${JSON.stringify(source)} (a URL starts with http:// or https://)`);
+  return {
+    tree: await loadTreeFile(source, io, missing),
+    stats: null,
+    outcome: { status: 0, reason: "" },
+  };
 }
 
 /** The flags of `report`'s output, checked; `-o` is required and its directory must exist. */
@@ -174,46 +171,20 @@ interface Made {
  * Crawls the site (or reads the one sitemap) with the progress line and the
  * log; the status instead of a tree when it failed or was interrupted.
  */
-async function crawl(
-  input: UrlInput,
-  flags: ParsedFlags,
-  options: ReturnType<typeof crawlOptions>,
-  logFile: string | null,
-  io: CliIO,
-  stderr: SerialWriter,
-): Promise<Made | number> {
-  if (input.kind === "sitemap") {
-    stderr.write(
-      `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
-    );
-  }
-  const reporting = await openReporting(flags, logFile, io, stderr);
-  if (reporting === null) return 1;
-  try {
-    const run = crawlRunOptions(flags, options, reporting, io);
-    reporting.progress?.start();
-    const done = await crawlTree(input, run).then(
-      (result) => ({ result, error: null }),
-      (error: unknown) => ({ result: null, error }),
-    );
-    await reporting.settle();
-    if (done.result === null) {
-      if (io.signal?.aborted) return interrupted(stderr);
-      stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
-      return 1;
-    }
-    if (io.signal?.aborted) return interrupted(stderr);
-    const { root, stats, outcome } = done.result;
+function crawl(setup: CrawlSetup): Promise<Made | number> {
+  return withCrawl(setup, async (options, reporting) => {
+    const done = await settledCrawl(setup.input, options, setup.io, reporting);
+    if (typeof done === "number") return done;
+    // Interrupted as the crawl ended: no report of a crawl the user stopped.
+    if (setup.io.signal?.aborted) return interrupted(reporting.stderr);
+    const { root, stats, outcome } = done;
     // A sitemap read alone sits under its site's root, which carries the
     // crawl's counters: the report shows statuses and sizes from them.
     const tree = root instanceof IndexWebsiteSitemap
       ? root
-      : new IndexWebsiteSitemap(new URL("/", input.url).href, [root], stats);
+      : new IndexWebsiteSitemap(new URL("/", setup.input.url).href, [root], stats);
     return { tree, stats, outcome, reporting };
-  } finally {
-    await reporting.settle();
-    reporting.close();
-  }
+  });
 }
 
 /** Writes the page to its file (whole) or stdout; the error's message, or null when written. */

@@ -234,6 +234,26 @@ Deno.test("report still writes the page when the site publishes no sitemap (3) o
   });
 });
 
+Deno.test("report interrupted mid-crawl exits 130 and writes no page", async () => {
+  await withDir(async (dir) => {
+    const site = smallSite().hang("/index.xml");
+    await withSite(site, async (s) => {
+      const interrupt = new AbortController();
+      const waitForHang = (async () => {
+        while (site.count("/index.xml") === 0) await new Promise((r) => setTimeout(r, 20));
+        interrupt.abort();
+      })();
+      const out = join(dir, "site.html");
+      const result = await run(["report", s.url("/"), "-k", "-o", out], {
+        signal: interrupt.signal,
+      });
+      await waitForHang;
+      assert.deepEqual(result, { status: 130, stdout: "", stderr: "sitemap-tree: Interrupted\n" });
+      assert.deepEqual(readdirSync(dir), []);
+    });
+  });
+});
+
 Deno.test("report exits 1 and writes nothing for a saved tree it cannot use", async () => {
   await withDir(async (dir) => {
     writeFileSync(join(dir, "sitemap.xml"), '<?xml version="1.0"?><urlset></urlset>');
