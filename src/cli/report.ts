@@ -130,11 +130,12 @@ function reportSettings(flags: ParsedFlags): ReportSettings {
     throw flags.error("Missing -o FILE: where the report goes (- for stdout)");
   }
   if (out !== "-") {
+    // Checked before the crawl, so a typo does not cost one; the write itself says any other failure.
     const dir = dirname(resolve(out));
-    if (!isDirectory(dir)) {
+    if (kindOf(dir) === "missing") {
       throw flags.error(`Option ${flags.written("out")}: no such directory ${JSON.stringify(dir)}`);
     }
-    if (isDirectory(resolve(out))) {
+    if (kindOf(resolve(out)) === "directory") {
       throw flags.error(`Option ${flags.written("out")} names a directory: ${JSON.stringify(out)}`);
     }
   }
@@ -150,11 +151,17 @@ function reportSettings(flags: ParsedFlags): ReportSettings {
   };
 }
 
-function isDirectory(path: string): boolean {
+/**
+ * What is at `path`: a directory, something else, nothing (it or a parent is
+ * missing), or unknown (it cannot be looked at, e.g. without Deno's read
+ * permission).
+ */
+function kindOf(path: string): "directory" | "other" | "missing" | "unknown" {
   try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
+    return statSync(path).isDirectory() ? "directory" : "other";
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unknown";
   }
 }
 
