@@ -77,41 +77,59 @@ export function carryForwardSitemaps(
     return node === undefined || node instanceof InvalidSitemap ? null : node;
   };
   const seen = new Set<string>();
-  const carried = (node: AbstractSitemap): AbstractSitemap => {
-    for (const inner of [node, ...node.allSitemaps()]) seen.add(inner.url);
-    return node;
+  // A carried subtree leaves out the sitemaps this crawl read elsewhere.
+  const carry = (node: AbstractSitemap): AbstractSitemap | null => {
+    if (seen.has(node.url)) return null;
+    seen.add(node.url);
+    if (!(node instanceof AbstractIndexSitemap)) return node;
+    const kept = node.subSitemaps.map(carry);
+    return kept.every((child, i) => child === node.subSitemaps[i])
+      ? node
+      : withChildren(node, kept);
   };
   const rebuild = (node: AbstractSitemap): AbstractSitemap => {
-    const first = !seen.has(node.url);
+    const before = node instanceof InvalidSitemap && !seen.has(node.url) ? valid(node.url) : null;
+    if (before !== null) return carry(before) ?? node;
     seen.add(node.url);
-    if (node instanceof InvalidSitemap) {
-      const before = first ? valid(node.url) : null;
-      return before === null ? node : carried(before);
-    }
     if (!(node instanceof AbstractIndexSitemap)) return node;
-    let changed = false;
-    const children = node.subSitemaps.map((child) => {
-      const kept = rebuild(child);
-      if (kept !== child) changed = true;
-      return kept;
-    });
+    const children: (AbstractSitemap | null)[] = node.subSitemaps.map(rebuild);
     if (node instanceof IndexWebsiteSitemap) {
       // A robots.txt or well-known path that failed is left out of the tree.
       const leftOut = failuresLeftOut(node.stats);
       previous.subSitemaps.forEach((child, i) => {
         if (seen.has(child.url) || !leftOut.has(child.url) || valid(child.url) !== child) return;
-        children.splice(Math.min(i, children.length), 0, carried(child));
-        changed = true;
+        children.splice(Math.min(i, children.length), 0, carry(child));
       });
-      return changed ? new IndexWebsiteSitemap(node.url, children, node.stats) : node;
     }
-    if (!changed) return node;
-    const lastmods = node.subSitemapLastModified;
-    return node instanceof IndexRobotsTxtSitemap
-      ? new IndexRobotsTxtSitemap(node.url, children, lastmods)
-      : new IndexXMLSitemap(node.url, children, lastmods);
+    return children.length === node.subSitemaps.length &&
+        children.every((child, i) => child === node.subSitemaps[i])
+      ? node
+      : withChildren(node, children);
   };
   return rebuild(current);
+}
+
+/**
+ * An index node like `node` with other children (null: left out, with its
+ * lastmod); a child with no counterpart in `node` has no lastmod.
+ */
+function withChildren(
+  node: AbstractIndexSitemap,
+  children: readonly (AbstractSitemap | null)[],
+): AbstractIndexSitemap {
+  const kept: AbstractSitemap[] = [];
+  const lastmods: (Date | null)[] = [];
+  children.forEach((child, i) => {
+    if (child === null) return;
+    kept.push(child);
+    lastmods.push(node.subSitemaps[i]?.url === child.url ? node.subSitemapLastModified[i]! : null);
+  });
+  if (node instanceof IndexWebsiteSitemap) {
+    return new IndexWebsiteSitemap(node.url, kept, node.stats);
+  }
+  return node instanceof IndexRobotsTxtSitemap
+    ? new IndexRobotsTxtSitemap(node.url, kept, lastmods)
+    : new IndexXMLSitemap(node.url, kept, lastmods);
 }
 
 /**
