@@ -646,7 +646,7 @@ export function commandUsage(spec: CommandSpec): string {
         flag.value === undefined ? "" : ` ${flag.value}`
       }`;
       const [first, ...rest] = flag.help.split("\n");
-      if (left.length > 24) {
+      if (left.length >= 24) {
         out.push(`  ${left}`, `  ${" ".repeat(24)}${first}`);
       } else {
         out.push(`  ${left.padEnd(24)}${first}`);
