@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { FileSitemapCache } from "./cache.ts";
+import { FileSitemapCache, replaceFile } from "./cache.ts";
 import { compareSitemapTrees, type SitemapChanges } from "./changes.ts";
 import { decodeSitemapTree, encodeSitemapTree, SitemapSnapshotError } from "./snapshot.ts";
 import { failuresLeftOut } from "./_tree_index.ts";
@@ -158,16 +158,7 @@ function withChildren(
  * ```
  */
 export async function saveSnapshot(file: string, tree: AbstractSitemap): Promise<void> {
-  const { rename, rm, writeFile } = await runtime.loadFileSystem();
-  const bytes = encodeSitemapTree(tree);
-  const temporary = `${file}.${crypto.randomUUID()}.tmp`;
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw error;
-  }
+  await replaceFile(file, encodeSitemapTree(tree));
 }
 
 /**

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { SnapshotStore } from "../../mod.ts";
+import { PAGE_CHANGE_FIELDS, SnapshotStore } from "../../mod.ts";
 import { serveSitemaps, serveVersion } from "../../fixtures/changing_site.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
 import { lines, run } from "./_run.ts";
@@ -19,16 +19,7 @@ const CRAWL = ["--no-known", "--no-feeds", "--retries", "0", "--no-progress"];
 const NO_CHANGE = {
   pages: { added: 0, removed: 0, changed: 0, unavailable: 0, unchanged: 6 },
   sitemaps: { added: 0, removed: 0, changed: 0, unavailable: 0, unchanged: 5 },
-  fields: {
-    lastModified: 0,
-    changeFrequency: 0,
-    priority: 0,
-    images: 0,
-    videos: 0,
-    alternates: 0,
-    newsStory: 0,
-    sitemap: 0,
-  },
+  fields: Object.fromEntries(PAGE_CHANGE_FIELDS.map((field) => [field, 0])),
 };
 
 /** The records of a batch output, by homepage (or site), without the timing. */

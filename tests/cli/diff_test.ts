@@ -6,41 +6,21 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decodeSitemapTree } from "../../mod.ts";
-import { serveVersion } from "../../fixtures/changing_site.ts";
+import { serveVersion, V1_TO_V2_NDJSON, v1ToV2Tabtree } from "../../fixtures/changing_site.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
-import { lines, run } from "./_run.ts";
+import { lines, run, withSiteAndDir } from "./_run.ts";
 
 const CRAWL = ["--no-known", "--no-feeds", "--retries", "0"];
 
-const V1_TO_V2 = (o: string): string[] => [
-  "  /a.xml",
-  "~   https://shop.test/p1  lastModified 2024-01-01 → 2024-02-01",
-  "~   https://shop.test/p2  images [https://shop.test/img/p2-front.jpg] → [https://shop.test/img/p2-side.jpg]",
-  "+   https://shop.test/new1",
-  "  /c.xml",
-  "~   https://shop.test/p5  sitemap /b.xml → /c.xml",
-  `~ /e.xml  urlset → invalid: Unable to fetch sitemap from ${o}/e.xml: 503 Service Unavailable`,
-  "?   https://shop.test/p9",
-  "?   https://shop.test/p10",
-  "+ /f.xml  urlset",
-  "+   https://shop.test/p11",
-  "- /d.xml  urlset",
-  "-   https://shop.test/p7",
-  "-   https://shop.test/p8",
-];
-
 Deno.test("ls --save writes a snapshot beside the output; diff compares it, a JSON tree or a URL, in tabtree, ndjson and summary", async () => {
   const site = serveVersion(new FixtureSite(), "v1");
-  const server = await site.listen();
-  const o = server.origin;
-  const dir = mkdtempSync(join(tmpdir(), "diff-test-"));
-  const snapshot = join(dir, "v1.snapshot");
-  const json = join(dir, "v1.json");
-  try {
+  await withSiteAndDir(site, async (server, dir) => {
+    const o = server.origin;
+    const snapshot = join(dir, "v1.snapshot");
+    const json = join(dir, "v1.json");
     const listed = await run(["ls", `${o}/`, "-f", "pages", "--save", snapshot, ...CRAWL]);
     assert.deepEqual([listed.status, listed.stderr, lines(listed.stdout).length], [0, "", 12]);
     assert.deepEqual(readdirSync(dir), ["v1.snapshot"], "no temporary file stays");
@@ -57,30 +37,16 @@ Deno.test("ls --save writes a snapshot beside the output; diff compares it, a JS
     serveVersion(site, "v2");
     const tabtree = await run(["diff", snapshot, `${o}/`, "-u", ...CRAWL]);
     assert.deepEqual([tabtree.status, tabtree.stderr], [0, ""]);
-    assert.deepEqual(lines(tabtree.stdout), V1_TO_V2(o));
+    assert.deepEqual(lines(tabtree.stdout), v1ToV2Tabtree(o));
     // The same from the JSON tree, and with whole URLs.
     const whole = await run(["diff", json, `${o}/`, ...CRAWL]);
     assert.deepEqual(
       lines(whole.stdout),
-      V1_TO_V2(o).map((line) => line.replace(/ \/([a-f]\.xml)/g, ` ${o}/$1`)),
+      v1ToV2Tabtree(o).map((line) => line.replace(/ \/([a-f]\.xml)/g, ` ${o}/$1`)),
     );
 
     const ndjson = await run(["diff", snapshot, `${o}/`, "-f", "ndjson", ...CRAWL]);
-    const reason = "Unable to fetch sitemap from /e.xml: 503 Service Unavailable";
-    assert.deepEqual(lines(ndjson.stdout.replaceAll(o, "")), [
-      '{"change":"changed","page":"https://shop.test/p1","sitemap":"/a.xml","fields":["lastModified"],"before":{"lastModified":"2024-01-01T00:00:00.000Z"},"after":{"lastModified":"2024-02-01T00:00:00.000Z"}}',
-      '{"change":"changed","page":"https://shop.test/p2","sitemap":"/a.xml","fields":["images"],"before":{"images":[{"loc":"https://shop.test/img/p2-front.jpg","caption":null,"geoLocation":null,"title":null,"license":null}]},"after":{"images":[{"loc":"https://shop.test/img/p2-side.jpg","caption":null,"geoLocation":null,"title":null,"license":null}]}}',
-      '{"change":"added","page":"https://shop.test/new1","sitemap":"/a.xml"}',
-      '{"change":"changed","page":"https://shop.test/p5","sitemap":"/c.xml","fields":["sitemap"],"before":{"sitemap":"/b.xml"},"after":{"sitemap":"/c.xml"}}',
-      `{"change":"changed","sitemap":"/e.xml","fields":["type","reason"],"before":{"type":"urlset","reason":null},"after":{"type":"invalid","reason":"${reason}"}}`,
-      `{"change":"unavailable","page":"https://shop.test/p9","sitemap":"/e.xml","reason":"${reason}"}`,
-      `{"change":"unavailable","page":"https://shop.test/p10","sitemap":"/e.xml","reason":"${reason}"}`,
-      '{"change":"added","sitemap":"/f.xml","type":"urlset"}',
-      '{"change":"added","page":"https://shop.test/p11","sitemap":"/f.xml"}',
-      '{"change":"removed","sitemap":"/d.xml","type":"urlset"}',
-      '{"change":"removed","page":"https://shop.test/p7","sitemap":"/d.xml"}',
-      '{"change":"removed","page":"https://shop.test/p8","sitemap":"/d.xml"}',
-    ]);
+    assert.deepEqual(lines(ndjson.stdout.replaceAll(o, "")), V1_TO_V2_NDJSON);
 
     assert.deepEqual(await run(["diff", snapshot, `${o}/`, "-f", "summary", ...CRAWL]), {
       status: 0,
@@ -104,18 +70,13 @@ Deno.test("ls --save writes a snapshot beside the output; diff compares it, a JS
       stdout: "",
       stderr: `sitemap-tree: connection refused (127.0.0.1:${server.port})\n`,
     });
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("diff: a damaged or truncated snapshot exits 1 with its error as one line; a foreign file says what it is not; a missing one is a usage error", async () => {
   const site = serveVersion(new FixtureSite(), "v1");
-  const server = await site.listen();
-  const dir = mkdtempSync(join(tmpdir(), "diff-test-"));
-  const good = join(dir, "good.snapshot");
-  try {
+  await withSiteAndDir(site, async (server, dir) => {
+    const good = join(dir, "good.snapshot");
     assert.equal((await run(["ls", `${server.origin}/`, "--save", good, ...CRAWL])).status, 0);
     const bytes = readFileSync(good);
     const flipped = join(dir, "flipped.snapshot");
@@ -161,8 +122,5 @@ Deno.test("diff: a damaged or truncated snapshot exits 1 with its error as one l
       2,
       "sitemap-tree: Missing BEFORE AFTER; see sitemap-tree diff --help\n",
     ]);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

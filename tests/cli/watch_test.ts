@@ -10,22 +10,17 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { existsSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { SnapshotStore } from "../../mod.ts";
-import { serveSitemaps, serveVersion } from "../../fixtures/changing_site.ts";
+import { serveSitemaps, serveVersion, v1ToV2Tabtree } from "../../fixtures/changing_site.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
-import { lines, run } from "./_run.ts";
+import { lines, run, withSiteAndDir } from "./_run.ts";
 
 /** Crawl flags that keep the request log to the site's own sitemaps. */
 const CRAWL = ["--no-known", "--no-feeds", "--retries", "0"];
-
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "watch-test-"));
-}
 
 /** A hash of every file under `dir`, by path: what "the state is untouched" means. */
 function hashTree(dir: string): Record<string, string> {
@@ -48,13 +43,11 @@ const REASON_503 = (o: string): string =>
 
 Deno.test("watch records the first run, prints each later run's changes, keeps a 503 urlset's pages through the outage, and keeps the state when the site is unreachable", async () => {
   const site = serveVersion(new FixtureSite(), "v1");
-  const server = await site.listen();
-  const o = server.origin;
-  const home = `${o}/`;
-  const dir = tempDir();
-  const file = new SnapshotStore(dir).fileOf(home);
-  const watch = (...flags: string[]) => run(["watch", home, "--state", dir, ...CRAWL, ...flags]);
-  try {
+  await withSiteAndDir(site, async (server, dir) => {
+    const o = server.origin;
+    const home = `${o}/`;
+    const file = new SnapshotStore(dir).fileOf(home);
+    const watch = (...flags: string[]) => run(["watch", home, "--state", dir, ...CRAWL, ...flags]);
     assert.deepEqual(await watch(), {
       status: 0,
       stdout: "",
@@ -67,22 +60,7 @@ Deno.test("watch records the first run, prints each later run's changes, keeps a
     serveVersion(site, "v2");
     const v2 = await watch("-u");
     assert.deepEqual([v2.status, v2.stderr], [0, ""]);
-    assert.deepEqual(lines(v2.stdout), [
-      "  /a.xml",
-      "~   https://shop.test/p1  lastModified 2024-01-01 → 2024-02-01",
-      "~   https://shop.test/p2  images [https://shop.test/img/p2-front.jpg] → [https://shop.test/img/p2-side.jpg]",
-      "+   https://shop.test/new1",
-      "  /c.xml",
-      "~   https://shop.test/p5  sitemap /b.xml → /c.xml",
-      `~ /e.xml  urlset → invalid: ${REASON_503(o)}`,
-      "?   https://shop.test/p9",
-      "?   https://shop.test/p10",
-      "+ /f.xml  urlset",
-      "+   https://shop.test/p11",
-      "- /d.xml  urlset",
-      "-   https://shop.test/p7",
-      "-   https://shop.test/p8",
-    ]);
+    assert.deepEqual(lines(v2.stdout), v1ToV2Tabtree(o));
     // Still down: said again, its pages still unavailable (not removed, not forgotten).
     const down = await watch("-f", "ndjson");
     assert.deepEqual(lines(down.stdout.replaceAll(o, "")), [
@@ -121,17 +99,12 @@ Deno.test("watch records the first run, prints each later run's changes, keeps a
     });
     assert.deepEqual(hashTree(dir), before);
     assert.ok(Object.keys(before).some((path) => path.endsWith(".snapshot")));
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("watch on an unchanged site of 20 urlsets: one conditional request per sitemap, all 304, nothing parsed, no changes", async () => {
   const site = serveSitemaps(new FixtureSite(), 20, 50);
-  const server = await site.listen();
-  const dir = tempDir();
-  try {
+  await withSiteAndDir(site, async (server, dir) => {
     const home = `${server.origin}/`;
     const first = await run(["watch", home, "--state", dir, ...CRAWL]);
     assert.equal(first.status, 0);
@@ -150,19 +123,14 @@ Deno.test("watch on an unchanged site of 20 urlsets: one conditional request per
       [],
     );
     assert.equal(new Set(site.log.map((r) => r.path)).size, 22);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("watch refuses to run while another run of the site holds its lock, and takes over a lock whose process is gone", async () => {
   const site = serveVersion(new FixtureSite(), "v1");
-  const server = await site.listen();
-  const dir = tempDir();
-  const home = `${server.origin}/`;
-  const lock = new SnapshotStore(dir).fileOf(home).replace(/\.snapshot$/, ".lock");
-  try {
+  await withSiteAndDir(site, async (server, dir) => {
+    const home = `${server.origin}/`;
+    const lock = new SnapshotStore(dir).fileOf(home).replace(/\.snapshot$/, ".lock");
     // Another run, here and now.
     site.latencyMs = 300;
     const first = run(["watch", home, "--state", dir, ...CRAWL]);
@@ -205,19 +173,14 @@ Deno.test("watch refuses to run while another run of the site holds its lock, an
       "another run for this site is going on (if none is, remove the file)\n",
     ]);
     assert.equal(statSync(lock).mtimeMs, mtime);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("watch: a damaged state exits 1 naming the file and stays as it is; a site without sitemaps exits 3 and keeps the state", async () => {
   const site = serveVersion(new FixtureSite(), "v1");
-  const server = await site.listen();
-  const dir = tempDir();
-  const home = `${server.origin}/`;
-  const file = new SnapshotStore(dir).fileOf(home);
-  try {
+  await withSiteAndDir(site, async (server, dir) => {
+    const home = `${server.origin}/`;
+    const file = new SnapshotStore(dir).fileOf(home);
     assert.equal((await run(["watch", home, "--state", dir, ...CRAWL])).status, 0);
     const bytes = readFileSync(file);
     bytes[40]! ^= 1;
@@ -242,10 +205,7 @@ Deno.test("watch: a damaged state exits 1 naming the file and stays as it is; a 
         `sitemap-tree: no sitemap found (robots.txt 404; well-known paths not probed); the state in ${dir} is kept\n`,
     });
     assert.deepEqual(hashTree(dir), kept);
-  } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 Deno.test("watch usage errors name the flag and exit 2", async () => {
