@@ -197,12 +197,17 @@ export function* changeSummary(changes: SitemapChanges): Generator<string, void,
   const counts: SitemapChangeCounts = changes.counts;
   const heads = ["ADDED", "REMOVED", "CHANGED", "UNAVAILABLE", "UNCHANGED"];
   const kinds = ["added", "removed", "changed", "unavailable", "unchanged"] as const;
-  yield `${"".padEnd(8)}${heads.map((h) => `  ${h}`).join("")}\n`;
-  for (const what of ["pages", "sitemaps"] as const) {
-    const cells = kinds.map((kind, i) =>
-      formatCount(counts[what][kind]).padStart(heads[i]!.length)
-    );
-    yield `${what.padEnd(8)}${cells.map((c) => `  ${c}`).join("")}\n`;
+  const rows = (["pages", "sitemaps"] as const).map((what) => [
+    what,
+    ...kinds.map((kind) => formatCount(counts[what][kind])),
+  ]);
+  // Each column as wide as its heading or its widest count.
+  const widths = ["", ...heads].map((head, c) =>
+    Math.max(c === 0 ? 8 : head.length, ...rows.map((row) => row[c]!.length))
+  );
+  for (const row of [["", ...heads], ...rows]) {
+    yield row.map((cell, c) => c === 0 ? cell.padEnd(widths[0]!) : cell.padStart(widths[c]!))
+      .join("  ") + "\n";
   }
   const fields = Object.entries(counts.fields).filter(([, n]) => n > 0);
   if (fields.length > 0) {
