@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FixtureSite } from "../fixtures/site.ts";
 import { generateIndex, generateUrlset, gzip } from "../fixtures/generate.ts";
+import type { SitemapTreeStats } from "../mod.ts";
 
 const RUNS = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
 const CHILDREN = Number(Deno.args.find((a) => a.startsWith("--children="))?.slice(11) ?? 20);
@@ -43,7 +44,12 @@ interface Run {
   readonly status: number;
   readonly seconds: number;
   readonly rssMiB: number;
-  readonly stats: Record<string, number> | null;
+  readonly stats:
+    | Pick<
+      SitemapTreeStats,
+      "requests" | "notModified" | "parsed" | "bytesDownloaded"
+    >
+    | null;
   readonly stdout: string;
 }
 
@@ -144,11 +150,13 @@ console.log(`   output: ${JSON.stringify(steady.stdout.trim())}`);
 
 // One urlset: 5% of its lastmods moved, 1% of its pages gone.
 let moved = 0;
-const changed = xml[0]!.replace(/<lastmod>[^<]*<\/lastmod>/g, (tag) =>
-  moved++ % 20 === 0 ? "<lastmod>2030-01-01</lastmod>" : tag).replace(
-    /<url>(?:(?!<\/url>)[\s\S])*<\/url>\s*/g,
-    (entry) => (moved++ % 100 === 0 ? "" : entry),
-  );
+const changed = xml[0]!.replace(
+  /<lastmod>[^<]*<\/lastmod>/g,
+  (tag) => moved++ % 20 === 0 ? "<lastmod>2030-01-01</lastmod>" : tag,
+).replace(
+  /<url>(?:(?!<\/url>)[\s\S])*<\/url>\s*/g,
+  (entry) => (moved++ % 100 === 0 ? "" : entry),
+);
 site.file(childPaths[0]!, gzip(changed), { ...conditional, contentType: "application/gzip" });
 const after = await watch();
 console.log(row("3. one urlset changed", after));
