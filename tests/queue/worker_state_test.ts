@@ -85,10 +85,7 @@ Deno.test({
       // steady site was conditional requests only.
       assert.deepEqual(
         steadySite.log.map((r) => [r.path, r.headers["if-none-match"] !== undefined]).sort(),
-        [["/robots.txt", true], ["/sitemap_index.xml", true], ["/s1.xml", true], [
-          "/s2.xml",
-          true,
-        ]],
+        [["/robots.txt", true], ["/s1.xml", true], ["/s2.xml", true], ["/sitemap_index.xml", true]],
       );
     } finally {
       await queue.close();
