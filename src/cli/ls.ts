@@ -13,9 +13,9 @@ import { readFile } from "node:fs/promises";
 import {
   type AbstractSitemap,
   decompressSitemap,
-  FileSitemapCache,
   InvalidSitemap,
   type PageStream,
+  saveSnapshot,
   type SitemapFetchStat,
   sitemapFromString,
   type SitemapPage,
@@ -82,8 +82,11 @@ export async function lsCommand(
   }
   return await withCrawl({ input, flags, options, logFile, io, stderr }, (crawl, reporting) => {
     const run: LsCrawl = { input, output, options: crawl, io, reporting };
-    // The sitemap columns come from the fetch records, complete once the crawl is.
-    return FLAT.has(output.format) && !output.sitemapColumns ? lsStream(run) : lsTree(run);
+    // The sitemap columns come from the fetch records, complete once the crawl
+    // is; a snapshot needs the whole tree.
+    return FLAT.has(output.format) && !output.sitemapColumns && output.save === null
+      ? lsStream(run)
+      : lsTree(run);
   });
 }
 
@@ -105,29 +108,25 @@ export interface CrawlSetup {
  * settles and closes them after `body`, whatever it does.
  *
  * @param setup The input, flags, crawl options and streams.
- * @param body What to do with the crawl's options (the `--cache` directory,
- * the streams' web client, interrupt and progress listener added) and the
- * reporting.
+ * @param body What to do with the crawl's options (the streams' web
+ * client, interrupt and progress listener added) and the reporting.
  * @returns What `body` returns, or 1 when the log file cannot be opened (after one stderr line).
  */
 export async function withCrawl<T>(
   setup: CrawlSetup,
   body: (crawl: SitemapTreeOptions, reporting: Reporting) => Promise<T>,
 ): Promise<T | 1> {
-  const { input, flags, io, stderr } = setup;
+  const { input, io, stderr } = setup;
   if (input.kind === "sitemap") {
     stderr.write(
       `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
     );
   }
-  const reporting = await openReporting(flags, setup.logFile, io, stderr);
+  const reporting = await openReporting(setup.flags, setup.logFile, io, stderr);
   if (reporting === null) return 1;
   try {
     const crawl: SitemapTreeOptions = {
       ...setup.options,
-      ...(flags.has("cache")
-        ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
-        : {}),
       onProgress: reporting.onProgress,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
@@ -155,7 +154,7 @@ export interface Reporting {
 }
 
 /** Opens the log file (null, after one stderr line, when it cannot be) and the progress line. */
-async function openReporting(
+export async function openReporting(
   flags: ParsedFlags,
   logFile: string | null,
   io: CliIO,
@@ -244,8 +243,27 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
       status = 1;
     }
   }
+  if (status === 0) status = await save(output, root, stderr);
   reporting.report(stats);
   return status;
+}
+
+/** Writes `--save`'s snapshot, if asked for: 0, or 1 after one stderr line. */
+async function save(
+  output: LsOutput,
+  root: AbstractSitemap,
+  stderr: SerialWriter,
+): Promise<number> {
+  if (output.save === null) return 0;
+  try {
+    await saveSnapshot(output.save, root);
+    return 0;
+  } catch (error) {
+    stderr.write(
+      `${PROGRAM}: Cannot write the snapshot ${JSON.stringify(output.save)}: ${message(error)}\n`,
+    );
+    return 1;
+  }
 }
 
 /** A finished crawl: its tree, its counters and its exit status. */
@@ -279,8 +297,17 @@ export async function settledCrawl(
   return 1;
 }
 
-/** Crawls a homepage or reads a sitemap alone; the outcome is the crawl's exit status. */
-async function crawlTree(input: UrlInput, options: SitemapTreeOptions): Promise<CrawlResult> {
+/**
+ * Crawls a homepage (with discovery) or one sitemap.
+ *
+ * @param input What to crawl.
+ * @param options The crawl options.
+ * @returns The tree, the call's counters and its exit status.
+ */
+export async function crawlTree(
+  input: UrlInput,
+  options: SitemapTreeOptions,
+): Promise<CrawlResult> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
     return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
@@ -464,7 +491,7 @@ async function lsLocal(
   } catch (error) {
     if (!isBrokenPipe(error)) throw error;
   }
-  return 0;
+  return await save(output, root, stderr);
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
@@ -472,7 +499,7 @@ function* withNewlines(lines: Iterable<string>): Generator<string, void, undefin
 }
 
 /** Writes the output; false when interrupted part way. */
-async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
+export async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
   const out = new BatchWriter(io.stdout);
   for (const piece of pieces) {
     // Await only when a batch was written: one await per page would cost more than the page.
