@@ -1,14 +1,12 @@
 /**
- * The files a command reads and writes whole: a saved tree read back
- * ({@linkcode loadTreeFile}: a snapshot or `ls -f json` output, from a file
- * or stdin) and a file written so that a reader sees the old one or the new
- * one, never half ({@linkcode writeFileWhole}).
+ * A saved tree read back from a file or stdin ({@linkcode loadTreeFile}: a
+ * snapshot, `ls -f json` output or a sitemap), for `diff` and `report`.
  *
  * @module
  */
 import process from "node:process";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import type { AbstractSitemap } from "../../mod.ts";
+import { readFile } from "node:fs/promises";
+import { type AbstractSitemap, SitemapSnapshotError } from "../../mod.ts";
 import { readSitemapTreeFile } from "../format/tree_file.ts";
 import type { UsageError } from "./_args.ts";
 import type { CliIO } from "./_io.ts";
@@ -25,14 +23,15 @@ export class TreeFileError extends Error {
 }
 
 /**
- * Reads a saved tree from a file, or from stdin for `-`.
+ * Reads a saved tree (`readSitemapTreeFile()`) from a file, or from stdin for `-`.
  *
  * @param source The file's name, or `-`.
  * @param io The streams (stdin).
  * @param missing The usage error for a file that does not exist.
  * @returns The tree.
  * @throws {UsageError} The one `missing` gives, when there is no such file.
- * @throws {TreeFileError} When it cannot be read or holds no tree (damaged, another kind of file).
+ * @throws {TreeFileError} When it cannot be read or holds no tree (damaged, another kind of
+ * file), with the one stderr line: `Cannot read FILE: …` or `FILE: why`.
  */
 export async function loadTreeFile(
   source: string,
@@ -48,29 +47,12 @@ export async function loadTreeFile(
     throw new TreeFileError(`Cannot read ${name}: ${(error as Error).message ?? String(error)}`);
   }
   try {
-    return readSitemapTreeFile(bytes);
+    // A sitemap document is named by its file's URL, as `ls FILE` names it.
+    const url = source === "-" ? "" : new URL(source, `file://${process.cwd()}/`).href;
+    return await readSitemapTreeFile(bytes, { url });
   } catch (error) {
-    throw new TreeFileError(`${name}: ${(error as Error).message}`);
-  }
-}
-
-/**
- * Writes `data` to `path` through a temporary file beside it, renamed into
- * place: `path` is the old file or the new one whole, never a part; no
- * temporary file stays behind a failure.
- *
- * @param path The file.
- * @param data Its new content.
- * @throws {Error} When the file cannot be written (the runtime's error).
- */
-export async function writeFileWhole(path: string, data: Uint8Array | string): Promise<void> {
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    await writeFile(temporary, data);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw error;
+    if (!(error instanceof SitemapSnapshotError || error instanceof TypeError)) throw error;
+    throw new TreeFileError(`${name}: ${error.message}`);
   }
 }
 

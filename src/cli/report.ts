@@ -23,7 +23,8 @@ import {
   validateSitemapTree,
 } from "../../mod.ts";
 import type { ParsedFlags, RunArgs } from "./_args.ts";
-import { loadTreeFile, TreeFileError, writeFileWhole } from "./_files.ts";
+import { loadTreeFile, TreeFileError } from "./_files.ts";
+import { replaceFile } from "../runtime/mod.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { crawlOptions, readInput } from "./_options.ts";
 import type { TreeOutcome } from "./_outcome.ts";
@@ -199,7 +200,7 @@ async function writeReport(out: string, html: string, io: CliIO): Promise<string
   const bytes = new TextEncoder().encode(html);
   try {
     if (out === "-") await io.stdout.write(bytes);
-    else await writeFileWhole(out, bytes);
+    else await replaceFile(out, bytes);
   } catch (error) {
     // A reader that went away (`| head`) is not a failure, as with ls.
     if (out === "-" && isBrokenPipe(error)) return null;

@@ -1,31 +1,40 @@
 /**
- * A tree kept in a file, read back: a snapshot (`encodeSitemapTree()`) or
- * the JSON of `ls -f json` (`toJSON()`), told apart by their first bytes.
- * The one reader of the commands that take a saved tree (`report`,
- * `report --against`, `diff`).
+ * A tree kept in a file, read back: a snapshot (`ls --save`,
+ * `encodeSitemapTree()`), the JSON of `ls -f json` (`toJSON()`), or a
+ * sitemap document, told apart by their first bytes. The one reader of the
+ * commands that take a saved tree (`diff`, `report`, `report --against`).
  *
  * @module
  */
+import { decompressSitemap } from "../decompress_sitemap.ts";
 import { sitemapTreeFromJSON } from "../objects/from_json.ts";
-import type { AbstractSitemap } from "../objects/sitemap.ts";
+import { type AbstractSitemap, InvalidSitemap } from "../objects/sitemap.ts";
+import { sitemapFromString } from "../sitemap_from_string.ts";
 import { decodeSitemapTree, isSitemapSnapshot } from "../snapshot.ts";
 
-/** How much of a file that is neither form the error quotes. */
-const QUOTED = 24;
+/** Options of {@linkcode readSitemapTreeFile}. */
+export interface ReadSitemapTreeFileOptions {
+  /** The URL a sitemap document is read as (its relative `<loc>`s resolve against it). @default {""} */
+  readonly url?: string;
+}
 
 /**
  * Reads a saved tree: a snapshot when the bytes start with the snapshot's
- * magic bytes, else the JSON of a tree (`ls -f json`, `toJSON()`) when they
- * start with `{` (after white space or a byte order mark). A snapshot keeps
- * the crawl's `stats`; a tree from JSON has none.
+ * magic bytes; the JSON of a tree (`ls -f json`, `toJSON()`) when they
+ * start with `{` (after white space or a byte order mark); else a sitemap
+ * document (XML, a feed or text; gzip is inflated), as `ls FILE` reads one.
+ * A snapshot keeps the crawl's `stats`; the other forms have none.
  *
  * @param bytes The file's bytes.
+ * @param options The URL of a sitemap document.
  * @returns The root of the tree.
  * @throws {SitemapSnapshotError} When the bytes are a damaged, cut short or
  * newer snapshot (the message says which).
- * @throws {TypeError} When they are neither form (the message quotes how
- * they start), not valid JSON, or JSON of something else than a tree (the
- * message names the path of the first wrong value).
+ * @throws {TypeError} When they are JSON of something else than a tree, or
+ * not valid JSON (`Not a JSON tree (ls -f json): …`, naming the path of the
+ * first wrong value), or none of the three forms (`Not a snapshot (ls
+ * --save), a JSON tree (ls -f json) or a sitemap: …` with the parser's
+ * reason).
  *
  * @example Read back what `ls -f json` wrote
  * ```ts
@@ -38,34 +47,34 @@ const QUOTED = 24;
  *   url: "https://www.example.com/sitemap.txt",
  * });
  * const json = new TextEncoder().encode(JSON.stringify(tree) + "\n");
- * assert.deepEqual(readSitemapTreeFile(json).toJSON(), tree.toJSON());
- * assert.deepEqual(readSitemapTreeFile(encodeSitemapTree(tree)).toJSON(), tree.toJSON());
- * assert.throws(
- *   () => readSitemapTreeFile(new TextEncoder().encode("<urlset>")),
- *   /^TypeError: Neither a snapshot nor a sitemap tree's JSON/,
+ * assert.deepEqual((await readSitemapTreeFile(json)).toJSON(), tree.toJSON());
+ * assert.deepEqual((await readSitemapTreeFile(encodeSitemapTree(tree))).toJSON(), tree.toJSON());
+ * await assert.rejects(
+ *   readSitemapTreeFile(new TextEncoder().encode("<html></html>")),
+ *   /^TypeError: Not a snapshot \(ls --save\), a JSON tree \(ls -f json\) or a sitemap: /,
  * );
  * ```
  */
-export function readSitemapTreeFile(bytes: Uint8Array): AbstractSitemap {
+export async function readSitemapTreeFile(
+  bytes: Uint8Array,
+  options: ReadSitemapTreeFileOptions = {},
+): Promise<AbstractSitemap> {
   if (isSitemapSnapshot(bytes)) return decodeSitemapTree(bytes);
-  const text = new TextDecoder().decode(bytes);
-  if (!/^\s*\{/.test(text)) {
-    const start = text.trimStart().slice(0, QUOTED);
+  const head = new TextDecoder().decode(bytes.subarray(0, 64));
+  if (/^\s*\{/.test(head)) {
+    try {
+      return sitemapTreeFromJSON(JSON.parse(new TextDecoder().decode(bytes)));
+    } catch (error) {
+      throw new TypeError(`Not a JSON tree (ls -f json): ${(error as Error).message}`);
+    }
+  }
+  const inflated = await decompressSitemap(bytes);
+  const root = inflated.ok ? sitemapFromString(inflated.bytes, { url: options.url ?? "" }) : null;
+  if (root === null || root instanceof InvalidSitemap) {
+    const why = root === null ? (inflated as { reason: string }).reason : root.reason;
     throw new TypeError(
-      `Neither a snapshot nor a sitemap tree's JSON (as ls -f json writes it): it starts ${
-        start === "" ? "empty" : `with ${JSON.stringify(start)}`
-      }`,
+      `Not a snapshot (ls --save), a JSON tree (ls -f json) or a sitemap: ${why}`,
     );
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new TypeError(`Not valid JSON: ${(error as Error).message}`);
-  }
-  try {
-    return sitemapTreeFromJSON(json);
-  } catch (error) {
-    throw new TypeError(`Not a sitemap tree's JSON: ${(error as Error).message}`);
-  }
+  return root;
 }

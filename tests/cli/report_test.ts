@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { serveVersion } from "../../fixtures/changing_site.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
 import { encodeSitemapTree, sitemapTreeForHomepage } from "../../mod.ts";
-import { writeFileWhole } from "../../src/cli/_files.ts";
+import { replaceFile } from "../../src/runtime/mod.ts";
 import { withSite } from "../_tree_helpers.ts";
-import { run, smallSite } from "./_run.ts";
+import { PAGES_XML, run, smallSite } from "./_run.ts";
 
 /** Runs `body` with a fresh temporary directory, removed afterwards. */
 async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
@@ -116,7 +116,7 @@ Deno.test("report -o - writes the page to stdout and no file", async () => {
   });
 });
 
-Deno.test("report reads a snapshot, a -f json file and stdin, without network", async () => {
+Deno.test("report reads a snapshot, a -f json file, stdin and a sitemap file, without network", async () => {
   await withDir(async (dir) => {
     let origin = "";
     await withSite(smallSite(), async (s) => {
@@ -152,6 +152,14 @@ Deno.test("report reads a snapshot, a -f json file and stdin, without network", 
     });
     assert.deepEqual([fromStdin.status, fromStdin.stderr], [0, ""]);
     assert.ok(textOf(fromStdin.stdout).includes(`${origin}/pages.xml`));
+
+    // A sitemap document is read as ls FILE reads it, under its file's URL.
+    writeFileSync(join(dir, "pages.xml"), PAGES_XML("https://example.com"));
+    const fromSitemap = await run(["report", join(dir, "pages.xml"), "-o", "-", "--no-problems"]);
+    assert.deepEqual([fromSitemap.status, fromSitemap.stderr], [0, ""]);
+    const sitemapText = textOf(fromSitemap.stdout);
+    assert.ok(sitemapText.includes(`file://${join(dir, "pages.xml")}`), sitemapText.slice(0, 300));
+    assert.ok(sitemapText.includes("https://example.com/about?a=1,2"));
   });
 });
 
@@ -256,7 +264,7 @@ Deno.test("report interrupted mid-crawl exits 130 and writes no page", async () 
 
 Deno.test("report exits 1 and writes nothing for a saved tree it cannot use", async () => {
   await withDir(async (dir) => {
-    writeFileSync(join(dir, "sitemap.xml"), '<?xml version="1.0"?><urlset></urlset>');
+    writeFileSync(join(dir, "page.html"), "<html><body>Not found</body></html>");
     writeFileSync(join(dir, "broken.json"), '{"type":"urlset",');
     writeFileSync(join(dir, "other.json"), '{"type":"page"}');
     const tree = await sitemapTreeForHomepage("http://127.0.0.1:9/", {
@@ -270,11 +278,11 @@ Deno.test("report exits 1 and writes nothing for a saved tree it cannot use", as
     const out = join(dir, "out.html");
     const cases: [string, string][] = [
       [
-        "sitemap.xml",
-        `Neither a snapshot nor a sitemap tree's JSON (as ls -f json writes it): it starts with "<?xml version=\\"1.0\\"?><ur"`,
+        "page.html",
+        "Not a snapshot (ls --save), a JSON tree (ls -f json) or a sitemap: Not a sitemap: the document's root element is <html>",
       ],
-      ["broken.json", "Not valid JSON: "],
-      ["other.json", `Not a sitemap tree's JSON: Expected "type" at $ to be one of `],
+      ["broken.json", "Not a JSON tree (ls -f json): "],
+      ["other.json", `Not a JSON tree (ls -f json): Expected "type" at $ to be one of `],
       ["damaged.snapshot", "Snapshot checksum mismatch: the file is damaged"],
     ];
     for (const [name, reason] of cases) {
@@ -379,16 +387,16 @@ Deno.test("report --help says the page is written whatever the outcome; the prog
   );
 });
 
-Deno.test("writeFileWhole() leaves the old file or the new one, and no temporary file", async () => {
+Deno.test("replaceFile() leaves the old file or the new one, and no temporary file", async () => {
   await withDir(async (dir) => {
     const file = join(dir, "report.html");
-    await writeFileWhole(file, "old");
-    await writeFileWhole(file, "new");
+    await replaceFile(file, new TextEncoder().encode("old"));
+    await replaceFile(file, new TextEncoder().encode("new"));
     assert.equal(readFileSync(file, "utf8"), "new");
     // A rename that fails (onto a directory that is not empty) keeps what was there.
     mkdirSync(join(dir, "taken"));
     writeFileSync(join(dir, "taken", "keep"), "kept");
-    await assert.rejects(writeFileWhole(join(dir, "taken"), "new"));
+    await assert.rejects(replaceFile(join(dir, "taken"), new TextEncoder().encode("new")));
     assert.deepEqual(readdirSync(dir).sort(), ["report.html", "taken"]);
     assert.equal(readFileSync(join(dir, "taken", "keep"), "utf8"), "kept");
   });
