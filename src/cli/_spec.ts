@@ -456,8 +456,8 @@ export const REPORT: CommandSpec = {
   operands: "URL|FILE|-",
   summary: "write a site's sitemaps as one self-contained HTML page",
   description: `Crawls the website at URL as ls does (a URL that is evidently a sitemap is
-read alone), or reads a saved tree from FILE or - (a snapshot, or the JSON of
-ls -f json), and writes one HTML page: the outcome and totals, the sitemap
+read alone), or reads FILE or - (a snapshot from ls --save, the JSON of
+ls -f json, or a sitemap), and writes one HTML page: the outcome and totals, the sitemap
 tree, pages by lastmod month and by section, the protocol problems, and with
 --against what changed since an earlier crawl. It loads nothing when viewed
 and runs no script from the site. The file is written whole (to a temporary
@@ -478,7 +478,7 @@ sitemap, so the report shows that outcome; the exit status says it too.`,
         {
           name: "against",
           value: "FILE",
-          help: "an earlier crawl (a snapshot or ls -f json output): show the changes",
+          help: "an earlier crawl (ls --save or ls -f json output): show the changes",
         },
         {
           name: "sample",

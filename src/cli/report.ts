@@ -2,7 +2,7 @@
  * `sitemap-tree report URL|FILE|- -o FILE.html`: a site's sitemaps as one
  * self-contained HTML page (`reportHtml()`, DESIGN.md §10). A URL is crawled
  * as `ls` crawls it (same flags, progress line, log and `--stats`); a FILE
- * or stdin holds a saved tree (a snapshot or `ls -f json` output). The
+ * or stdin holds a saved tree (`ls --save`, `ls -f json`) or a sitemap. The
  * problems (`validateSitemapTree()`) are in the page unless
  * `--no-problems`; `--against FILE` adds the changes since an earlier
  * crawl. The page is written whole, whatever the crawl's outcome, so a
