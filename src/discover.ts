@@ -16,11 +16,12 @@ import { AbortWaiters } from "./_abortable.ts";
 import { errorMessage } from "./_error_message.ts";
 import { decompressIfGzip } from "./decompress.ts";
 import { type FetchResult, WebClient } from "./fetch.ts";
-import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
+import { RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { proxyFor } from "./_proxy.ts";
 import { createProxyFetch } from "./runtime/mod.ts";
 import { isRobotsUrl } from "./parse/_detect.ts";
+import { parseRobotsTxt } from "./parse/robots_txt.ts";
 import { decodeHtml, findFeedLinks } from "./parse/html_feeds.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
@@ -588,7 +589,7 @@ export class Crawler {
       const text = fetched.ok && !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b)
         ? new TextDecoder().decode(fetched.bytes)
         : "";
-      this.#openRobotsHold(crawlDelayOf(text, this.#o.userAgent));
+      this.#openRobotsHold(parseRobotsTxt(text, fetched.url).crawlDelay(this.#o.userAgent));
     }
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
@@ -990,7 +991,7 @@ export class Crawler {
     const children = await Promise.all(pending);
     this.stats.recordNode(result.format);
     this.#progress("parsed", url, performance.now() - started, { pages: 0 });
-    return indexSitemap(result.format, url, children, entries);
+    return indexSitemap(result.format, url, children, entries, result.robotsText);
   }
 
   async #chooseChildren(

@@ -294,6 +294,8 @@ function wildMatches(path: string, from: number, w: WildRule): boolean {
  */
 export class RuleSet {
   readonly #root = new TrieNode();
+  /** Whether it holds a `Disallow` rule (with a pattern): else it allows every path. */
+  disallows = false;
 
   /**
    * Adds a rule. An empty pattern matches nothing (an empty `Disallow:`
@@ -307,7 +309,10 @@ export class RuleSet {
     const pattern = normalizeRobotsPath(rule.pattern);
     if (pattern === "") return;
     this.#addPattern(rule, pattern);
-    if (!rule.allow) return;
+    if (!rule.allow) {
+      this.disallows = true;
+      return;
+    }
     const slash = pattern.lastIndexOf("/");
     if (slash >= 0 && pattern.startsWith("/index.htm", slash)) {
       this.#addPattern(rule, pattern.slice(0, slash + 1) + "$");
