@@ -52,9 +52,11 @@ export class TreeIndex {
       const stats = root.stats;
       if (stats.outcome !== "ok" && stats.outcome !== "no-sitemaps") {
         const why = stats.outcomeReason ?? "no request was answered";
-        outage = `${
-          stats.outcome === "unreachable" ? "Site unreachable" : `Site ${stats.outcome}`
-        }: ${why}`;
+        outage = stats.outcome === "blocked"
+          ? `Site ${why}`
+          : `${
+            stats.outcome === "unreachable" ? "Site unreachable" : `Site ${stats.outcome}`
+          }: ${why}`;
       }
       // A failed robots.txt or well-known path is left out of the tree, not forgotten:
       // one that could not be read, that is; one that is gone (404, 410) or is no

@@ -263,9 +263,9 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = [
 ];
 
 const EXIT_STATUS = `Exit status: 0 at least one sitemap was read (even if some were invalid),
-1 the site could not be reached or another runtime failure (one line on
-stderr says which), 2 usage error, 3 the site answered but publishes no
-sitemap, 130 interrupted.
+1 the site could not be reached, a bot wall answered instead, or another
+runtime failure (one line on stderr says which), 2 usage error, 3 the site
+answered but publishes no sitemap, 130 interrupted.
 `;
 
 /** `ls`: the tree, its pages or a summary. */
@@ -383,7 +383,7 @@ A line is written whole or not at all, so --resume continues a killed run.`,
         formatFlag(
           "summary",
           "summary (default): one line per site: homepage, status (ok,\n" +
-            "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
+            "no-sitemaps, unreachable, blocked, invalid-input), reason, sitemaps,\n" +
             "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
             'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
         ),
