@@ -325,7 +325,10 @@ URL names) and reports protocol problems per sitemap, in tree order, with the
 offending URL and value: more than 50,000 URLs or 50 MB, a <loc> that is not an
 absolute http(s) URL, pages on another host, unparseable or future lastmods,
 one lastmod for every page, priority outside 0..1, unknown changefreq, URLs in
-several sitemaps, redirects and statuses other than 200.`,
+several sitemaps, redirects and statuses other than 200; pages and sitemaps
+that robots.txt disallows (for --robots-agent); hreflang codes that are no
+language or region, alternates that do not link back, sets that leave the page
+out or give one code two URLs.`,
   minOperands: 1,
   maxOperands: 1,
   flags: [
@@ -337,6 +340,13 @@ several sitemaps, redirects and statuses other than 200.`,
           value: "N",
           default: "5",
           help: "problems listed per sitemap and kind (default 5; all are counted)",
+        },
+        {
+          name: "robots-agent",
+          value: "UA",
+          default: "*",
+          help: "check robots.txt rules as this crawler does (default *, the rules of\n" +
+            "crawlers without a group of their own; e.g. Googlebot, as Search Console)",
         },
       ],
     },
