@@ -71,6 +71,9 @@ export function originOf(url: string): string | null {
 /** The origins of URLs given as bytes, each distinct scheme and authority parsed once. */
 export class UrlOrigins {
   readonly #cache = new Map<string, string | null>();
+  /** The bytes before the path of the last URL looked up, and its origin: pages come in runs. */
+  #lastKey = new Uint8Array(0);
+  #lastOrigin: string | null = null;
 
   /**
    * The origin of the URL `bytes[s, e)`, as {@linkcode originOf} gives it.
@@ -83,9 +86,23 @@ export class UrlOrigins {
   of(bytes: Uint8Array, s: number, e: number): string | null {
     const end = authorityEnd(bytes, s, e);
     if (end < 0) return originOf(decoder.decode(bytes.subarray(s, e)));
+    const last = this.#lastKey;
+    if (end - s === last.length) {
+      let same = true;
+      // Backwards: hosts of one site differ at their end, if anywhere.
+      for (let j = last.length - 1; j >= 0; j--) {
+        if (bytes[s + j] !== last[j]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.#lastOrigin;
+    }
     const key = decoder.decode(bytes.subarray(s, end));
     let origin = this.#cache.get(key);
     if (origin === undefined) this.#cache.set(key, origin = originOf(key + "/"));
+    this.#lastKey = bytes.slice(s, end);
+    this.#lastOrigin = origin;
     return origin;
   }
 }

@@ -119,11 +119,11 @@ export class Problems {
     return count === undefined || count.kept < this.#examples;
   }
 
-  /** Counts a problem that is not kept (see {@linkcode Problems.wants}). */
-  skip(sitemap: string, code: SitemapProblemCode, severity: "error" | "warning"): void {
-    if (severity === "error") this.errors++;
-    else this.warnings++;
-    this.#count(sitemap, code, severity).more++;
+  /** Counts `n` problems that are not kept (see {@linkcode Problems.wants}). */
+  skip(sitemap: string, code: SitemapProblemCode, severity: "error" | "warning", n = 1): void {
+    if (severity === "error") this.errors += n;
+    else this.warnings += n;
+    this.#count(sitemap, code, severity).more += n;
   }
 
   add(problem: SitemapProblem): void {

@@ -36,6 +36,7 @@ import { checkHreflangSets } from "./_hreflang_checks.ts";
 import {
   invalidSitemap,
   Problems,
+  type SitemapProblem,
   type SitemapValidationReport,
   type ValidateOptions,
 } from "./_validation_report.ts";
@@ -240,7 +241,63 @@ interface PagesContext {
   /** Origins whose pages the sitemap may list: its own, and those whose robots.txt lists it. */
   readonly allowed: ReadonlySet<string>;
   readonly urls: ColumnUrls;
+  readonly sink: PageProblems;
 }
+
+/** The page codes, which may count in the hundreds of thousands in one sitemap. */
+type PageCode = "cross-host" | "future-lastmod" | "duplicate-url" | "disallowed-page";
+
+/**
+ * One sitemap's page problems: kept through {@linkcode Problems} while its
+ * examples last, then only counted here, and handed over in one go.
+ */
+class PageProblems {
+  readonly #problems: Problems;
+  readonly #sitemap: string;
+  /** Per code: -1 while examples are kept, else how many were counted since. */
+  readonly #counted: Record<PageCode, number> = {
+    "cross-host": -1,
+    "future-lastmod": -1,
+    "duplicate-url": -1,
+    "disallowed-page": -1,
+  };
+
+  constructor(problems: Problems, sitemap: string) {
+    this.#problems = problems;
+    this.#sitemap = sitemap;
+  }
+
+  /** Whether a problem of `code` is kept (then build and `add()` it); else it is counted. */
+  wants(code: PageCode): boolean {
+    const counted = this.#counted[code];
+    if (counted >= 0) {
+      this.#counted[code] = counted + 1;
+      return false;
+    }
+    if (this.#problems.wants(this.#sitemap, code)) return true;
+    this.#counted[code] = 1;
+    return false;
+  }
+
+  add(problem: SitemapProblem): void {
+    this.#problems.add(problem);
+  }
+
+  /** Hands over what was only counted. */
+  flush(): void {
+    for (const code of Object.keys(this.#counted) as PageCode[]) {
+      const n = this.#counted[code];
+      if (n > 0) this.#problems.skip(this.#sitemap, code, SEVERITY[code], n);
+    }
+  }
+}
+
+const SEVERITY: Readonly<Record<PageCode, "error" | "warning">> = {
+  "cross-host": "error",
+  "future-lastmod": "warning",
+  "duplicate-url": "warning",
+  "disallowed-page": "error",
+};
 
 /** Checks each page of one pages node, then their lastmods together; returns the page count. */
 function checkPages(k: number, check: TreeCheck): number {
@@ -257,6 +314,7 @@ function checkPages(k: number, check: TreeCheck): number {
     ownBytes: own === null ? null : encoder.encode(own),
     allowed,
     urls: new ColumnUrls(columns, byteEnds),
+    sink: new PageProblems(check.problems, sitemap),
   };
   const { count, urlBytes: bytes, lastModified } = columns;
   const base = index.bases[k]!;
@@ -265,17 +323,28 @@ function checkPages(k: number, check: TreeCheck): number {
   const future = check.now + FUTURE_SLACK_MS;
   const uniform = lastModified[0];
   let sameLastmod = count > 0 && uniform === uniform;
+  // Pages come in runs on one origin: the run's origin bytes, and what they decide.
+  let runBytes = context.ownBytes;
+  let origin = own;
+  let foreign = false;
+  let ruled = own !== null && check.robots.hasRules(own);
   for (let i = 0, s = 0; i < count; s = byteEnds[i]!, i++) {
     const e = byteEnds[i]!;
-    const origin = onOwnOrigin(bytes, s, e, context.ownBytes) ? own : check.origins.of(bytes, s, e);
-    if (origin !== own) checkHost(origin, i, context, problems);
+    if (!onOrigin(bytes, s, e, runBytes)) {
+      origin = check.origins.of(bytes, s, e);
+      runBytes = origin === null ? null : encoder.encode(origin);
+      foreign = origin !== null && !allowed.has(origin);
+      ruled = origin !== null && check.robots.hasRules(origin);
+    }
+    if (foreign) checkHost(origin!, i, context);
     const ms = lastModified[i]!;
     if (ms !== uniform) sameLastmod = false;
-    if (ms > future) checkFuture(ms, i, context, problems);
+    if (ms > future) checkFuture(ms, i, context);
     const g = base + i;
     if (first[g] !== g) checkDuplicate(first[g]!, k, i, context, check);
-    if (origin !== null && check.robots.hasRules(origin)) checkAllowed(origin, i, context, check);
+    if (ruled) checkAllowed(origin!, i, context, check);
   }
+  context.sink.flush();
   if (sameLastmod && count >= UNIFORM_LASTMOD_MIN_PAGES) {
     problems.add({
       severity: "warning",
@@ -291,8 +360,12 @@ function checkPages(k: number, check: TreeCheck): number {
   return count;
 }
 
-/** Whether the URL `b[s, e)` is on the origin whose bytes are `own`. */
-function onOwnOrigin(b: Uint8Array, s: number, e: number, own: Uint8Array | null): boolean {
+/**
+ * Whether the URL `b[s, e)` is on the origin whose bytes are `own`, as the
+ * URL parser normalises it (then its bytes start the URL, followed by `/`,
+ * `?`, `#` or nothing).
+ */
+function onOrigin(b: Uint8Array, s: number, e: number, own: Uint8Array | null): boolean {
   if (own === null) return false;
   const n = own.length;
   if (e - s < n) return false;
@@ -305,20 +378,11 @@ function onOwnOrigin(b: Uint8Array, s: number, e: number, own: Uint8Array | null
   return true;
 }
 
-/** A page on another origin than its sitemap's: allowed when a robots.txt there lists the sitemap. */
-function checkHost(
-  origin: string | null,
-  i: number,
-  context: PagesContext,
-  problems: Problems,
-): void {
-  if (origin === null || context.allowed.has(origin)) return;
-  const { sitemap } = context;
-  if (!problems.wants(sitemap, "cross-host")) {
-    problems.skip(sitemap, "cross-host", "error");
-    return;
-  }
-  problems.add({
+/** A page on another origin than its sitemap's, where no robots.txt lists the sitemap. */
+function checkHost(origin: string, i: number, context: PagesContext): void {
+  const { sitemap, sink } = context;
+  if (!sink.wants("cross-host")) return;
+  sink.add({
     severity: "error",
     code: "cross-host",
     sitemap,
@@ -329,13 +393,10 @@ function checkHost(
   });
 }
 
-function checkFuture(ms: number, i: number, context: PagesContext, problems: Problems): void {
-  const { sitemap } = context;
-  if (!problems.wants(sitemap, "future-lastmod")) {
-    problems.skip(sitemap, "future-lastmod", "warning");
-    return;
-  }
-  problems.add({
+function checkFuture(ms: number, i: number, context: PagesContext): void {
+  const { sitemap, sink } = context;
+  if (!sink.wants("future-lastmod")) return;
+  sink.add({
     severity: "warning",
     code: "future-lastmod",
     sitemap,
@@ -356,13 +417,8 @@ function checkDuplicate(
   const { sitemap } = context;
   const index = check.index;
   const before = index.pagesNodeUrl(index.pagesNodeOf(earlier, k));
-  if (before === sitemap) return;
-  const problems = check.problems;
-  if (!problems.wants(sitemap, "duplicate-url")) {
-    problems.skip(sitemap, "duplicate-url", "warning");
-    return;
-  }
-  problems.add({
+  if (before === sitemap || !context.sink.wants("duplicate-url")) return;
+  context.sink.add({
     severity: "warning",
     code: "duplicate-url",
     sitemap,
@@ -376,14 +432,9 @@ function checkDuplicate(
 function checkAllowed(origin: string, i: number, context: PagesContext, check: TreeCheck): void {
   const url = context.urls.at(i);
   const rule = check.robots.disallowing(origin, url);
-  if (rule === null) return;
+  if (rule === null || !context.sink.wants("disallowed-page")) return;
   const { sitemap } = context;
-  const problems = check.problems;
-  if (!problems.wants(sitemap, "disallowed-page")) {
-    problems.skip(sitemap, "disallowed-page", "error");
-    return;
-  }
-  problems.add({
+  context.sink.add({
     severity: "error",
     code: "disallowed-page",
     sitemap,
