@@ -110,9 +110,7 @@ function columnsOf(withAlternates: boolean): PackedPages[] {
 
 /** A fresh tree over the same columns: robots.txt -> index -> 20 urlsets. */
 function treeOf(columns: readonly PackedPages[]): AbstractSitemap {
-  const urlsets = columns.map((c, file) =>
-    new PagesXMLSitemap(`${ORIGIN}/sitemap-${file}.xml`, c)
-  );
+  const urlsets = columns.map((c, file) => new PagesXMLSitemap(`${ORIGIN}/sitemap-${file}.xml`, c));
   const index = new IndexXMLSitemap(`${ORIGIN}/sitemap_index.xml`, urlsets);
   return new IndexWebsiteSitemap(`${ORIGIN}/`, [
     new IndexRobotsTxtSitemap(`${ORIGIN}/robots.txt`, [index], undefined, ROBOTS_TXT),

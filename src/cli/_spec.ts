@@ -249,7 +249,8 @@ export type OutputFormat =
   | "ndjson"
   | "csv"
   | "summary"
-  | "histogram";
+  | "histogram"
+  | "sections";
 
 /** Every output format, in the order the usage lists them. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = [
@@ -260,6 +261,7 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = [
   "csv",
   "summary",
   "histogram",
+  "sections",
 ];
 
 const EXIT_STATUS = `Exit status: 0 at least one sitemap was read (even if some were invalid),
@@ -272,7 +274,7 @@ answered but publishes no sitemap, 130 interrupted.
 export const LS: CommandSpec = {
   name: "ls",
   operands: "URL|FILE|-",
-  summary: "print a site's sitemap tree, its pages, a summary or a lastmod chart",
+  summary: "print a site's sitemap tree, its pages, a summary, a lastmod chart or its sections",
   description: `Finds every sitemap the website at URL publishes (robots.txt, well-known
 paths, nested indexes) and prints the tree or its pages. A URL that is
 evidently a sitemap (robots.txt, or a path ending .xml, .xml.gz, .gz, .txt,
@@ -292,12 +294,18 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
             "ndjson: one JSON object per page, as each sitemap completes\n" +
             "csv: url,lastmod,changefreq,priority,sitemap (RFC 4180, CRLF)\n" +
             "summary: one row per sitemap, then totals (distinct, duplicate pages)\n" +
-            "histogram: a bar chart of pages by lastmod month",
+            "histogram: a bar chart of pages by lastmod month\n" +
+            "sections: pages per path prefix, their share, lastmod range, sitemaps",
         ),
+        {
+          name: "depth",
+          value: "N",
+          help: "sections: path segments per section (default 1; 0 groups by host)",
+        },
         {
           name: "strip-url",
           short: "u",
-          help: "print URLs on the site's host as paths (tabtree, pages)",
+          help: "print URLs on the site's host as paths (tabtree, pages, sections)",
         },
         { name: "unique", help: "print each page once (pages, ndjson, csv)" },
         { name: "no-pages", help: "tabtree: the sitemaps only, without their pages" },
