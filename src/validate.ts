@@ -1,14 +1,19 @@
 /**
  * A sitemap linter: protocol problems of a crawled tree (sitemaps.org and the
- * search engines' stated limits), each with the sitemap, the offending URL and
- * the value, as data and as a human report.
+ * search engines' stated limits), and the audits beyond it (robots.txt rules,
+ * hreflang sets), each with the sitemap, the offending URL and the value, as
+ * data and as a human report.
  *
  * Two sources of facts:
  *
  * - {@linkcode validateSitemapTree} reads a tree and the stats of the call
  *   that built it (`tree.stats.fetches`: statuses, redirects, sizes, entry
  *   counts). It sees what survived parsing: page URLs and hosts, lastmod
- *   dates, duplicates, invalid sitemaps, redirects, sizes and counts.
+ *   dates, duplicates, invalid sitemaps, redirects, sizes and counts, the
+ *   robots.txt nodes' rules and the pages' hreflang alternates. It reads the
+ *   pages' packed columns (`_tree_listings.ts`, `_page_urls.ts`,
+ *   `_alternates.ts`), never page objects; hreflang sets are checked in
+ *   `_hreflang_checks.ts`.
  * - {@linkcode lintSitemapDocument} reads one document's raw text, for what
  *   the parser normalises away: a `<loc>` that is relative or not http(s), a
  *   lastmod that is not a W3C datetime, a priority outside [0, 1], an unknown
