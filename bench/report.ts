@@ -23,7 +23,7 @@
  *
  * @module
  */
-import process from "node:process";
+import { numberFlag } from "./_flags.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import {
   type AbstractSitemap,
@@ -36,43 +36,12 @@ import {
   validateSitemapTree,
 } from "../mod.ts";
 import { openReport } from "../fixtures/browser.ts";
-import type { E2eSites } from "./_e2e_server.ts";
+import { figure, median, ms, ratio, startE2eServer } from "./_rounds.ts";
 
-const args = process.argv.slice(2);
-const at = args.indexOf("--runs");
-const RUNS = at >= 0 ? Number(args[at + 1]) : 5;
+const RUNS = numberFlag("runs", 5);
 
-const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("./_e2e_server.ts", import.meta.url).pathname, "--no-scale"],
-  stdin: "piped",
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-
-/** The server's first stdout line: the sites, once they listen. */
-async function sitesOf(child: Deno.ChildProcess): Promise<E2eSites> {
-  let text = "";
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    text += chunk;
-    const end = text.indexOf("\n");
-    if (end >= 0) return JSON.parse(text.slice(0, end)) as E2eSites;
-  }
-  throw new Error("The benchmark server exited before listening");
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function figure(values: readonly number[], unit: (x: number) => string): string {
-  return `${unit(median(values))} (${unit(Math.min(...values))}–${unit(Math.max(...values))})`;
-}
-
-const ms = (x: number) => `${x.toFixed(0)} ms`;
-const ratio = (x: number) => `${x.toFixed(2)}×`;
-
-const sites = await sitesOf(server);
+const server = await startE2eServer();
+const sites = server.sites;
 const home = `${sites.main.origin}/`;
 const crawls: number[] = [];
 const reports: number[] = [];
@@ -94,8 +63,7 @@ try {
     pages = tree.stats.pagesKept;
   }
 } finally {
-  await server.stdin.close();
-  await server.status;
+  await server.close();
 }
 
 const bytes = new TextEncoder().encode(html).length;

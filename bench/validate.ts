@@ -40,12 +40,11 @@ import {
 } from "../mod.ts";
 import { nodePageSources } from "../src/objects/_packed_pages.ts";
 import type { PackedPages } from "../src/parse/_result.ts";
-import type { E2eSites } from "./_e2e_server.ts";
+import { numberFlag } from "./_flags.ts";
+import { figure, median, ms, ratio, startE2eServer } from "./_rounds.ts";
 
-const args = process.argv.slice(2);
-const at = args.indexOf("--runs");
-const RUNS = at >= 0 ? Number(args[at + 1]) : 5;
-const CRAWL = !args.includes("--no-crawl");
+const RUNS = numberFlag("runs", 5);
+const CRAWL = !process.argv.includes("--no-crawl");
 
 const ORIGIN = "https://www.example.com";
 const FILES = 20;
@@ -139,18 +138,6 @@ function cpuTime(fn: () => unknown): number {
   return (used.user + used.system) / 1000;
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function figure(values: readonly number[], unit: (x: number) => string): string {
-  return `${unit(median(values))} (${unit(Math.min(...values))}–${unit(Math.max(...values))})`;
-}
-
-const ms = (x: number) => `${x.toFixed(0)} ms`;
-const ratio = (x: number) => `${x.toFixed(2)}×`;
-
 const rows: string[][] = [];
 
 for (const withAlternates of [false, true]) {
@@ -184,19 +171,8 @@ for (const withAlternates of [false, true]) {
 
 /** The seed site's crawl, its validation and its report with problems, per round. */
 async function crawlRounds(): Promise<void> {
-  const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./_e2e_server.ts", import.meta.url).pathname, "--no-scale"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  let text = "";
-  for await (const chunk of server.stdout.pipeThrough(new TextDecoderStream())) {
-    text += chunk;
-    if (text.includes("\n")) break;
-  }
-  const sites = JSON.parse(text.slice(0, text.indexOf("\n"))) as E2eSites;
-  const home = `${sites.main.origin}/`;
+  const server = await startE2eServer();
+  const home = `${server.sites.main.origin}/`;
   const crawls: number[] = [];
   const validations: number[] = [];
   const reports: number[] = [];
@@ -215,8 +191,7 @@ async function crawlRounds(): Promise<void> {
       reports.push(reportMs);
     }
   } finally {
-    await server.stdin.close();
-    await server.status;
+    await server.close();
   }
   const over = (list: readonly number[]) => crawls.map((c, i) => (c + list[i]!) / c);
   const withBoth = crawls.map((c, i) => (c + validations[i]! + reports[i]!) / c);

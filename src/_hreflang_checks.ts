@@ -393,6 +393,26 @@ class Reporter {
     return alternates[a - this.#sets.start[s]!]!.href;
   }
 
+  /** Keeps a problem of set `s`'s page (after `#wanted`). */
+  #add(
+    s: number,
+    code: HreflangCode,
+    severity: "error" | "warning",
+    value: string | null,
+    message: string,
+    suggestion: string | null = null,
+  ): void {
+    this.#problems.add({
+      severity,
+      code,
+      sitemap: this.#sitemap(s),
+      url: this.#url(s),
+      value,
+      message,
+      ...(suggestion === null ? {} : { suggestion }),
+    });
+  }
+
   /** Whether a problem of `code` in set `s`'s sitemap is kept; counted here when not. */
   #wanted(s: number, code: HreflangCode, severity: "error" | "warning"): boolean {
     const sitemap = this.#sitemap(s);
@@ -408,15 +428,7 @@ class Reporter {
       const id = sets.code[a]!;
       const problem = sets.codeProblems[id]!;
       if (problem === null || !this.#wanted(s, "hreflang-code", "error")) continue;
-      this.#problems.add({
-        severity: "error",
-        code: "hreflang-code",
-        sitemap: this.#sitemap(s),
-        url: this.#url(s),
-        value: sets.codes[id]!,
-        message: problem.message,
-        ...(problem.suggestion === null ? {} : { suggestion: problem.suggestion }),
-      });
+      this.#add(s, "hreflang-code", "error", sets.codes[id]!, problem.message, problem.suggestion);
     }
   }
 
@@ -424,32 +436,28 @@ class Reporter {
   noSelf(s: number): void {
     if (!this.#wanted(s, "hreflang-no-self", "warning")) return;
     const n = this.#sets.start[s + 1]! - this.#sets.start[s]!;
-    this.#problems.add({
-      severity: "warning",
-      code: "hreflang-no-self",
-      sitemap: this.#sitemap(s),
-      url: this.#url(s),
-      value: null,
-      message: `The page's ${n} hreflang alternate${
-        n === 1 ? " does" : "s do"
-      } not include the page itself`,
-    });
+    const alternates = `${n} hreflang alternate${n === 1 ? " does" : "s do"}`;
+    this.#add(
+      s,
+      "hreflang-no-self",
+      "warning",
+      null,
+      `The page's ${alternates} not include the page itself`,
+    );
   }
 
   /** Alternates `earlier` and `a` of set `s`: one code, two URLs. */
   conflict(s: number, earlier: number, a: number): void {
     if (!this.#wanted(s, "hreflang-conflict", "error")) return;
     const code = this.#sets.codes[this.#sets.code[a]!]!;
-    this.#problems.add({
-      severity: "error",
-      code: "hreflang-conflict",
-      sitemap: this.#sitemap(s),
-      url: this.#url(s),
-      value: code,
-      message: `hreflang ${code} names two URLs in one set: ${this.#href(s, earlier)} and ${
-        this.#href(s, a)
-      }`,
-    });
+    const urls = `${this.#href(s, earlier)} and ${this.#href(s, a)}`;
+    this.#add(
+      s,
+      "hreflang-conflict",
+      "error",
+      code,
+      `hreflang ${code} names two URLs in one set: ${urls}`,
+    );
   }
 
   /** Alternate `a` of set `s` is a page of the tree that does not name the page back. */
@@ -457,13 +465,7 @@ class Reporter {
     if (!this.#wanted(s, "hreflang-no-return", "error")) return;
     const href = this.#href(s, a);
     const code = this.#sets.codes[this.#sets.code[a]!]!;
-    this.#problems.add({
-      severity: "error",
-      code: "hreflang-no-return",
-      sitemap: this.#sitemap(s),
-      url: this.#url(s),
-      value: href,
-      message: `The ${code} alternate ${href} does not link back to this page`,
-    });
+    const message = `The ${code} alternate ${href} does not link back to this page`;
+    this.#add(s, "hreflang-no-return", "error", href, message);
   }
 }

@@ -70,6 +70,7 @@
  * @module
  */
 import { abortable, AbortWaiters } from "./_abortable.ts";
+import { concatBytes } from "./_concat.ts";
 import { errorMessage } from "./_error_message.ts";
 import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
 import { type Challenge, CHALLENGE_SNIFF_BYTES, detectChallenge } from "./challenge.ts";
@@ -704,14 +705,7 @@ export class WebClient {
       clearTimeout(timer);
       await reader.cancel().catch(() => {});
     }
-    if (chunks.length === 1) return chunks[0]!;
-    const joined = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      joined.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return joined;
+    return concatBytes(chunks, size);
   }
 
   /** Reads the body up to the byte cap; returns the bytes, or the reason it stopped. */
@@ -760,14 +754,7 @@ export class WebClient {
       if (exact === null) return new Uint8Array(0);
       return size === exact.byteLength ? exact : exact.slice(0, size);
     }
-    if (chunks.length === 1 && chunks[0]!.byteOffset === 0) return chunks[0]!;
-    const joined = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      joined.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return joined;
+    return concatBytes(chunks, size, true);
   }
 
   /**

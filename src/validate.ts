@@ -41,7 +41,6 @@ import { checkHreflangSets } from "./_hreflang_checks.ts";
 import {
   invalidSitemap,
   Problems,
-  type SitemapProblem,
   type SitemapValidationReport,
   type ValidateOptions,
 } from "./_validation_report.ts";
@@ -267,9 +266,12 @@ class PageProblems {
     "disallowed-page": -1,
   };
 
-  constructor(problems: Problems, sitemap: string) {
+  readonly #urls: ColumnUrls;
+
+  constructor(problems: Problems, sitemap: string, urls: ColumnUrls) {
     this.#problems = problems;
     this.#sitemap = sitemap;
+    this.#urls = urls;
   }
 
   /** Whether a problem of `code` is kept (then build and `add()` it); else it is counted. */
@@ -284,8 +286,16 @@ class PageProblems {
     return false;
   }
 
-  add(problem: SitemapProblem): void {
-    this.#problems.add(problem);
+  /** Keeps a problem of page `i`, after {@linkcode PageProblems.wants} said it is kept. */
+  add(code: PageCode, i: number, value: string, message: string, url = this.#urls.at(i)): void {
+    this.#problems.add({
+      severity: SEVERITY[code],
+      code,
+      sitemap: this.#sitemap,
+      url,
+      value,
+      message,
+    });
   }
 
   /** Hands over what was only counted. */
@@ -313,13 +323,14 @@ function checkPages(k: number, check: TreeCheck): number {
   for (const host of check.listedBy.get(sitemap) ?? []) allowed.add(host);
   const columns = index.columns[k]!;
   const byteEnds = index.byteEnds[k]!;
+  const urls = new ColumnUrls(columns, byteEnds);
   const context: PagesContext = {
     sitemap,
     own,
     ownBytes: own === null ? null : encoder.encode(own),
     allowed,
-    urls: new ColumnUrls(columns, byteEnds),
-    sink: new PageProblems(check.problems, sitemap),
+    urls,
+    sink: new PageProblems(check.problems, sitemap, urls),
   };
   const { count, urlBytes: bytes, lastModified } = columns;
   const base = index.bases[k]!;
@@ -385,30 +396,18 @@ function onOrigin(b: Uint8Array, s: number, e: number, own: Uint8Array | null): 
 
 /** A page on another origin than its sitemap's, where no robots.txt lists the sitemap. */
 function checkHost(origin: string, i: number, context: PagesContext): void {
-  const { sitemap, sink } = context;
-  if (!sink.wants("cross-host")) return;
-  sink.add({
-    severity: "error",
-    code: "cross-host",
-    sitemap,
-    url: context.urls.at(i),
-    value: origin,
-    message:
-      `Page on ${origin}, not on the sitemap's ${context.own}, and no robots.txt on ${origin} lists this sitemap`,
-  });
+  if (!context.sink.wants("cross-host")) return;
+  context.sink.add(
+    "cross-host",
+    i,
+    origin,
+    `Page on ${origin}, not on the sitemap's ${context.own}, and no robots.txt on ${origin} lists this sitemap`,
+  );
 }
 
 function checkFuture(ms: number, i: number, context: PagesContext): void {
-  const { sitemap, sink } = context;
-  if (!sink.wants("future-lastmod")) return;
-  sink.add({
-    severity: "warning",
-    code: "future-lastmod",
-    sitemap,
-    url: context.urls.at(i),
-    value: iso(ms),
-    message: "The lastmod is in the future",
-  });
+  if (!context.sink.wants("future-lastmod")) return;
+  context.sink.add("future-lastmod", i, iso(ms), "The lastmod is in the future");
 }
 
 /** A page whose URL an earlier sitemap listed (listing `earlier`); the same sitemap twice is no duplicate. */
@@ -423,14 +422,7 @@ function checkDuplicate(
   const index = check.index;
   const before = index.pagesNodeUrl(index.pagesNodeOf(earlier, k));
   if (before === sitemap || !context.sink.wants("duplicate-url")) return;
-  context.sink.add({
-    severity: "warning",
-    code: "duplicate-url",
-    sitemap,
-    url: context.urls.at(i),
-    value: before,
-    message: `Also listed by ${before}`,
-  });
+  context.sink.add("duplicate-url", i, before, `Also listed by ${before}`);
 }
 
 /** A page its origin's robots.txt may disallow for the agent. */
@@ -438,15 +430,13 @@ function checkAllowed(origin: string, i: number, context: PagesContext, check: T
   const url = context.urls.at(i);
   const rule = check.robots.disallowing(origin, url);
   if (rule === null || !context.sink.wants("disallowed-page")) return;
-  const { sitemap } = context;
-  context.sink.add({
-    severity: "error",
-    code: "disallowed-page",
-    sitemap,
+  context.sink.add(
+    "disallowed-page",
+    i,
+    rule.written,
+    check.robots.message(rule, origin, context.own),
     url,
-    value: rule.written,
-    message: check.robots.message(rule, origin, context.own),
-  });
+  );
 }
 
 /** A `Disallow` rule that decided against a URL, as written and where. */

@@ -8,6 +8,7 @@ import type { AbstractSitemap } from "../objects/sitemap.ts";
 import { isoString } from "../objects/_iso.ts";
 import { sectionsOf, type SitemapSection } from "../sections.ts";
 import { formatCount } from "./_units.ts";
+import { alignedRows } from "./_table.ts";
 import { originOf, stripOrigin } from "./tab_tree.ts";
 
 /** Sitemaps named per row; the rest are counted. */
@@ -72,17 +73,7 @@ export function* sectionsFormat(
       sitemaps(s, show),
     ]);
   }
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const right = new Set([1, 2, 5]);
-  for (const row of rows) {
-    yield row.map((cell, c) =>
-      c === row.length - 1
-        ? cell
-        : right.has(c)
-        ? cell.padStart(widths[c]!)
-        : cell.padEnd(widths[c]!)
-    ).join("  ") + "\n";
-  }
+  yield* alignedRows(rows, new Set([1, 2, 5]));
   const n = sections.length;
   yield `\n${formatCount(n)} section${n === 1 ? "" : "s"} (${depth} path segment${
     depth === 1 ? "" : "s"

@@ -30,6 +30,7 @@ Deno.test("crawlOptions() and lsOutput() give the library's defaults for `ls URL
     unique: false,
     pages: true,
     sitemapColumns: false,
+    depth: 1,
   });
   assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
 });
