@@ -55,9 +55,10 @@ interface Sets {
   readonly h2: Int32Array;
   /** Per set: where its alternates start; `count + 1` entries. */
   readonly start: Int32Array;
-  /** Per alternate: its code's number in `codes`, and its code's number regardless of case. */
+  /** Per alternate: its code's number in `codes`. */
   readonly code: Int32Array;
-  readonly codeKey: Int32Array;
+  /** Per code number: the number of the code regardless of case and spaces. */
+  readonly keyOfCode: readonly number[];
   /** Per alternate: its URL's two hashes. */
   readonly ah1: Int32Array;
   readonly ah2: Int32Array;
@@ -164,7 +165,7 @@ function collectSets(index: TreeIndex, listings: FirstListings): Sets {
   const first = listings.first;
   const seed2 = secondSeed(listings.seed);
   const k = new Ints(), i = new Ints(), g = new Ints(), h1 = new Ints(), h2 = new Ints();
-  const start = new Ints(), code = new Ints(), codeKey = new Ints(), ah1 = new Ints();
+  const start = new Ints(), code = new Ints(), ah1 = new Ints();
   const ah2 = new Ints();
   const codeIds = new Map<string, number>();
   const keyIds = new Map<string, number>();
@@ -197,7 +198,6 @@ function collectSets(index: TreeIndex, listings: FirstListings): Sets {
           keyOfCode.push(keyId);
         }
         code.push(id);
-        codeKey.push(keyOfCode[id]!);
         ah1.push(hashText(href, listings.seed, seed2));
         ah2.push(secondHash);
       }
@@ -213,7 +213,7 @@ function collectSets(index: TreeIndex, listings: FirstListings): Sets {
     h2: h2.values,
     start: start.values,
     code: code.values,
-    codeKey: codeKey.values,
+    keyOfCode,
     ah1: ah1.values,
     ah2: ah2.values,
     codes,
@@ -271,12 +271,13 @@ function repeats(sets: Sets, a: number, from: number): boolean {
 function checkConflicts(sets: Sets, s: number, report: Reporter): void {
   const from = sets.start[s]!;
   const to = sets.start[s + 1]!;
+  const keyOf = sets.keyOfCode;
   for (let a = from + 1; a < to; a++) {
-    const key = sets.codeKey[a]!;
+    const key = keyOf[sets.code[a]!]!;
     let earlier = -1;
     let reported = false;
     for (let b = from; b < a; b++) {
-      if (sets.codeKey[b] !== key) continue;
+      if (keyOf[sets.code[b]!] !== key) continue;
       if (earlier < 0) earlier = b;
       // An earlier alternate of this code with another URL already made it a conflict.
       if (b > earlier && (sets.ah1[b] !== sets.ah1[earlier] || sets.ah2[b] !== sets.ah2[earlier])) {
