@@ -74,7 +74,9 @@ Deno.test("carryForwardSitemaps() keeps a robots.txt node's rules when it carrie
     new IndexRobotsTxtSitemap("https://example.com/robots.txt", [child], [null], robotsText);
   const before = new IndexWebsiteSitemap(HOME, [robots(text("/a.txt", "/a1"))]);
   const after = new IndexWebsiteSitemap(HOME, [
-    robots(new InvalidSitemap("https://example.com/a.txt", "Unable to fetch sitemap from URL: 503")),
+    robots(
+      new InvalidSitemap("https://example.com/a.txt", "Unable to fetch sitemap from URL: 503"),
+    ),
   ]);
   const kept = carryForwardSitemaps(before, after);
   const node = kept.subSitemaps[0];
