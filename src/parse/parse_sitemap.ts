@@ -18,9 +18,9 @@ import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
-import { readSitemapIndexBytes } from "./_sitemapindex_fast.ts";
-import { readUrlsetBytes } from "./_urlset_fast.ts";
-import { readPlainUrlset } from "./_urlset_plain.ts";
+import { readSitemapIndexBytes } from "./_sitemapindex_bytes.ts";
+import { readUrlsetBytes } from "./_urlset_bytes.ts";
+import { readCoreUrlsetBytes } from "./_urlset_core_bytes.ts";
 
 /** Options of {@linkcode parseSitemap}. */
 export interface ParseSitemapOptions {
@@ -148,7 +148,7 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
     // Nearly every sitemap is a well-formed UTF-8 urlset or index: read those
     // straight from the bytes.
-    const fastResult = readPlainUrlset(bytes, base, since, checkpoint) ??
+    const fastResult = readCoreUrlsetBytes(bytes, base, since, checkpoint) ??
       readUrlsetBytes(bytes, base, since, checkpoint) ??
       readSitemapIndexBytes(bytes, base, checkpoint);
     if (fastResult !== null) return fastResult;

@@ -1,6 +1,7 @@
 /**
- * `<sitemapindex>` documents: the `<loc>` and `<lastmod>` of each
- * `<sitemap>`.
+ * The general `<sitemapindex>` reader: the `<loc>` and `<lastmod>` of each
+ * `<sitemap>`, from the tokenizer's events. `_sitemapindex_bytes.ts` reads
+ * the UTF-8 documents it can from their bytes and must agree with it.
  *
  * @module
  */

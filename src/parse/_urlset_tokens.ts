@@ -1,6 +1,10 @@
 /**
- * `<urlset>` sitemaps (sitemaps.org 0.9 and Google's 0.84/0.9), with the
- * Google News, Image and Video extensions and `xhtml:link` alternates.
+ * The general `<urlset>` reader: it reads the tokenizer's events
+ * (`XmlTokenizer`, `_tokenizer.ts`), so any encoding and any well-formed shape of
+ * sitemaps.org 0.9 and Google's 0.84/0.9, with the Google News, Image and
+ * Video extensions and `xhtml:link` alternates. The byte-level readers
+ * (`_urlset_core_bytes.ts`, `_urlset_bytes.ts`) take the UTF-8 documents
+ * they can and must agree with it.
  *
  * State lives in fields and numbers rather than per-element objects: the
  * common page (`loc` + `lastmod`) costs three comparisons per event.

@@ -1,0 +1,757 @@
+/**
+ * A byte-level reader for UTF-8 `<urlset>` documents: every common shape
+ * (loc/lastmod/changefreq/priority, Google Image, Video and News blocks,
+ * `xhtml:link` alternates, any namespace prefix, pretty-printing, comments,
+ * CDATA, references) read from the bytes in place by
+ * {@linkcode readXmlBytes}, without decoding the document to text or
+ * tokenizing it. Each `<loc>`'s bytes go straight to the page builder, which
+ * copies and checks them where they land; extension values are decoded one
+ * by one, as the general reader's are.
+ *
+ * It mirrors {@linkcode UrlsetReader} event for event (same depths, same
+ * names, same fields, the same helpers for extension values), so for what
+ * it accepts it gives the same result: same pages, order and values. What
+ * it declines (see {@linkcode readXmlBytes}) goes the general way. A
+ * differential test and a fuzzer hold the two paths together.
+ *
+ * @module
+ */
+import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
+import { parseW3cDateBytes } from "./_dates.ts";
+import { Ns } from "./_ns.ts";
+import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
+import {
+  isNormalUrlBytes,
+  isNormalUrlText,
+  normalRawUrl,
+  PackedPagesBuilder,
+  parseDateText,
+} from "./_pack.ts";
+import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
+import { resolveDataUrl } from "./_url.ts";
+import {
+  KEEP_FRAGMENT,
+  type NormalBase,
+  normalBase,
+  normalizedRoom,
+  normalizeUrlBytes,
+  RAW_XML,
+} from "./_normalize_url.ts";
+import { frequencyOf, priorityOf } from "./_urlset_core_bytes.ts";
+import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
+import {
+  changeFrequencyCode,
+  IMAGE_FIELDS,
+  newNews,
+  NEWS_FIELDS,
+  NEWS_PUBLICATION_FIELDS,
+  newVideo,
+  setNewsField,
+  setVideoField,
+  VIDEO_FIELDS,
+  type VideoBeingRead,
+} from "./_urlset_tokens.ts";
+import {
+  type ByteReader,
+  cdataText,
+  type ElementName,
+  isCoreName,
+  isSpace,
+  readXmlBytes,
+  textEnd,
+  TextWindow,
+} from "./_xml_bytes.ts";
+
+// Fields of the core elements; extension fields use the codes of _urlset_tokens.ts (10 and up).
+const F_LOC = 1;
+const F_LASTMOD = 2;
+const F_PRIORITY = 3;
+const F_CHANGEFREQ = 4;
+
+// Local names, in the low byte of a name's code.
+const L_OTHER = 0;
+const L_URL = 1;
+const L_LOC = 2;
+const L_LASTMOD = 3;
+const L_PRIORITY = 4;
+const L_CHANGEFREQ = 5;
+const L_NEWS = 6;
+const L_IMAGE = 7;
+const L_VIDEO = 8;
+const L_LINK = 9;
+const L_PUBLICATION = 10;
+/** Set when the name is in the root's (or the sitemaps.org, or no) namespace. */
+const CORE = 0x40;
+/** Set when a news/image/video/link name is in its extension's namespace (or none). */
+const EXT = 0x80;
+
+const LOCALS = new Map<string, number>([
+  ["url", L_URL],
+  ["loc", L_LOC],
+  ["lastmod", L_LASTMOD],
+  ["priority", L_PRIORITY],
+  ["changefreq", L_CHANGEFREQ],
+  ["news", L_NEWS],
+  ["image", L_IMAGE],
+  ["video", L_VIDEO],
+  ["link", L_LINK],
+  ["publication", L_PUBLICATION],
+]);
+
+const EXT_KIND: number[] = [];
+EXT_KIND[L_NEWS] = Ns.News;
+EXT_KIND[L_IMAGE] = Ns.Image;
+EXT_KIND[L_VIDEO] = Ns.Video;
+EXT_KIND[L_LINK] = Ns.Xhtml;
+
+/**
+ * A name's code: local name id, CORE and EXT flags in the low byte; news,
+ * image and video field codes (by local name alone, as the general reader
+ * matches them) in the next three; the publication field above.
+ */
+function codeOf(name: ElementName, rootNs: string): number {
+  const local = LOCALS.get(name.local) ?? L_OTHER;
+  let code = local;
+  if (isCoreName(name, rootNs)) code |= CORE;
+  const ext = EXT_KIND[local];
+  if (ext !== undefined && (name.kind === ext || name.kind === Ns.None)) code |= EXT;
+  code += (NEWS_FIELDS.get(name.local) ?? 0) * 0x100;
+  code += (IMAGE_FIELDS.get(name.local) ?? 0) * 0x10000;
+  code += (VIDEO_FIELDS.get(name.local) ?? 0) * 0x1000000;
+  code += (NEWS_PUBLICATION_FIELDS.get(name.local) ?? 0) * 0x100000000;
+  return code;
+}
+
+const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
+const F_NEWS_DATE = NEWS_FIELDS.get("publication_date")!;
+const F_NEWS_GENRES = NEWS_FIELDS.get("genres")!;
+const F_NEWS_KEYWORDS = NEWS_FIELDS.get("keywords")!;
+const F_NEWS_TICKERS = NEWS_FIELDS.get("stock_tickers")!;
+const F_VIDEO_PUBLISHED = VIDEO_FIELDS.get("publication_date")!;
+const F_VIDEO_THUMBNAIL = VIDEO_FIELDS.get("thumbnail_loc")!;
+const F_VIDEO_CONTENT = VIDEO_FIELDS.get("content_loc")!;
+const F_VIDEO_PLAYER = VIDEO_FIELDS.get("player_loc")!;
+const F_VIDEO_DURATION = VIDEO_FIELDS.get("duration")!;
+const F_VIDEO_EXPIRATION = VIDEO_FIELDS.get("expiration_date")!;
+const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
+
+/**
+ * Whether `b[a, e)` is ASCII without control bytes (tabs and line breaks
+ * included) and without references other than `&amp;`.
+ */
+function plainBytes(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i]!;
+    if (c >= 0x7f || c < 0x20) return false;
+    if (c === 0x26) {
+      if (i + 5 > e || b[i + 1] !== 0x61 || b[i + 2] !== 0x6d || b[i + 3] !== 0x70) return false;
+      if (b[i + 4] !== 0x3b) return false;
+      i += 4;
+    }
+  }
+  return true;
+}
+
+/** hreflang values remembered by {@linkcode UrlsetBytes}. */
+const LANG_SLOTS = 8;
+
+const C_NONE = 0;
+const C_NEWS = 1;
+const C_IMAGE = 2;
+const C_VIDEO = 3;
+
+/** Which `<loc>` a `<url>` has: none yet, one run of bytes, or decoded text. */
+const LOC_NONE = 0;
+const LOC_RAW = 1;
+const LOC_TEXT = 2;
+const LOC_CDATA = 3;
+
+/**
+ * Whether `b[a, e)` is short ASCII without references or control bytes other
+ * than whitespace, and without `not` (0x0d to refuse CRs too).
+ */
+function plainAscii(b: Uint8Array, a: number, e: number, not = -1): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i]!;
+    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c)) || c === not) return false;
+  }
+  return true;
+}
+
+/** Whether `b[a, e)` holds a tab, LF or CR. */
+function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i];
+    if (c === 0x09 || c === 0x0a || c === 0x0d) return true;
+  }
+  return false;
+}
+
+/** Whether `b[a, e)` holds an `&` (a loop: a subarray's allocation costs more). */
+function hasAmp(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) if (b[i] === 0x26) return true;
+  return false;
+}
+
+/** Whether `b` holds the ASCII `word` at `i`. */
+function isAscii(b: Uint8Array, i: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
+class UrlsetBytes implements ByteReader {
+  readonly #builder: PackedPagesBuilder;
+  readonly #base: URL | null;
+  readonly #rootNs: string;
+  #inUrl = false;
+  #container = C_NONE;
+  #inPublication = false;
+
+  #locKind = LOC_NONE;
+  #locStart = 0;
+  #locEnd = 0;
+  #locText = "";
+  #lastModified = NaN;
+  #priority = 0.5;
+  #changeFrequency = 0;
+  #news: Mutable<NewsStoryData> | null = null;
+  #videos: VideoData[] | null = null;
+  #video: VideoBeingRead | null = null;
+  /**
+   * The `<url>`'s images and alternates as references into the builder's
+   * string table: five per image (loc, caption, geo location, title,
+   * license), two per alternate (hreflang, href). Strings go into the table
+   * as they are read, bytes copied as they stand when they need no decoding.
+   */
+  readonly #imageRefs: number[] = [];
+  readonly #alternateRefs: number[] = [];
+  /** The open `<image:image>`'s references, while one is open. */
+  readonly #image = [0, 0, 0, 0, 0];
+  #inImage = false;
+  readonly #writer: ExtrasWriter;
+
+  readonly #doc: Uint8Array;
+  readonly #since: number;
+  readonly #normalBase: NormalBase | null;
+  /** Where extension URLs are normalised from their bytes. */
+  #normalized = new Uint8Array(1024);
+  /** The document's text, cut from decoded windows. */
+  readonly #window: TextWindow;
+  /** The last {@linkcode LANG_SLOTS} hreflang values: bytes (start, end in the document) and text. */
+  readonly #langStarts = new Int32Array(LANG_SLOTS);
+  readonly #langEnds = new Int32Array(LANG_SLOTS);
+  readonly #langs: string[] = new Array(LANG_SLOTS).fill("");
+  #langNext = 0;
+  /** Each extension field's last run of bytes and its text (by field code). */
+  readonly #lastStart = new Int32Array(64);
+  readonly #lastEnd = new Int32Array(64);
+  readonly #lastText: string[] = new Array(64).fill("");
+
+  constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
+    this.#rootNs = rootNs;
+    this.#base = base;
+    this.#doc = doc;
+    this.#since = since;
+    this.#window = new TextWindow(doc);
+    this.#normalBase = normalBase(base);
+    this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
+    this.#writer = this.#builder.extrasWriter;
+  }
+
+  start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
+    let code = name.code;
+    if (code === -1) code = name.code = codeOf(name, this.#rootNs);
+    if (d === 2) {
+      if ((code & 0x7f) === (L_URL | CORE)) this.#startUrl();
+      return 0;
+    }
+    if (!this.#inUrl) return 0;
+    if (d === 3) return this.#startUrlChild(code, b, attrs);
+    if (d === 4) {
+      if (this.#container === C_NEWS) {
+        if ((code & 0x3f) === L_PUBLICATION) {
+          this.#inPublication = true;
+          return 0;
+        }
+        return (code >>> 8) & 0xff;
+      }
+      if (this.#container === C_IMAGE) return (code >>> 16) & 0xff;
+      if (this.#container === C_VIDEO) return code >>> 24;
+      return 0;
+    }
+    if (d === 5 && this.#inPublication) return Math.floor(code / 0x100000000);
+    return 0;
+  }
+
+  #startUrl(): void {
+    this.#inUrl = true;
+    this.#locKind = LOC_NONE;
+    this.#lastModified = NaN;
+    this.#priority = 0.5;
+    this.#changeFrequency = 0;
+    this.#news = null;
+    this.#videos = null;
+    this.#imageRefs.length = 0;
+    this.#alternateRefs.length = 0;
+  }
+
+  #startUrlChild(code: number, b: Uint8Array, attrs: readonly number[]): number {
+    const local = code & 0x3f;
+    if (local >= L_LOC && local <= L_CHANGEFREQ) return (code & CORE) === 0 ? 0 : local - 1;
+    if ((code & EXT) === 0) return 0;
+    if (local === L_NEWS) {
+      this.#container = C_NEWS;
+      // A second <news:news> in one <url> adds to the first rather than replacing it.
+      this.#news ??= newNews();
+    } else if (local === L_IMAGE) {
+      this.#container = C_IMAGE;
+      this.#image.fill(0);
+      this.#inImage = true;
+    } else if (local === L_VIDEO) {
+      this.#container = C_VIDEO;
+      this.#video = newVideo();
+    } else if (local === L_LINK) {
+      return this.#link(b, attrs);
+    }
+    return 0;
+  }
+
+  /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
+  #link(b: Uint8Array, out: readonly number[]): number {
+    // The first attribute of each name counts, as in the general reader: -1 while not seen.
+    let rel = -1;
+    let hreflang = -1;
+    let href = -1;
+    for (let k = 0; k < out.length; k += 4) {
+      const a = out[k]!;
+      const e = out[k + 1]!;
+      const len = e - a;
+      for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
+      if (len === 3 && isAscii(b, a, "rel")) {
+        if (rel === -1) rel = k;
+      } else if (len === 4 && isAscii(b, a, "href")) {
+        if (href === -1) href = k;
+      } else if (len === 8 && isAscii(b, a, "hreflang")) {
+        if (hreflang === -1) hreflang = k;
+      }
+    }
+    if (rel === -1 || hreflang === -1 || href === -1) return 0;
+    const relA = out[rel + 2]!;
+    const relE = out[rel + 3]!;
+    if (
+      !(relE - relA === 9 && isAscii(b, relA, "alternate")) &&
+      this.#window.attribute(relA, relE).trim().toLowerCase() !== "alternate"
+    ) {
+      return 0;
+    }
+    const lang = this.#lang(b, out[hreflang + 2]!, out[hreflang + 3]!);
+    if (lang === "") return 0;
+    const hrefA = out[href + 2]!;
+    const hrefE = out[href + 3]!;
+    const ref = this.#dataUrlRef(b, hrefA, hrefE, true);
+    if (ref !== 0) this.#alternateRefs.push(this.#writer.ref(lang), ref);
+    return 0;
+  }
+
+  /**
+   * An `hreflang` value, trimmed; a document has a handful of them, so the
+   * last few are kept by their bytes and come back as the same strings.
+   */
+  #lang(b: Uint8Array, a: number, e: number): string {
+    const n = e - a;
+    const starts = this.#langStarts;
+    if (n <= 16) {
+      for (let k = 0; k < LANG_SLOTS; k++) {
+        const pa = starts[k]!;
+        if (this.#langEnds[k]! - pa !== n) continue;
+        let i = 0;
+        while (i < n && b[pa + i] === b[a + i]) i++;
+        if (i === n) return this.#langs[k]!;
+      }
+    }
+    const lang = this.#window.attribute(a, e).trim();
+    if (n <= 16) {
+      const k = this.#langNext;
+      this.#langNext = (k + 1) % LANG_SLOTS;
+      starts[k] = a;
+      this.#langEnds[k] = e;
+      this.#langs[k] = lang;
+    }
+    return lang;
+  }
+
+  /**
+   * The reference of an extension URL from an element's text or an
+   * attribute's value as written (`attribute` says which), as
+   * {@linkcode resolveDataUrl} gives it: copied as it stands (`&amp;`
+   * unescaped) when it is a normal URL, which one pass over the bytes tells,
+   * else by {@linkcode #urlRef} or from its text.
+   */
+  #dataUrlRef(b: Uint8Array, a: number, e: number, attribute: boolean): number {
+    let s = a;
+    let t = e;
+    while (s < t && isSpace(b[s]!)) s++;
+    while (t > s && isSpace(b[t - 1]!)) t--;
+    if (s < t) {
+      const kind = normalRawUrl(b, s, t);
+      if (kind === 1) return this.#writer.bytes(b, s, t);
+      if (kind === 2) return this.#writer.unescapedBytes(b, s, t);
+    }
+    // Else normalised from the bytes as the builder does <loc>s, unless an
+    // attribute's tabs or line breaks (read as spaces there) are in it.
+    if (!attribute || !hasTabOrBreak(b, a, e)) {
+      const room = normalizedRoom(e - a, this.#normalBase);
+      if (this.#normalized.length < room) this.#normalized = new Uint8Array(room * 2);
+      const out = this.#normalized;
+      const end = normalizeUrlBytes(b, a, e, out, 0, this.#normalBase, RAW_XML | KEEP_FRAGMENT);
+      if (end >= 0) return this.#writer.bytes(out, 0, end);
+    }
+    if (plainBytes(b, a, e)) return this.#urlRef(b, a, e);
+    const w = this.#window;
+    return this.#writer.ref(
+      resolveDataUrl(attribute ? w.attribute(a, e) : w.run(a, e), this.#base),
+    );
+  }
+
+  /**
+   * The reference of an extension URL from bytes with no reference or
+   * control byte in them, as {@linkcode resolveDataUrl} gives it: copied as
+   * they stand when already normal, else resolved from their text.
+   */
+  #urlRef(b: Uint8Array, a: number, e: number): number {
+    while (a < e && isSpace(b[a]!)) a++;
+    while (e > a && isSpace(b[e - 1]!)) e--;
+    if (a === e) return 0;
+    const w = this.#writer;
+    if (hasAmp(b, a, e)) {
+      // `&amp;` in a query (Shopify's `?v=…&amp;width=…`): unescaped as copied.
+      const ref = w.unescapedBytes(b, a, e);
+      if (isNormalUrlText(w.textBytes, w.startOf(ref), w.textUsed)) return ref;
+      w.dropLast();
+    } else if (isNormalUrlBytes(b, a, e)) {
+      return w.bytes(b, a, e);
+    }
+    return w.ref(resolveDataUrl(this.#window.run(a, e), this.#base));
+  }
+
+  /** The reference of a text field from one run of bytes, as {@linkcode textOrNull} gives it. */
+  #textRef(b: Uint8Array, a: number, e: number): number {
+    // A CR inside would read as LF: such text goes the string way.
+    if (!plainAscii(b, a, e, 0x0d)) return this.#writer.ref(textOrNull(this.#window.run(a, e)));
+    while (a < e && isSpace(b[a]!)) a++;
+    while (e > a && isSpace(b[e - 1]!)) e--;
+    if (a === e) return 0;
+    // Short values (languages, names) repeat: the string form is stored once.
+    return e - a <= 8 ? this.#writer.ref(this.#window.decode(a, e)) : this.#writer.bytes(b, a, e);
+  }
+
+  scan(field: number, b: Uint8Array, from: number): number {
+    // The first <loc> counts: its bytes are copied and checked as they are
+    // passed, unless a `since` filter may drop the page (then at its end).
+    if (field === F_LOC && this.#locKind === LOC_NONE && this.#since !== this.#since) {
+      return this.#builder.copyLoc(b, from, MAX_FIELD_LENGTH);
+    }
+    return textEnd(b, from);
+  }
+
+  raw(field: number, b: Uint8Array, a: number, e: number): void {
+    switch (field) {
+      case F_LOC:
+        if (this.#locKind === LOC_NONE) {
+          this.#locKind = LOC_RAW;
+          this.#locStart = a;
+          this.#locEnd = e;
+        }
+        return;
+      case F_LASTMOD: {
+        let ms = parseW3cDateBytes(b, a, e);
+        if (Number.isNaN(ms)) ms = parseDateText(this.#window.run(a, e));
+        this.#lastModified = ms;
+        return;
+      }
+      case F_PRIORITY:
+        this.#priority = plainAscii(b, a, e)
+          ? priorityOf(b, a, e)
+          : parsePriority(this.#window.run(a, e));
+        return;
+      case F_CHANGEFREQ:
+        this.#changeFrequency = plainAscii(b, a, e)
+          ? frequencyOf(b, a, e)
+          : changeFrequencyCode(this.#window.run(a, e));
+        return;
+    }
+    if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {
+      if (!this.#inImage) return;
+      const slot = field - F_IMAGE_LOC;
+      this.#image[slot] = slot === 0 || slot === 4
+        ? this.#dataUrlRef(b, a, e, false)
+        : this.#textRef(b, a, e);
+      return;
+    }
+    if (field >= F_VIDEO_THUMBNAIL && this.#video !== null && this.#videoField(field, b, a, e)) {
+      return;
+    }
+    if (field === F_NEWS_DATE || field === F_VIDEO_PUBLISHED || field === F_VIDEO_EXPIRATION) {
+      // parseDate reads W3C dates from the same bytes first (text this short is not trimmed first).
+      const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
+      if (ms === ms) {
+        if (field === F_NEWS_DATE) {
+          if (this.#news !== null) this.#news.publishDate = ms;
+        } else if (this.#video !== null) {
+          if (field === F_VIDEO_PUBLISHED) this.#video.publicationDate = ms;
+          else this.#video.expirationDate = ms;
+        }
+        return;
+      }
+    }
+    if (field >= F_NEWS_GENRES && field <= F_NEWS_TICKERS && plainAscii(b, a, e, 0x0d)) {
+      // commaList from the bytes: with no reference or CR, the text is the
+      // bytes, and its only whitespace is what isSpace takes.
+      if (this.#news === null) return;
+      const list: string[] = [];
+      let from = a;
+      for (;;) {
+        let comma = from;
+        while (comma < e && b[comma] !== 0x2c) comma++;
+        let s = from;
+        let t = comma;
+        while (s < t && isSpace(b[s]!)) s++;
+        while (t > s && isSpace(b[t - 1]!)) t--;
+        if (s < t) list.push(this.#window.decode(s, t));
+        if (comma === e) break;
+        from = comma + 1;
+      }
+      if (field === F_NEWS_GENRES) this.#news.genres = list;
+      else if (field === F_NEWS_KEYWORDS) this.#news.keywords = list;
+      else this.#news.stockTickers = list;
+      return;
+    }
+    this.#extensionField(field, this.#fieldText(field, b, a, e));
+  }
+
+  /**
+   * Sets a video's URL or duration straight from its bytes when they need
+   * nothing of what setVideoField does to text: a URL already in normal form
+   * (resolveDataUrl gives it back trimmed), a duration of plain digits
+   * (decimalOrNull's Number() of them). False leaves the field to the text.
+   */
+  #videoField(field: number, b: Uint8Array, a: number, e: number): boolean {
+    const video = this.#video!;
+    let s = a;
+    let t = e;
+    while (s < t && isSpace(b[s]!)) s++;
+    while (t > s && isSpace(b[t - 1]!)) t--;
+    if (field === F_VIDEO_DURATION) {
+      if (t === s || t - s > 15) return false;
+      let n = 0;
+      for (let i = s; i < t; i++) {
+        const d = b[i]! - 0x30;
+        if (d < 0 || d > 9) return false;
+        n = n * 10 + d;
+      }
+      video.duration = n;
+      return true;
+    }
+    if (field !== F_VIDEO_THUMBNAIL && field !== F_VIDEO_CONTENT && field !== F_VIDEO_PLAYER) {
+      return false;
+    }
+    if (normalRawUrl(b, s, t) !== 1) return false;
+    const url = this.#window.decode(s, t);
+    if (field === F_VIDEO_THUMBNAIL) video.thumbnailLoc = url;
+    else if (field === F_VIDEO_CONTENT) video.contentLoc = url;
+    else video.playerLoc = url;
+    return true;
+  }
+
+  /**
+   * A field's text from one run of bytes; the same string as last time when
+   * the bytes are the same (a publication's name, a language, a tag), whose
+   * hash the string table's lookup then has already.
+   */
+  #fieldText(field: number, b: Uint8Array, a: number, e: number): string {
+    const k = field & 63;
+    const pa = this.#lastStart[k]!;
+    const n = e - a;
+    if (this.#lastEnd[k]! - pa === n && n <= 64) {
+      let i = 0;
+      while (i < n && b[pa + i] === b[a + i]) i++;
+      if (i === n) return this.#lastText[k]!;
+    }
+    const text = this.#window.run(a, e);
+    this.#lastStart[k] = a;
+    this.#lastEnd[k] = e;
+    this.#lastText[k] = text;
+    return text;
+  }
+
+  cdata(field: number, b: Uint8Array, a: number, e: number): void {
+    if (field !== F_LOC) {
+      this.text(field, cdataText(b, a, e));
+    } else if (this.#locKind === LOC_NONE) {
+      this.#locKind = LOC_CDATA;
+      this.#locStart = a;
+      this.#locEnd = e;
+    }
+  }
+
+  text(field: number, text: string): void {
+    switch (field) {
+      case F_LOC:
+        if (this.#locKind === LOC_NONE) {
+          this.#locKind = LOC_TEXT;
+          this.#locText = text;
+        }
+        return;
+      case F_LASTMOD:
+        this.#lastModified = parseDateText(text);
+        return;
+      case F_PRIORITY:
+        this.#priority = parsePriority(text);
+        return;
+      case F_CHANGEFREQ:
+        this.#changeFrequency = changeFrequencyCode(text);
+        return;
+    }
+    this.#extensionField(field, text);
+  }
+
+  #extensionField(field: number, text: string): void {
+    if (field < 20) {
+      if (this.#news !== null) setNewsField(this.#news, field, text);
+    } else if (field < 30) {
+      if (!this.#inImage) return;
+      const slot = field - F_IMAGE_LOC;
+      this.#image[slot] = this.#writer.ref(
+        slot === 0 || slot === 4 ? resolveDataUrl(text, this.#base) : textOrNull(text),
+      );
+    } else if (this.#video !== null) {
+      setVideoField(this.#video, field, text, this.#base);
+    }
+  }
+
+  end(d: number): void {
+    if (!this.#inUrl) return;
+    if (d === 2) {
+      this.#inUrl = false;
+      this.#commit();
+    } else if (d === 3) {
+      if (this.#container === C_IMAGE) {
+        // An image without a loc is dropped, as in the general reader.
+        if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
+        this.#inImage = false;
+      } else if (this.#container === C_VIDEO) {
+        if (this.#video !== null) (this.#videos ??= []).push(this.#video);
+        this.#video = null;
+      }
+      this.#container = C_NONE;
+      this.#inPublication = false;
+    } else if (d === 4) {
+      this.#inPublication = false;
+    }
+  }
+
+  #commit(): void {
+    if (this.#locKind === LOC_NONE) return;
+    if (this.#lastModified < this.#since) {
+      // Never copied, checked or hashed.
+      this.#builder.countOld();
+      this.#locText = "";
+      return;
+    }
+    const any = this.#news !== null || this.#videos !== null || this.#imageRefs.length > 0 ||
+      this.#alternateRefs.length > 0;
+    if (this.#locKind === LOC_RAW) {
+      const extras = any ? this : null;
+      if (this.#since === this.#since) {
+        this.#builder.copyLoc(this.#doc, this.#locStart, MAX_FIELD_LENGTH);
+      }
+      this.#builder.commitLoc(
+        this.#doc,
+        this.#locStart,
+        this.#locEnd,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        extras,
+      );
+    } else if (this.#locKind === LOC_CDATA) {
+      this.#builder.commitBytes(
+        this.#doc,
+        this.#locStart,
+        this.#locEnd,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        any ? this : null,
+      );
+    } else {
+      this.#builder.commitText(
+        this.#locText,
+        this.#lastModified,
+        this.#priority,
+        this.#changeFrequency,
+        any ? this : null,
+      );
+      this.#locText = "";
+    }
+  }
+
+  /** Writes the `<url>`'s extras as records (called inside `commitLoc` or `commitText`). */
+  writeTo(w: ExtrasWriter): void {
+    const images = this.#imageRefs;
+    const alternates = this.#alternateRefs;
+    w.word(
+      (this.#news !== null ? EXTRAS_MASK.news : 0) |
+        (images.length > 0 ? EXTRAS_MASK.images : 0) |
+        (this.#videos !== null ? EXTRAS_MASK.videos : 0) |
+        (alternates.length > 0 ? EXTRAS_MASK.alternates : 0),
+    );
+    if (this.#news !== null) w.news(this.#news);
+    if (images.length > 0) {
+      w.word(images.length / 5);
+      for (const ref of images) w.word(ref);
+    }
+    if (this.#videos !== null) {
+      w.word(this.#videos.length);
+      for (const video of this.#videos) w.video(video);
+    }
+    if (alternates.length > 0) {
+      w.word(alternates.length / 2);
+      for (const ref of alternates) w.word(ref);
+    }
+  }
+
+  finish(): ParseResult {
+    const { pages, found, warning } = this.#builder.build();
+    return { kind: "pages", format: "urlset", pages, found, warning };
+  }
+
+  discard(): void {
+    this.#builder.discard();
+  }
+}
+
+/**
+ * Reads a UTF-8 `<urlset>` straight from its bytes.
+ *
+ * @param b The decompressed document, known to be UTF-8.
+ * @param base The sitemap URL, for relative `<loc>`s; null if unknown.
+ * @param since Keep pages whose lastmod is >= this (epoch ms) or missing; NaN keeps all.
+ * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel.
+ * @returns The same result the general path gives, or null when the document
+ * is not of the shape read here (then nothing has been kept).
+ */
+export function readUrlsetBytes(
+  b: Uint8Array,
+  base: URL | null,
+  since: number,
+  checkpoint: Checkpoint = NO_CHECKPOINT,
+): ParseResult | null {
+  return readXmlBytes(
+    b,
+    "urlset",
+    (rootNs) => new UrlsetBytes(rootNs, base, since, b),
+    checkpoint,
+  );
+}
