@@ -37,20 +37,37 @@ import {
   normalizeUrlBytes,
   RAW_XML,
 } from "./_normalize_url.ts";
-import { frequencyOf, priorityOf } from "./_urlset_core_bytes.ts";
 import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
 import {
   changeFrequencyCode,
+  F_CHANGEFREQ,
+  F_IMAGE_LICENSE,
+  F_IMAGE_LOC,
+  F_LASTMOD,
+  F_LOC,
+  F_NEWS_DATE,
+  F_NEWS_GENRES,
+  F_NEWS_KEYWORDS,
+  F_NEWS_TICKERS,
+  F_PRIORITY,
+  F_VIDEO_CONTENT,
+  F_VIDEO_DURATION,
+  F_VIDEO_EXPIRATION,
+  F_VIDEO_PLAYER,
+  F_VIDEO_PUBLISHED,
+  F_VIDEO_THUMBNAIL,
+  frequencyOf,
   IMAGE_FIELDS,
   newNews,
   NEWS_FIELDS,
   NEWS_PUBLICATION_FIELDS,
   newVideo,
+  priorityOf,
   setNewsField,
   setVideoField,
   VIDEO_FIELDS,
   type VideoBeingRead,
-} from "./_urlset_tokens.ts";
+} from "./_urlset_fields.ts";
 import {
   type ByteReader,
   cdataText,
@@ -61,12 +78,6 @@ import {
   textEnd,
   TextWindow,
 } from "./_xml_bytes.ts";
-
-// Fields of the core elements; extension fields use the codes of _urlset_tokens.ts (10 and up).
-const F_LOC = 1;
-const F_LASTMOD = 2;
-const F_PRIORITY = 3;
-const F_CHANGEFREQ = 4;
 
 // Local names, in the low byte of a name's code.
 const L_OTHER = 0;
@@ -121,19 +132,6 @@ function codeOf(name: ElementName, rootNs: string): number {
   code += (NEWS_PUBLICATION_FIELDS.get(name.local) ?? 0) * 0x100000000;
   return code;
 }
-
-const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
-const F_NEWS_DATE = NEWS_FIELDS.get("publication_date")!;
-const F_NEWS_GENRES = NEWS_FIELDS.get("genres")!;
-const F_NEWS_KEYWORDS = NEWS_FIELDS.get("keywords")!;
-const F_NEWS_TICKERS = NEWS_FIELDS.get("stock_tickers")!;
-const F_VIDEO_PUBLISHED = VIDEO_FIELDS.get("publication_date")!;
-const F_VIDEO_THUMBNAIL = VIDEO_FIELDS.get("thumbnail_loc")!;
-const F_VIDEO_CONTENT = VIDEO_FIELDS.get("content_loc")!;
-const F_VIDEO_PLAYER = VIDEO_FIELDS.get("player_loc")!;
-const F_VIDEO_DURATION = VIDEO_FIELDS.get("duration")!;
-const F_VIDEO_EXPIRATION = VIDEO_FIELDS.get("expiration_date")!;
-const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
 /**
  * Whether `b[a, e)` is ASCII without control bytes (tabs and line breaks

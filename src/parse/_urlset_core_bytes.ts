@@ -22,7 +22,8 @@ import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint
 import { parseW3cDateBytes } from "./_dates.ts";
 import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, parsePriority } from "./_reader.ts";
-import { CHANGE_FREQUENCIES, type ParseResult } from "./_result.ts";
+import type { ParseResult } from "./_result.ts";
+import { frequencyOf, priorityOf } from "./_urlset_fields.ts";
 import { isSpace, MAX_MARKUP, prologEnd, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
 const LT = 0x3c;
@@ -40,7 +41,6 @@ const PRIORITY = enc("priority>");
 const END_PRIORITY = enc("/priority>");
 const CHANGEFREQ = enc("changefreq>");
 const END_CHANGEFREQ = enc("/changefreq>");
-const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map(enc);
 
 /** Bytes accepted in a root attribute's name: `A-Z a-z 0-9 _ : . -`. */
 const NAME_CHAR = new Uint8Array(256);
@@ -121,65 +121,6 @@ function plainTextEnd(b: Uint8Array, from: number): number {
     if (c >= 0x7f || c === AMP || (c < 0x20 && !isSpace(c))) return -2;
   }
   return -1;
-}
-
-/**
- * A `<priority>`'s value from its bytes, as {@linkcode parsePriority} reads its text.
- *
- * @param b The document's bytes.
- * @param a Start of the value.
- * @param e End of the value: plain ASCII, no references, no control bytes but whitespace.
- * @returns The priority.
- */
-export function priorityOf(b: Uint8Array, a: number, e: number): number {
-  let i = a;
-  while (i < e && isSpace(b[i]!)) i++;
-  let end = e;
-  while (end > i && isSpace(b[end - 1]!)) end--;
-  let value = 0;
-  let digits = 0;
-  let scale = 1;
-  let dot = false;
-  for (let k = i; k < end; k++) {
-    const c = b[k]!;
-    if (c >= 0x30 && c <= 0x39) {
-      value = value * 10 + (c - 0x30);
-      digits++;
-      if (dot) scale *= 10;
-    } else if (c === 0x2e && !dot) {
-      dot = true;
-    } else {
-      return 0.5;
-    }
-  }
-  if (digits === 0) return 0.5;
-  // Both are exact below 2^53, so one division rounds as Number() would.
-  if (digits > 15) return parsePriority(decodeRawText(b, a, e));
-  const n = value / scale;
-  return n <= 1 ? n : 0.5;
-}
-
-/**
- * A `<changefreq>`'s code from its bytes: 1 + index in CHANGE_FREQUENCIES, or 0.
- *
- * @param b The document's bytes.
- * @param a Start of the value.
- * @param e End of the value: plain ASCII.
- * @returns The code.
- */
-export function frequencyOf(b: Uint8Array, a: number, e: number): number {
-  while (a < e && isSpace(b[a]!)) a++;
-  while (e > a && isSpace(b[e - 1]!)) e--;
-  next: for (let f = 0; f < FREQUENCY_NAMES.length; f++) {
-    const name = FREQUENCY_NAMES[f]!;
-    if (name.length !== e - a) continue;
-    for (let k = 0; k < name.length; k++) {
-      const c = b[a + k]!;
-      if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== name[k]) continue next;
-    }
-    return f + 1;
-  }
-  return 0;
 }
 
 /**

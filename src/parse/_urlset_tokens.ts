@@ -11,23 +11,11 @@
  *
  * @module
  */
-import { parseDate } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, nsKind } from "./_ns.ts";
-import {
-  commaList,
-  decimalOrNull,
-  type DocumentReader,
-  MAX_FIELD_LENGTH,
-  type Mutable,
-  parsePriority,
-  textOrNull,
-  yesNo,
-} from "./_reader.ts";
+import { type DocumentReader, MAX_FIELD_LENGTH, type Mutable, parsePriority } from "./_reader.ts";
 import {
   type AlternateData,
-  CHANGE_FREQUENCIES,
-  type ChangeFrequency,
   type ImageData,
   joinWarnings,
   type NewsStoryData,
@@ -37,147 +25,31 @@ import {
 } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
 import { resolveDataUrl } from "./_url.ts";
-
-// Which text an open element collects (0: none).
-const F_LOC = 1;
-const F_LASTMOD = 2;
-const F_PRIORITY = 3;
-const F_CHANGEFREQ = 4;
-const F_NEWS_NAME = 10;
-const F_NEWS_LANGUAGE = 11;
-const F_NEWS_DATE = 12;
-const F_NEWS_TITLE = 13;
-const F_NEWS_ACCESS = 14;
-const F_NEWS_GENRES = 15;
-const F_NEWS_KEYWORDS = 16;
-const F_NEWS_TICKERS = 17;
-const F_IMAGE_LOC = 20;
-const F_IMAGE_CAPTION = 21;
-const F_IMAGE_GEO = 22;
-const F_IMAGE_TITLE = 23;
-const F_IMAGE_LICENSE = 24;
-const F_VIDEO_THUMBNAIL = 30;
-const F_VIDEO_TITLE = 31;
-const F_VIDEO_DESCRIPTION = 32;
-const F_VIDEO_CONTENT = 33;
-const F_VIDEO_PLAYER = 34;
-const F_VIDEO_DURATION = 35;
-const F_VIDEO_EXPIRATION = 36;
-const F_VIDEO_RATING = 37;
-const F_VIDEO_VIEWS = 38;
-const F_VIDEO_PUBLISHED = 39;
-const F_VIDEO_FAMILY = 40;
-const F_VIDEO_SUBSCRIPTION = 41;
-const F_VIDEO_LIVE = 42;
-const F_VIDEO_UPLOADER = 43;
-const F_VIDEO_TAG = 44;
+import {
+  changeFrequencyCode,
+  F_CHANGEFREQ,
+  F_LASTMOD,
+  F_LOC,
+  F_NEWS_LANGUAGE,
+  F_NEWS_NAME,
+  F_PRIORITY,
+  IMAGE_FIELDS,
+  newImage,
+  newNews,
+  NEWS_FIELDS,
+  newVideo,
+  setImageField,
+  setNewsField,
+  setVideoField,
+  VIDEO_FIELDS,
+  type VideoBeingRead,
+} from "./_urlset_fields.ts";
 
 // Which extension element is open at depth 3 (inside <url>).
 const C_NONE = 0;
 const C_NEWS = 1;
 const C_IMAGE = 2;
 const C_VIDEO = 3;
-
-/** News fields by local name (inside `<news:news>`). */
-export const NEWS_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
-  ["publication_date", F_NEWS_DATE],
-  ["title", F_NEWS_TITLE],
-  ["access", F_NEWS_ACCESS],
-  ["genres", F_NEWS_GENRES],
-  ["keywords", F_NEWS_KEYWORDS],
-  ["stock_tickers", F_NEWS_TICKERS],
-]);
-
-/** Image fields by local name (inside `<image:image>`). */
-export const IMAGE_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
-  ["loc", F_IMAGE_LOC],
-  ["caption", F_IMAGE_CAPTION],
-  ["geo_location", F_IMAGE_GEO],
-  ["title", F_IMAGE_TITLE],
-  ["license", F_IMAGE_LICENSE],
-]);
-
-/** Video fields by local name (inside `<video:video>`). */
-export const VIDEO_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
-  ["thumbnail_loc", F_VIDEO_THUMBNAIL],
-  ["title", F_VIDEO_TITLE],
-  ["description", F_VIDEO_DESCRIPTION],
-  ["content_loc", F_VIDEO_CONTENT],
-  ["player_loc", F_VIDEO_PLAYER],
-  ["duration", F_VIDEO_DURATION],
-  ["expiration_date", F_VIDEO_EXPIRATION],
-  ["rating", F_VIDEO_RATING],
-  ["view_count", F_VIDEO_VIEWS],
-  ["publication_date", F_VIDEO_PUBLISHED],
-  ["family_friendly", F_VIDEO_FAMILY],
-  ["requires_subscription", F_VIDEO_SUBSCRIPTION],
-  ["live", F_VIDEO_LIVE],
-  ["uploader", F_VIDEO_UPLOADER],
-  ["tag", F_VIDEO_TAG],
-]);
-
-const CHANGE_FREQUENCY_CODES = new Map<string, number>(
-  CHANGE_FREQUENCIES.map((name: ChangeFrequency, i) => [name, i + 1]),
-);
-
-/** Fields of `<publication>` inside `<news:news>`. */
-export const NEWS_PUBLICATION_FIELDS: ReadonlyMap<string, number> = new Map<string, number>([
-  ["name", F_NEWS_NAME],
-  ["language", F_NEWS_LANGUAGE],
-]);
-
-/**
- * A `<changefreq>`'s code from its text.
- *
- * @param text The element's text.
- * @returns 0, or 1 + index in `CHANGE_FREQUENCIES`.
- */
-export function changeFrequencyCode(text: string): number {
-  return CHANGE_FREQUENCY_CODES.get(text.trim().toLowerCase()) ?? 0;
-}
-
-/** An empty news story, to be filled field by field. */
-export function newNews(): Mutable<NewsStoryData> {
-  return {
-    title: "",
-    publishDate: NaN,
-    publicationName: null,
-    publicationLanguage: null,
-    access: null,
-    genres: [],
-    keywords: [],
-    stockTickers: [],
-  };
-}
-
-/** An empty image, to be filled field by field. */
-export function newImage(): Mutable<ImageData> {
-  return { loc: "", caption: null, geoLocation: null, title: null, license: null };
-}
-
-/** A video being read: its tags are pushed as they come. */
-export type VideoBeingRead = Mutable<VideoData> & { tags: string[] };
-
-/** An empty video, to be filled field by field. */
-export function newVideo(): VideoBeingRead {
-  return {
-    thumbnailLoc: null,
-    title: null,
-    description: null,
-    contentLoc: null,
-    playerLoc: null,
-    duration: null,
-    expirationDate: NaN,
-    rating: null,
-    viewCount: null,
-    publicationDate: NaN,
-    familyFriendly: null,
-    requiresSubscription: null,
-    live: null,
-    uploader: null,
-    tags: [],
-  };
-}
 
 function attr(attrs: readonly XmlAttribute[], local: string): string | null {
   for (const a of attrs) if (a.local === local && a.ns === "") return a.value;
@@ -476,139 +348,5 @@ export class UrlsetReader implements DocumentReader {
       found,
       warning: joinWarnings(warning, built.warning),
     };
-  }
-}
-
-/**
- * Sets one field of a news story from its element's text.
- *
- * @param news The news being read.
- * @param field The field's code.
- * @param text The element's text.
- */
-export function setNewsField(news: Mutable<NewsStoryData>, field: number, text: string): void {
-  switch (field) {
-    case F_NEWS_NAME:
-      news.publicationName = textOrNull(text);
-      break;
-    case F_NEWS_LANGUAGE:
-      news.publicationLanguage = textOrNull(text);
-      break;
-    case F_NEWS_DATE:
-      news.publishDate = parseDate(text);
-      break;
-    case F_NEWS_TITLE:
-      news.title = text.trim();
-      break;
-    case F_NEWS_ACCESS:
-      news.access = textOrNull(text);
-      break;
-    case F_NEWS_GENRES:
-      news.genres = commaList(text);
-      break;
-    case F_NEWS_KEYWORDS:
-      news.keywords = commaList(text);
-      break;
-    case F_NEWS_TICKERS:
-      news.stockTickers = commaList(text);
-      break;
-  }
-}
-
-/**
- * Sets one field of an image from its element's text.
- *
- * @param image The image being read.
- * @param field The field's code.
- * @param text The element's text.
- * @param base The sitemap URL, for relative URLs; null if unknown.
- */
-export function setImageField(
-  image: Mutable<ImageData>,
-  field: number,
-  text: string,
-  base: URL | null,
-): void {
-  switch (field) {
-    case F_IMAGE_LOC:
-      image.loc = resolveDataUrl(text, base) ?? "";
-      break;
-    case F_IMAGE_CAPTION:
-      image.caption = textOrNull(text);
-      break;
-    case F_IMAGE_GEO:
-      image.geoLocation = textOrNull(text);
-      break;
-    case F_IMAGE_TITLE:
-      image.title = textOrNull(text);
-      break;
-    case F_IMAGE_LICENSE:
-      image.license = resolveDataUrl(text, base);
-      break;
-  }
-}
-
-/**
- * Sets one field of a video from its element's text.
- *
- * @param video The video being read.
- * @param field The field's code.
- * @param text The element's text.
- * @param base The sitemap URL, for relative URLs; null if unknown.
- */
-export function setVideoField(
-  video: VideoBeingRead,
-  field: number,
-  text: string,
-  base: URL | null,
-): void {
-  switch (field) {
-    case F_VIDEO_THUMBNAIL:
-      video.thumbnailLoc = resolveDataUrl(text, base);
-      break;
-    case F_VIDEO_TITLE:
-      video.title = textOrNull(text);
-      break;
-    case F_VIDEO_DESCRIPTION:
-      video.description = textOrNull(text);
-      break;
-    case F_VIDEO_CONTENT:
-      video.contentLoc = resolveDataUrl(text, base);
-      break;
-    case F_VIDEO_PLAYER:
-      video.playerLoc = resolveDataUrl(text, base);
-      break;
-    case F_VIDEO_DURATION:
-      video.duration = decimalOrNull(text);
-      break;
-    case F_VIDEO_EXPIRATION:
-      video.expirationDate = parseDate(text);
-      break;
-    case F_VIDEO_RATING:
-      video.rating = decimalOrNull(text);
-      break;
-    case F_VIDEO_VIEWS:
-      video.viewCount = decimalOrNull(text);
-      break;
-    case F_VIDEO_PUBLISHED:
-      video.publicationDate = parseDate(text);
-      break;
-    case F_VIDEO_FAMILY:
-      video.familyFriendly = yesNo(text);
-      break;
-    case F_VIDEO_SUBSCRIPTION:
-      video.requiresSubscription = yesNo(text);
-      break;
-    case F_VIDEO_LIVE:
-      video.live = yesNo(text);
-      break;
-    case F_VIDEO_UPLOADER:
-      video.uploader = textOrNull(text);
-      break;
-    case F_VIDEO_TAG: {
-      const tag = textOrNull(text);
-      if (tag !== null) video.tags.push(tag);
-      break;
-    }
   }
 }
