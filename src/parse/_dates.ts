@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -108,10 +109,6 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
-}
-
 /** Cursor of {@linkcode digits}, a module field so that the hot path allocates nothing. */
 let pos = 0;
 
@@ -144,9 +141,8 @@ function digits(b: Uint8Array, end: number, min: number, max: number): number {
  * @returns Epoch milliseconds, or NaN.
  */
 export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): number {
-  let i = start;
-  while (i < end && isSpace(b[i]!)) i++;
-  while (end > i && isSpace(b[end - 1]!)) end--;
+  const i = skipSpace(b, start, end);
+  end = trimSpaceEnd(b, i, end);
   if (end - i < 4) return NaN;
   // Most lastmods are a bare date or a date-time with seconds and a zone:
   // read those at fixed positions, everything else with the scanner.

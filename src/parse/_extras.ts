@@ -30,6 +30,7 @@ import type {
   PageExtrasData,
   VideoData,
 } from "./_result.ts";
+import { fnv1a, FNV_BASIS, mixHash } from "./_fnv.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -399,9 +400,6 @@ const N_FLOAT = 3;
 /** Strings at most this long are candidates for the dictionary as a whole. */
 const DICT_WHOLE = 32;
 const DICT_MAX = 1 << 16;
-/** FNV-1a over a dictionary key's bytes. */
-const HASH_SEED = 0x811c9dc5 | 0;
-const HASH_PRIME = 0x01000193;
 /** Shortest URL prefix worth a dictionary entry. */
 const DICT_PREFIX_MIN = 12;
 
@@ -486,10 +484,9 @@ class Table {
       let h = this.#hash;
       if (!this.ascii(ref)) {
         length = this.#bytesOfUnits(ref, units);
-        h = HASH_SEED;
-        for (let i = a, e = a + length; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
+        h = fnv1a(b, a, a + length);
       }
-      let slot = (h ^ (h >>> 15)) & mask;
+      let slot = mixHash(h) & mask;
       let key: number;
       while (true) {
         key = slots[slot]!;
@@ -577,18 +574,19 @@ class Table {
     const a = this.byteStart(ref);
     const e = this.byteEnd(ref);
     const b = this.text;
-    let h = HASH_SEED;
     if (e - a <= DICT_WHOLE) {
-      for (let i = a; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
-      this.#hash = h;
+      this.#hash = fnv1a(b, a, e);
       return e - a;
     }
+    // FNV-1a over the bytes up to each `/`, as fnv1a gives it over the key
+    // (its prime a literal in the loop, as in _fnv.ts).
+    let h = FNV_BASIS;
     let scheme = false;
     let slash = -1;
     for (let i = a; i < e; i++) {
       const c = b[i]!;
       if (c === 0x3f || c === 0x23) break; // "?" or "#"
-      h = Math.imul(h ^ c, HASH_PRIME);
+      h = Math.imul(h ^ c, 0x01000193);
       if (c === 0x2f) {
         if (!scheme && i > a && b[i - 1] === 0x3a && b[i + 1] === 0x2f) scheme = true;
         slash = i;

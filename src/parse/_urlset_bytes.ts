@@ -17,6 +17,7 @@
  * @module
  */
 import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
+import { atAscii, plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
@@ -73,7 +74,6 @@ import {
   cdataText,
   type ElementName,
   isCoreName,
-  isSpace,
   readXmlBytes,
   textEnd,
   TextWindow,
@@ -164,18 +164,6 @@ const LOC_RAW = 1;
 const LOC_TEXT = 2;
 const LOC_CDATA = 3;
 
-/**
- * Whether `b[a, e)` is short ASCII without references or control bytes other
- * than whitespace, and without `not` (0x0d to refuse CRs too).
- */
-function plainAscii(b: Uint8Array, a: number, e: number, not = -1): boolean {
-  for (let i = a; i < e; i++) {
-    const c = b[i]!;
-    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c)) || c === not) return false;
-  }
-  return true;
-}
-
 /** Whether `b[a, e)` holds a tab, LF or CR. */
 function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) {
@@ -189,12 +177,6 @@ function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
 function hasAmp(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) if (b[i] === 0x26) return true;
   return false;
-}
-
-/** Whether `b` holds the ASCII `word` at `i`. */
-function isAscii(b: Uint8Array, i: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
-  return true;
 }
 
 /** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
@@ -326,11 +308,11 @@ class UrlsetBytes implements ByteReader {
       const e = out[k + 1]!;
       const len = e - a;
       for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
-      if (len === 3 && isAscii(b, a, "rel")) {
+      if (len === 3 && atAscii(b, a, "rel")) {
         if (rel === -1) rel = k;
-      } else if (len === 4 && isAscii(b, a, "href")) {
+      } else if (len === 4 && atAscii(b, a, "href")) {
         if (href === -1) href = k;
-      } else if (len === 8 && isAscii(b, a, "hreflang")) {
+      } else if (len === 8 && atAscii(b, a, "hreflang")) {
         if (hreflang === -1) hreflang = k;
       }
     }
@@ -338,7 +320,7 @@ class UrlsetBytes implements ByteReader {
     const relA = out[rel + 2]!;
     const relE = out[rel + 3]!;
     if (
-      !(relE - relA === 9 && isAscii(b, relA, "alternate")) &&
+      !(relE - relA === 9 && atAscii(b, relA, "alternate")) &&
       this.#window.attribute(relA, relE).trim().toLowerCase() !== "alternate"
     ) {
       return 0;
@@ -387,10 +369,8 @@ class UrlsetBytes implements ByteReader {
    * else by {@linkcode #urlRef} or from its text.
    */
   #dataUrlRef(b: Uint8Array, a: number, e: number, attribute: boolean): number {
-    let s = a;
-    let t = e;
-    while (s < t && isSpace(b[s]!)) s++;
-    while (t > s && isSpace(b[t - 1]!)) t--;
+    const s = skipSpace(b, a, e);
+    const t = trimSpaceEnd(b, s, e);
     if (s < t) {
       const kind = normalRawUrl(b, s, t);
       if (kind === 1) return this.#writer.bytes(b, s, t);
@@ -418,8 +398,8 @@ class UrlsetBytes implements ByteReader {
    * they stand when already normal, else resolved from their text.
    */
   #urlRef(b: Uint8Array, a: number, e: number): number {
-    while (a < e && isSpace(b[a]!)) a++;
-    while (e > a && isSpace(b[e - 1]!)) e--;
+    a = skipSpace(b, a, e);
+    e = trimSpaceEnd(b, a, e);
     if (a === e) return 0;
     const w = this.#writer;
     if (hasAmp(b, a, e)) {
@@ -437,8 +417,8 @@ class UrlsetBytes implements ByteReader {
   #textRef(b: Uint8Array, a: number, e: number): number {
     // A CR inside would read as LF: such text goes the string way.
     if (!plainAscii(b, a, e, 0x0d)) return this.#writer.ref(textOrNull(this.#window.run(a, e)));
-    while (a < e && isSpace(b[a]!)) a++;
-    while (e > a && isSpace(b[e - 1]!)) e--;
+    a = skipSpace(b, a, e);
+    e = trimSpaceEnd(b, a, e);
     if (a === e) return 0;
     // Short values (languages, names) repeat: the string form is stored once.
     return e - a <= 8 ? this.#writer.ref(this.#window.decode(a, e)) : this.#writer.bytes(b, a, e);
@@ -512,10 +492,8 @@ class UrlsetBytes implements ByteReader {
       for (;;) {
         let comma = from;
         while (comma < e && b[comma] !== 0x2c) comma++;
-        let s = from;
-        let t = comma;
-        while (s < t && isSpace(b[s]!)) s++;
-        while (t > s && isSpace(b[t - 1]!)) t--;
+        const s = skipSpace(b, from, comma);
+        const t = trimSpaceEnd(b, s, comma);
         if (s < t) list.push(this.#window.decode(s, t));
         if (comma === e) break;
         from = comma + 1;
@@ -536,10 +514,8 @@ class UrlsetBytes implements ByteReader {
    */
   #videoField(field: number, b: Uint8Array, a: number, e: number): boolean {
     const video = this.#video!;
-    let s = a;
-    let t = e;
-    while (s < t && isSpace(b[s]!)) s++;
-    while (t > s && isSpace(b[t - 1]!)) t--;
+    const s = skipSpace(b, a, e);
+    const t = trimSpaceEnd(b, s, e);
     if (field === F_VIDEO_DURATION) {
       if (t === s || t - s > 15) return false;
       let n = 0;

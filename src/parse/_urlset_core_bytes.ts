@@ -19,12 +19,13 @@
  * @module
  */
 import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint.ts";
+import { isSpace } from "./_ascii_bytes.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, parsePriority } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
 import { frequencyOf, priorityOf } from "./_urlset_fields.ts";
-import { isSpace, MAX_MARKUP, prologEnd, skipMarkup, textEnd } from "./_xml_bytes.ts";
+import { MAX_MARKUP, prologEnd, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
 const LT = 0x3c;
 const GT = 0x3e;

@@ -28,7 +28,7 @@ import {
   type VideoData,
 } from "./_result.ts";
 import { resolveDataUrl } from "./_url.ts";
-import { isSpace } from "./_xml_bytes.ts";
+import { skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 
 // Which text an open element collects (0: none). The core fields are below
 // 10; news fields 10-19, image fields 20-29, video fields 30 and up.
@@ -136,10 +136,8 @@ const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map((name) => new TextEncoder().encod
  * @returns The priority.
  */
 export function priorityOf(b: Uint8Array, a: number, e: number): number {
-  let i = a;
-  while (i < e && isSpace(b[i]!)) i++;
-  let end = e;
-  while (end > i && isSpace(b[end - 1]!)) end--;
+  const i = skipSpace(b, a, e);
+  const end = trimSpaceEnd(b, i, e);
   let value = 0;
   let digits = 0;
   let scale = 1;
@@ -172,8 +170,8 @@ export function priorityOf(b: Uint8Array, a: number, e: number): number {
  * @returns The code.
  */
 export function frequencyOf(b: Uint8Array, a: number, e: number): number {
-  while (a < e && isSpace(b[a]!)) a++;
-  while (e > a && isSpace(b[e - 1]!)) e--;
+  a = skipSpace(b, a, e);
+  e = trimSpaceEnd(b, a, e);
   next: for (let f = 0; f < FREQUENCY_NAMES.length; f++) {
     const name = FREQUENCY_NAMES[f]!;
     if (name.length !== e - a) continue;

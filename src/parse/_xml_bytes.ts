@@ -16,6 +16,8 @@
  * @module
  */
 import { type Checkpoint, CHECKPOINT_BYTES } from "../_checkpoint.ts";
+import { atAscii, isSpace } from "./_ascii_bytes.ts";
+import { fnv1a, mixHash } from "./_fnv.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
@@ -90,11 +92,6 @@ export interface ByteReader {
   discard(): void;
 }
 
-/** Whether `c` is XML whitespace. */
-export function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-}
-
 /** Index of the first of two bytes `x y` at or after `from`, or -1. */
 function find2(b: Uint8Array, from: number, x: number, y: number): number {
   for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
@@ -109,12 +106,6 @@ function find3(b: Uint8Array, from: number, x: number, y: number, z: number): nu
     if (b[i + 1] === y && b[i + 2] === z) return i;
   }
   return -1;
-}
-
-/** Whether `b` holds the ASCII `word` at `i`. */
-function atAscii(b: Uint8Array, i: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
-  return true;
 }
 
 /**
@@ -384,9 +375,7 @@ class NameTable {
   /** The name `b[a, e)`, resolved. */
   get(b: Uint8Array, a: number, e: number): ElementName {
     const len = e - a;
-    let h = 0x811c9dc5;
-    for (let k = a; k < e; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
-    const slot = (h ^ (h >>> 15)) & 511;
+    const slot = mixHash(fnv1a(b, a, e)) & 511;
     const cached = this.#slots[slot];
     if (cached !== undefined && cached.bytes.length === len) {
       const bytes = cached.bytes;
