@@ -19,7 +19,6 @@
 import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { atAscii, plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
-import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
 import {
   isNormalUrlBytes,
@@ -58,17 +57,14 @@ import {
   F_VIDEO_PUBLISHED,
   F_VIDEO_THUMBNAIL,
   frequencyOf,
-  IMAGE_FIELDS,
   newNews,
-  NEWS_FIELDS,
-  NEWS_PUBLICATION_FIELDS,
   newVideo,
   priorityOf,
   setNewsField,
   setVideoField,
-  VIDEO_FIELDS,
   type VideoBeingRead,
 } from "./_urlset_fields.ts";
+import { LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
 import {
   type ByteReader,
   cdataText,
@@ -78,60 +74,6 @@ import {
   textEnd,
   TextWindow,
 } from "./_xml_bytes.ts";
-
-// Local names, in the low byte of a name's code.
-const L_OTHER = 0;
-const L_URL = 1;
-const L_LOC = 2;
-const L_LASTMOD = 3;
-const L_PRIORITY = 4;
-const L_CHANGEFREQ = 5;
-const L_NEWS = 6;
-const L_IMAGE = 7;
-const L_VIDEO = 8;
-const L_LINK = 9;
-const L_PUBLICATION = 10;
-/** Set when the name is in the root's (or the sitemaps.org, or no) namespace. */
-const CORE = 0x40;
-/** Set when a news/image/video/link name is in its extension's namespace (or none). */
-const EXT = 0x80;
-
-const LOCALS = new Map<string, number>([
-  ["url", L_URL],
-  ["loc", L_LOC],
-  ["lastmod", L_LASTMOD],
-  ["priority", L_PRIORITY],
-  ["changefreq", L_CHANGEFREQ],
-  ["news", L_NEWS],
-  ["image", L_IMAGE],
-  ["video", L_VIDEO],
-  ["link", L_LINK],
-  ["publication", L_PUBLICATION],
-]);
-
-const EXT_KIND: number[] = [];
-EXT_KIND[L_NEWS] = Ns.News;
-EXT_KIND[L_IMAGE] = Ns.Image;
-EXT_KIND[L_VIDEO] = Ns.Video;
-EXT_KIND[L_LINK] = Ns.Xhtml;
-
-/**
- * A name's code: local name id, CORE and EXT flags in the low byte; news,
- * image and video field codes (by local name alone, as the general reader
- * matches them) in the next three; the publication field above.
- */
-function codeOf(name: ElementName, rootNs: string): number {
-  const local = LOCALS.get(name.local) ?? L_OTHER;
-  let code = local;
-  if (isCoreName(name, rootNs)) code |= CORE;
-  const ext = EXT_KIND[local];
-  if (ext !== undefined && (name.kind === ext || name.kind === Ns.None)) code |= EXT;
-  code += (NEWS_FIELDS.get(name.local) ?? 0) * 0x100;
-  code += (IMAGE_FIELDS.get(name.local) ?? 0) * 0x10000;
-  code += (VIDEO_FIELDS.get(name.local) ?? 0) * 0x1000000;
-  code += (NEWS_PUBLICATION_FIELDS.get(name.local) ?? 0) * 0x100000000;
-  return code;
-}
 
 /**
  * Whether `b[a, e)` is ASCII without control bytes (tabs and line breaks
@@ -152,11 +94,6 @@ function plainBytes(b: Uint8Array, a: number, e: number): boolean {
 
 /** hreflang values remembered by {@linkcode UrlsetBytes}. */
 const LANG_SLOTS = 8;
-
-const C_NONE = 0;
-const C_NEWS = 1;
-const C_IMAGE = 2;
-const C_VIDEO = 3;
 
 /** Which `<loc>` a `<url>` has: none yet, one run of bytes, or decoded text. */
 const LOC_NONE = 0;
@@ -180,13 +117,10 @@ function hasAmp(b: Uint8Array, a: number, e: number): boolean {
 }
 
 /** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
-class UrlsetBytes implements ByteReader {
+class UrlsetBytes extends UrlNesting implements ByteReader {
   readonly #builder: PackedPagesBuilder;
   readonly #base: URL | null;
   readonly #rootNs: string;
-  #inUrl = false;
-  #container = C_NONE;
-  #inPublication = false;
 
   #locKind = LOC_NONE;
   #locStart = 0;
@@ -229,6 +163,7 @@ class UrlsetBytes implements ByteReader {
   readonly #lastText: string[] = new Array(64).fill("");
 
   constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
+    super();
     this.#rootNs = rootNs;
     this.#base = base;
     this.#doc = doc;
@@ -241,31 +176,14 @@ class UrlsetBytes implements ByteReader {
 
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
     let code = name.code;
-    if (code === -1) code = name.code = codeOf(name, this.#rootNs);
-    if (d === 2) {
-      if ((code & 0x7f) === (L_URL | CORE)) this.#startUrl();
-      return 0;
+    if (code === -1) {
+      code = name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
     }
-    if (!this.#inUrl) return 0;
-    if (d === 3) return this.#startUrlChild(code, b, attrs);
-    if (d === 4) {
-      if (this.#container === C_NEWS) {
-        if ((code & 0x3f) === L_PUBLICATION) {
-          this.#inPublication = true;
-          return 0;
-        }
-        return (code >>> 8) & 0xff;
-      }
-      if (this.#container === C_IMAGE) return (code >>> 16) & 0xff;
-      if (this.#container === C_VIDEO) return code >>> 24;
-      return 0;
-    }
-    if (d === 5 && this.#inPublication) return Math.floor(code / 0x100000000);
-    return 0;
+    const field = this.nestedStart(d, code);
+    return field !== LINK ? field : this.#link(b, attrs);
   }
 
-  #startUrl(): void {
-    this.#inUrl = true;
+  protected override openUrl(): void {
     this.#locKind = LOC_NONE;
     this.#lastModified = NaN;
     this.#priority = 0.5;
@@ -276,25 +194,17 @@ class UrlsetBytes implements ByteReader {
     this.#alternateRefs.length = 0;
   }
 
-  #startUrlChild(code: number, b: Uint8Array, attrs: readonly number[]): number {
-    const local = code & 0x3f;
-    if (local >= L_LOC && local <= L_CHANGEFREQ) return (code & CORE) === 0 ? 0 : local - 1;
-    if ((code & EXT) === 0) return 0;
-    if (local === L_NEWS) {
-      this.#container = C_NEWS;
-      // A second <news:news> in one <url> adds to the first rather than replacing it.
-      this.#news ??= newNews();
-    } else if (local === L_IMAGE) {
-      this.#container = C_IMAGE;
-      this.#image.fill(0);
-      this.#inImage = true;
-    } else if (local === L_VIDEO) {
-      this.#container = C_VIDEO;
-      this.#video = newVideo();
-    } else if (local === L_LINK) {
-      return this.#link(b, attrs);
-    }
-    return 0;
+  protected override openNews(): void {
+    this.#news ??= newNews();
+  }
+
+  protected override openImage(): void {
+    this.#image.fill(0);
+    this.#inImage = true;
+  }
+
+  protected override openVideo(): void {
+    this.#video = newVideo();
   }
 
   /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
@@ -605,27 +515,21 @@ class UrlsetBytes implements ByteReader {
   }
 
   end(d: number): void {
-    if (!this.#inUrl) return;
-    if (d === 2) {
-      this.#inUrl = false;
-      this.#commit();
-    } else if (d === 3) {
-      if (this.#container === C_IMAGE) {
-        // An image without a loc is dropped, as in the general reader.
-        if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
-        this.#inImage = false;
-      } else if (this.#container === C_VIDEO) {
-        if (this.#video !== null) (this.#videos ??= []).push(this.#video);
-        this.#video = null;
-      }
-      this.#container = C_NONE;
-      this.#inPublication = false;
-    } else if (d === 4) {
-      this.#inPublication = false;
-    }
+    this.nestedEnd(d);
   }
 
-  #commit(): void {
+  protected override closeImage(): void {
+    // An image without a loc is dropped, as in the general reader.
+    if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
+    this.#inImage = false;
+  }
+
+  protected override closeVideo(): void {
+    if (this.#video !== null) (this.#videos ??= []).push(this.#video);
+    this.#video = null;
+  }
+
+  protected override closeUrl(): void {
     if (this.#locKind === LOC_NONE) return;
     if (this.#lastModified < this.#since) {
       // Never copied, checked or hashed.

@@ -30,26 +30,16 @@ import {
   F_CHANGEFREQ,
   F_LASTMOD,
   F_LOC,
-  F_NEWS_LANGUAGE,
-  F_NEWS_NAME,
   F_PRIORITY,
-  IMAGE_FIELDS,
   newImage,
   newNews,
-  NEWS_FIELDS,
   newVideo,
   setImageField,
   setNewsField,
   setVideoField,
-  VIDEO_FIELDS,
   type VideoBeingRead,
 } from "./_urlset_fields.ts";
-
-// Which extension element is open at depth 3 (inside <url>).
-const C_NONE = 0;
-const C_NEWS = 1;
-const C_IMAGE = 2;
-const C_VIDEO = 3;
+import { LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
 
 function attr(attrs: readonly XmlAttribute[], local: string): string | null {
   for (const a of attrs) if (a.local === local && a.ns === "") return a.value;
@@ -102,21 +92,24 @@ export function extrasOf(
   return e;
 }
 
+/** Names whose codes {@linkcode UrlsetReader} keeps. */
+const NAME_CACHE = 32;
+
 /** Reads a `<urlset>` document into packed pages. */
-export class UrlsetReader implements DocumentReader {
+export class UrlsetReader extends UrlNesting implements DocumentReader {
   readonly #builder: PackedPagesBuilder;
   readonly #base: URL | null;
   readonly #rootNs: string;
   #entries = 0;
   #depth = 0;
-  #inUrl = false;
   #field = 0;
   #fieldDepth = 0;
   #text = "";
   /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
   #overflow = false;
-  #container = C_NONE;
-  #inPublication = false;
+  readonly #cachedLocal: string[] = new Array(NAME_CACHE).fill("");
+  readonly #cachedNs: string[] = new Array(NAME_CACHE).fill("");
+  readonly #cachedCode: number[] = new Array(NAME_CACHE).fill(0);
 
   #loc: string | null = null;
   #lastModified: string | null = null;
@@ -137,6 +130,7 @@ export class UrlsetReader implements DocumentReader {
    * @param sizeHint Bytes of the document, to size buffers once.
    */
   constructor(rootNs: string, base: URL | null, since: number, sizeHint: number = 0) {
+    super();
     this.#rootNs = rootNs;
     this.#base = base;
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint });
@@ -145,12 +139,6 @@ export class UrlsetReader implements DocumentReader {
   /** Complete `<url>` elements read so far. */
   get entries(): number {
     return this.#entries;
-  }
-
-  #isCore(ns: string): boolean {
-    if (ns === this.#rootNs) return true;
-    const k = nsKind(ns);
-    return k === Ns.Sitemap || k === Ns.None;
   }
 
   #capture(field: number, depth: number): void {
@@ -162,33 +150,40 @@ export class UrlsetReader implements DocumentReader {
   /** Called by the tokenizer when an element starts. */
   onStart(ns: string, local: string, attrs: readonly XmlAttribute[]): void {
     const d = ++this.#depth;
-    if (this.#field !== 0) return;
-    if (d === 2) {
-      if (local === "url" && this.#isCore(ns)) this.#startUrl();
-      return;
-    }
-    if (!this.#inUrl) return;
-    if (d === 3) {
-      this.#startUrlChild(ns, local, attrs);
-    } else if (d === 4) {
-      let field: number | undefined;
-      if (this.#container === C_NEWS) {
-        if (local === "publication") this.#inPublication = true;
-        else field = NEWS_FIELDS.get(local);
-      } else if (this.#container === C_IMAGE) {
-        field = IMAGE_FIELDS.get(local);
-      } else if (this.#container === C_VIDEO) {
-        field = VIDEO_FIELDS.get(local);
-      }
-      if (field !== undefined) this.#capture(field, d);
-    } else if (d === 5 && this.#inPublication) {
-      if (local === "name") this.#capture(F_NEWS_NAME, d);
-      else if (local === "language") this.#capture(F_NEWS_LANGUAGE, d);
+    // Below a captured field nothing counts; below <url>'s grandchildren neither.
+    if (this.#field !== 0 || d < 2 || d > 5) return;
+    const field = this.nestedStart(d, this.#code(ns, local));
+    if (field > 0) {
+      this.#capture(field, d);
+    } else if (field === LINK) {
+      const alternate = alternateOf(
+        attr(attrs, "rel"),
+        attr(attrs, "hreflang"),
+        attr(attrs, "href"),
+        this.#base,
+      );
+      if (alternate !== null) (this.#alternates ??= []).push(alternate);
     }
   }
 
-  #startUrl(): void {
-    this.#inUrl = true;
+  /**
+   * The {@linkcode nameCode} of a name, from a small cache: a document
+   * repeats a handful of names, and the tokenizer hands them over as the
+   * same strings.
+   */
+  #code(ns: string, local: string): number {
+    const k = (local.length * 3 + local.charCodeAt(0)) & (NAME_CACHE - 1);
+    if (this.#cachedLocal[k] === local && this.#cachedNs[k] === ns) return this.#cachedCode[k]!;
+    const kind = nsKind(ns);
+    const core = ns === this.#rootNs || kind === Ns.Sitemap || kind === Ns.None;
+    const code = nameCode(local, kind, core);
+    this.#cachedLocal[k] = local;
+    this.#cachedNs[k] = ns;
+    this.#cachedCode[k] = code;
+    return code;
+  }
+
+  protected override openUrl(): void {
     this.#loc = null;
     this.#lastModified = null;
     this.#priority = 0.5;
@@ -199,41 +194,16 @@ export class UrlsetReader implements DocumentReader {
     this.#alternates = null;
   }
 
-  #startUrlChild(ns: string, local: string, attrs: readonly XmlAttribute[]): void {
-    switch (local) {
-      case "loc":
-        if (this.#isCore(ns)) this.#capture(F_LOC, 3);
-        return;
-      case "lastmod":
-        if (this.#isCore(ns)) this.#capture(F_LASTMOD, 3);
-        return;
-      case "priority":
-        if (this.#isCore(ns)) this.#capture(F_PRIORITY, 3);
-        return;
-      case "changefreq":
-        if (this.#isCore(ns)) this.#capture(F_CHANGEFREQ, 3);
-        return;
-    }
-    const kind = nsKind(ns);
-    if (local === "news" && (kind === Ns.News || kind === Ns.None)) {
-      this.#container = C_NEWS;
-      // A second <news:news> in one <url> adds to the first rather than replacing it.
-      this.#news ??= newNews();
-    } else if (local === "image" && (kind === Ns.Image || kind === Ns.None)) {
-      this.#container = C_IMAGE;
-      this.#image = newImage();
-    } else if (local === "video" && (kind === Ns.Video || kind === Ns.None)) {
-      this.#container = C_VIDEO;
-      this.#video = newVideo();
-    } else if (local === "link" && (kind === Ns.Xhtml || kind === Ns.None)) {
-      const alternate = alternateOf(
-        attr(attrs, "rel"),
-        attr(attrs, "hreflang"),
-        attr(attrs, "href"),
-        this.#base,
-      );
-      if (alternate !== null) (this.#alternates ??= []).push(alternate);
-    }
+  protected override openNews(): void {
+    this.#news ??= newNews();
+  }
+
+  protected override openImage(): void {
+    this.#image = newImage();
+  }
+
+  protected override openVideo(): void {
+    this.#video = newVideo();
   }
 
   /** Called by the tokenizer with character data. */
@@ -255,29 +225,18 @@ export class UrlsetReader implements DocumentReader {
       }
       return;
     }
-    if (!this.#inUrl) return;
-    if (d === 2) {
-      this.#inUrl = false;
-      this.#entries++;
-      this.#commit();
-    } else if (d === 3) {
-      this.#endContainer();
-    } else if (d === 4) {
-      this.#inPublication = false;
-    }
+    this.nestedEnd(d);
   }
 
-  #endContainer(): void {
-    if (this.#container === C_IMAGE) {
-      const image = this.#image;
-      if (image !== null && image.loc !== "") (this.#images ??= []).push(image);
-      this.#image = null;
-    } else if (this.#container === C_VIDEO) {
-      if (this.#video !== null) (this.#videos ??= []).push(this.#video);
-      this.#video = null;
-    }
-    this.#container = C_NONE;
-    this.#inPublication = false;
+  protected override closeImage(): void {
+    const image = this.#image;
+    if (image !== null && image.loc !== "") (this.#images ??= []).push(image);
+    this.#image = null;
+  }
+
+  protected override closeVideo(): void {
+    if (this.#video !== null) (this.#videos ??= []).push(this.#video);
+    this.#video = null;
   }
 
   #endField(field: number, text: string): void {
@@ -319,7 +278,8 @@ export class UrlsetReader implements DocumentReader {
     if (video !== null) setVideoField(video, field, text, this.#base);
   }
 
-  #commit(): void {
+  protected override closeUrl(): void {
+    this.#entries++;
     const loc = this.#loc;
     if (loc === null) return;
     const extras = extrasOf(this.#news, this.#images, this.#videos, this.#alternates);
