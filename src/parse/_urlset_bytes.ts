@@ -57,6 +57,7 @@ import {
   F_VIDEO_PUBLISHED,
   F_VIDEO_THUMBNAIL,
   frequencyOf,
+  lastModifiedOf,
   newNews,
   newVideo,
   priorityOf,
@@ -352,21 +353,14 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
           this.#locEnd = e;
         }
         return;
-      case F_LASTMOD: {
-        let ms = parseW3cDateBytes(b, a, e);
-        if (Number.isNaN(ms)) ms = parseDateText(this.#window.run(a, e));
-        this.#lastModified = ms;
+      case F_LASTMOD:
+        this.#lastModified = lastModifiedOf(b, a, e);
         return;
-      }
       case F_PRIORITY:
-        this.#priority = plainAscii(b, a, e)
-          ? priorityOf(b, a, e)
-          : parsePriority(this.#window.run(a, e));
+        this.#priority = priorityOf(b, a, e);
         return;
       case F_CHANGEFREQ:
-        this.#changeFrequency = plainAscii(b, a, e)
-          ? frequencyOf(b, a, e)
-          : changeFrequencyCode(this.#window.run(a, e));
+        this.#changeFrequency = frequencyOf(b, a, e);
         return;
     }
     if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {

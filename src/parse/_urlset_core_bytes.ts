@@ -21,10 +21,10 @@
 import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { isSpace } from "./_ascii_bytes.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
-import { decodeRawText, PackedPagesBuilder, parseDateText } from "./_pack.ts";
-import { MAX_FIELD_LENGTH, parsePriority } from "./_reader.ts";
+import { PackedPagesBuilder } from "./_pack.ts";
+import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
-import { frequencyOf, priorityOf } from "./_urlset_fields.ts";
+import { frequencyOf, lastModifiedOf, priorityOf } from "./_urlset_fields.ts";
 import { MAX_MARKUP, prologEnd, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
 const LT = 0x3c;
@@ -111,20 +111,6 @@ function rootEnd(b: Uint8Array, i: number): number {
 }
 
 /**
- * End of the text that starts at `from` (the index of the `<` after it) when
- * the text is short, plain ASCII without references, or -1.
- */
-function plainTextEnd(b: Uint8Array, from: number): number {
-  const limit = Math.min(b.length, from + MAX_FIELD_LENGTH);
-  for (let i = from; i < limit; i++) {
-    const c = b[i]!;
-    if (c === LT) return i;
-    if (c >= 0x7f || c === AMP || (c < 0x20 && !isSpace(c))) return -2;
-  }
-  return -1;
-}
-
-/**
  * Reads a UTF-8 `<urlset>` of core entries (loc, lastmod, changefreq, priority) straight from its bytes.
  *
  * @param b The decompressed document, known to be UTF-8.
@@ -191,6 +177,13 @@ function readEntries(
  * Reads one `<url>`'s children from `i` (after `<url>`); returns the index
  * after `</url>`, or -1. With a `since` filter the `<loc>` is copied only at
  * `</url>`, once the lastmod has kept the page.
+ *
+ * The automaton of `UrlNesting` (_urlset_nesting.ts) flattened to the one
+ * level this shape has, its four tags matched from their bytes, its values
+ * in locals: this reads nearly every large sitemap, and both going through
+ * element names (`_urlset_bytes.ts`) and splitting this loop into a function
+ * per tag with the values in an object cost the plain rows of
+ * bench/shapes.ts (bench/README.md, "Shared parse modules").
  */
 function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: number): number {
   const copyNow = since !== since;
@@ -205,59 +198,46 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
     const c = b[i + 1];
     let t: number;
     let e: number;
-    if (c === 0x6c) { // l
-      const w = word(b, i + 1);
-      if (w === W_LOC) {
-        t = i + 5;
-        // The first <loc> counts, as in the general reader.
-        e = locStart === -1 && copyNow ? builder.copyLoc(b, t, MAX_FIELD_LENGTH) : textEnd(b, t);
-        if (e === -1 || word(b, e + 1) !== W_END_LOC || b[e + 5] !== GT) return -1;
-        if (locStart === -1) {
-          locStart = t;
-          locEnd = e;
-        }
-        i = e + 6;
-        continue;
+    if (c === 0x6c && word(b, i + 1) === W_LOC) {
+      t = i + 5;
+      // The first <loc> counts, as in the general reader.
+      e = locStart === -1 && copyNow ? builder.copyLoc(b, t, MAX_FIELD_LENGTH) : textEnd(b, t);
+      if (e === -1 || word(b, e + 1) !== W_END_LOC || b[e + 5] !== GT) return -1;
+      if (locStart === -1) {
+        locStart = t;
+        locEnd = e;
       }
-      if (w !== W_LAST || word(b, i + 5) !== W_MOD) return -1;
+      i = e + 6;
+    } else if (c === 0x6c) {
+      if (word(b, i + 1) !== W_LAST || word(b, i + 5) !== W_MOD) return -1;
       t = i + 9;
       e = textEnd(b, t);
       if (e === -1 || word(b, e + 1) !== W_END_LAST || !at(b, e + 5, TMOD_END)) return -1;
+      // lastModifiedOf's first step, called here: through the wrapper the plain
+      // rows of bench/shapes.ts were slower.
       lastModified = parseW3cDateBytes(b, t, e);
-      if (Number.isNaN(lastModified)) lastModified = parseDateText(decodeRawText(b, t, e));
+      if (lastModified !== lastModified) lastModified = lastModifiedOf(b, t, e);
       i = e + 10;
-    } else if (c === 0x70) { // p
-      if (!at(b, i + 1, PRIORITY)) return -1;
+    } else if (c === 0x70) {
       t = i + 1 + PRIORITY.length;
-      e = plainTextEnd(b, t);
-      if (e === -2) {
-        e = textEnd(b, t);
-        if (e === -1) return -1;
-        priority = parsePriority(decodeRawText(b, t, e));
-      } else if (e === -1) {
-        return -1;
-      } else {
-        priority = priorityOf(b, t, e);
-      }
-      if (!at(b, e + 1, END_PRIORITY)) return -1;
+      e = valueEnd(b, i, PRIORITY, END_PRIORITY);
+      if (e === -1) return -1;
+      priority = priorityOf(b, t, e);
       i = e + 1 + END_PRIORITY.length;
-    } else if (c === 0x63) { // c
-      if (!at(b, i + 1, CHANGEFREQ)) return -1;
+    } else if (c === 0x63) {
       t = i + 1 + CHANGEFREQ.length;
-      e = plainTextEnd(b, t);
-      if (e < 0) return -1; // rare enough to leave to the general path
-      if (!at(b, e + 1, END_CHANGEFREQ)) return -1;
+      e = valueEnd(b, i, CHANGEFREQ, END_CHANGEFREQ);
+      if (e === -1) return -1;
       changeFrequency = frequencyOf(b, t, e);
       i = e + 1 + END_CHANGEFREQ.length;
     } else if (c === SLASH) {
       if (word(b, i + 1) !== W_END_URL || b[i + 5] !== GT) return -1;
-      if (locStart !== -1) {
-        if (lastModified < since) {
-          builder.countOld();
-        } else {
-          if (!copyNow) builder.copyLoc(b, locStart, MAX_FIELD_LENGTH);
-          builder.commitLoc(b, locStart, locEnd, lastModified, priority, changeFrequency);
-        }
+      if (locStart === -1) return i + 6;
+      if (lastModified < since) {
+        builder.countOld();
+      } else {
+        if (!copyNow) builder.copyLoc(b, locStart, MAX_FIELD_LENGTH);
+        builder.commitLoc(b, locStart, locEnd, lastModified, priority, changeFrequency);
       }
       return i + 6;
     } else if (c === BANG || c === QUESTION) {
@@ -267,4 +247,14 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
       return -1;
     }
   }
+}
+
+/**
+ * The end of the text of the element whose start tag is `<` + `open` at
+ * `i`, when its end tag `<` + `close` follows that text; else -1.
+ */
+function valueEnd(b: Uint8Array, i: number, open: Uint8Array, close: Uint8Array): number {
+  if (!at(b, i + 1, open)) return -1;
+  const e = textEnd(b, i + 1 + open.length);
+  return e !== -1 && at(b, e + 1, close) ? e : -1;
 }

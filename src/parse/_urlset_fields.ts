@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { parseDate } from "./_dates.ts";
-import { decodeRawText } from "./_pack.ts";
+import { parseDate, parseW3cDateBytes } from "./_dates.ts";
+import { decodeRawText, parseDateText } from "./_pack.ts";
 import {
   commaList,
   decimalOrNull,
@@ -28,7 +28,7 @@ import {
   type VideoData,
 } from "./_result.ts";
 import { resolveDataUrl } from "./_url.ts";
-import { skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
+import { plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 
 // Which text an open element collects (0: none). The core fields are below
 // 10; news fields 10-19, image fields 20-29, video fields 30 and up.
@@ -128,14 +128,31 @@ export function changeFrequencyCode(text: string): number {
 const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map((name) => new TextEncoder().encode(name));
 
 /**
- * A `<priority>`'s value from its bytes, as {@linkcode parsePriority} reads its text.
+ * A `<lastmod>`'s time from its bytes as written, as {@linkcode parseDateText}
+ * reads its decoded text.
  *
- * @param b The document's bytes.
+ * @param b The document's bytes (UTF-8).
  * @param a Start of the value.
- * @param e End of the value: plain ASCII, no references, no control bytes but whitespace.
+ * @param e End of the value.
+ * @returns Epoch milliseconds, or NaN.
+ */
+export function lastModifiedOf(b: Uint8Array, a: number, e: number): number {
+  // The W3C forms hold no reference or CR, so their bytes read as their text.
+  const ms = parseW3cDateBytes(b, a, e);
+  return ms === ms ? ms : parseDateText(decodeRawText(b, a, e));
+}
+
+/**
+ * A `<priority>`'s value from its bytes as written, as {@linkcode parsePriority}
+ * reads its decoded text.
+ *
+ * @param b The document's bytes (UTF-8).
+ * @param a Start of the value.
+ * @param e End of the value.
  * @returns The priority.
  */
 export function priorityOf(b: Uint8Array, a: number, e: number): number {
+  if (!plainAscii(b, a, e)) return parsePriority(decodeRawText(b, a, e));
   const i = skipSpace(b, a, e);
   const end = trimSpaceEnd(b, i, e);
   let value = 0;
@@ -162,14 +179,16 @@ export function priorityOf(b: Uint8Array, a: number, e: number): number {
 }
 
 /**
- * A `<changefreq>`'s code from its bytes: 1 + index in CHANGE_FREQUENCIES, or 0.
+ * A `<changefreq>`'s code from its bytes as written, as
+ * {@linkcode changeFrequencyCode} reads its decoded text.
  *
- * @param b The document's bytes.
+ * @param b The document's bytes (UTF-8).
  * @param a Start of the value.
- * @param e End of the value: plain ASCII.
- * @returns The code.
+ * @param e End of the value.
+ * @returns 0, or 1 + index in `CHANGE_FREQUENCIES`.
  */
 export function frequencyOf(b: Uint8Array, a: number, e: number): number {
+  if (!plainAscii(b, a, e)) return changeFrequencyCode(decodeRawText(b, a, e));
   a = skipSpace(b, a, e);
   e = trimSpaceEnd(b, a, e);
   next: for (let f = 0; f < FREQUENCY_NAMES.length; f++) {
