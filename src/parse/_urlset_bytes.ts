@@ -364,50 +364,71 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
         return;
     }
     if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {
-      if (!this.#inImage) return;
-      const slot = field - F_IMAGE_LOC;
-      this.#image[slot] = slot === 0 || slot === 4
-        ? this.#dataUrlRef(b, a, e, false)
-        : this.#textRef(b, a, e);
-      return;
+      this.#imageField(field, b, a, e);
+    } else if (
+      !(field >= F_VIDEO_THUMBNAIL && this.#video !== null && this.#videoField(field, b, a, e)) &&
+      !this.#dateField(field, b, a, e) && !this.#newsListField(field, b, a, e)
+    ) {
+      this.#extensionField(field, this.#fieldText(field, b, a, e));
     }
-    if (field >= F_VIDEO_THUMBNAIL && this.#video !== null && this.#videoField(field, b, a, e)) {
-      return;
+  }
+
+  /** Sets an image's field from its bytes: a URL's or a text's reference. */
+  #imageField(field: number, b: Uint8Array, a: number, e: number): void {
+    if (!this.#inImage) return;
+    const slot = field - F_IMAGE_LOC;
+    this.#image[slot] = slot === 0 || slot === 4
+      ? this.#dataUrlRef(b, a, e, false)
+      : this.#textRef(b, a, e);
+  }
+
+  /**
+   * Sets a news or video date straight from its bytes when they hold a W3C
+   * date, which parseDate reads from the same bytes first (text this short
+   * is not trimmed first). False leaves the field to the text.
+   */
+  #dateField(field: number, b: Uint8Array, a: number, e: number): boolean {
+    if (field !== F_NEWS_DATE && field !== F_VIDEO_PUBLISHED && field !== F_VIDEO_EXPIRATION) {
+      return false;
     }
-    if (field === F_NEWS_DATE || field === F_VIDEO_PUBLISHED || field === F_VIDEO_EXPIRATION) {
-      // parseDate reads W3C dates from the same bytes first (text this short is not trimmed first).
-      const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
-      if (ms === ms) {
-        if (field === F_NEWS_DATE) {
-          if (this.#news !== null) this.#news.publishDate = ms;
-        } else if (this.#video !== null) {
-          if (field === F_VIDEO_PUBLISHED) this.#video.publicationDate = ms;
-          else this.#video.expirationDate = ms;
-        }
-        return;
-      }
+    const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
+    if (ms !== ms) return false;
+    if (field === F_NEWS_DATE) {
+      if (this.#news !== null) this.#news.publishDate = ms;
+    } else if (this.#video !== null) {
+      if (field === F_VIDEO_PUBLISHED) this.#video.publicationDate = ms;
+      else this.#video.expirationDate = ms;
     }
-    if (field >= F_NEWS_GENRES && field <= F_NEWS_TICKERS && plainAscii(b, a, e, 0x0d)) {
-      // commaList from the bytes: with no reference or CR, the text is the
-      // bytes, and its only whitespace is what isSpace takes.
-      if (this.#news === null) return;
-      const list: string[] = [];
-      let from = a;
-      for (;;) {
-        let comma = from;
-        while (comma < e && b[comma] !== 0x2c) comma++;
-        const s = skipSpace(b, from, comma);
-        const t = trimSpaceEnd(b, s, comma);
-        if (s < t) list.push(this.#window.decode(s, t));
-        if (comma === e) break;
-        from = comma + 1;
-      }
-      if (field === F_NEWS_GENRES) this.#news.genres = list;
-      else if (field === F_NEWS_KEYWORDS) this.#news.keywords = list;
-      else this.#news.stockTickers = list;
-      return;
+    return true;
+  }
+
+  /**
+   * Sets a news story's genres, keywords or tickers straight from their
+   * bytes when they hold no reference or CR: then the text is the bytes,
+   * and its only whitespace is what isSpace takes, as commaList reads it.
+   * False leaves the field to the text.
+   */
+  #newsListField(field: number, b: Uint8Array, a: number, e: number): boolean {
+    if (field < F_NEWS_GENRES || field > F_NEWS_TICKERS || !plainAscii(b, a, e, 0x0d)) {
+      return false;
     }
-    this.#extensionField(field, this.#fieldText(field, b, a, e));
+    const news = this.#news;
+    if (news === null) return true;
+    const list: string[] = [];
+    let from = a;
+    for (;;) {
+      let comma = from;
+      while (comma < e && b[comma] !== 0x2c) comma++;
+      const s = skipSpace(b, from, comma);
+      const t = trimSpaceEnd(b, s, comma);
+      if (s < t) list.push(this.#window.decode(s, t));
+      if (comma === e) break;
+      from = comma + 1;
+    }
+    if (field === F_NEWS_GENRES) news.genres = list;
+    else if (field === F_NEWS_KEYWORDS) news.keywords = list;
+    else news.stockTickers = list;
+    return true;
   }
 
   /**
