@@ -156,21 +156,45 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);
   const chunks = decodeChunks(bytes, encoding, chunkBytes, first, checkpoint);
-
   if (options.robots === true) {
     const robots = new RobotsTxtReader(base);
     for (const chunk of chunks) robots.write(chunk);
     return robots.end();
   }
+  const doc = readChunks(chunks, base, since, bytes.length, tokenizerOptions(options));
+  if (doc.xml === null) {
+    // Only whitespace, or nothing at all: an empty text sitemap.
+    return (doc.text ?? new TextSitemapReader(since)).end();
+  }
+  return xmlResult(doc.xml);
+}
 
+/** An XML document being read: its reader's dispatcher and tokenizer. */
+interface XmlRead {
+  readonly dispatcher: XmlDispatcher;
+  readonly tokenizer: XmlTokenizer;
+  /** Whether the document starts with an HTML doctype. */
+  readonly htmlDoctype: boolean;
+}
+
+/**
+ * Feeds the decoded chunks to the reader of the format the first
+ * non-whitespace text shows: a text sitemap's, or the XML tokenizer and its
+ * dispatcher, which stop early once the root has closed or the XML breaks.
+ */
+function readChunks(
+  chunks: Iterable<string>,
+  base: URL | null,
+  since: number,
+  sizeHint: number,
+  tokenizerOptions: XmlTokenizerOptions,
+): { text: TextSitemapReader | null; xml: XmlRead | null } {
   let text: TextSitemapReader | null = null;
-  let dispatcher: XmlDispatcher | null = null;
-  let tokenizer: XmlTokenizer | null = null;
-  let htmlDoctype = false;
+  let xml: XmlRead | null = null;
   for (const chunk of chunks) {
-    if (tokenizer !== null) {
-      tokenizer.write(chunk);
-      if (tokenizer.error !== null || dispatcher!.done) break;
+    if (xml !== null) {
+      xml.tokenizer.write(chunk);
+      if (xml.tokenizer.error !== null || xml.dispatcher.done) break;
       continue;
     }
     if (text !== null) {
@@ -184,19 +208,18 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
       text.write(chunk);
       continue;
     }
-    htmlDoctype = HTML_DOCTYPE.test(chunk.slice(0, 4096));
-    dispatcher = new XmlDispatcher(base, since, bytes.length);
-    tokenizer = dispatcher.tokenizer(tokenizerOptions(options));
+    const dispatcher = new XmlDispatcher(base, since, sizeHint);
+    const tokenizer = dispatcher.tokenizer(tokenizerOptions);
+    xml = { dispatcher, tokenizer, htmlDoctype: HTML_DOCTYPE.test(chunk.slice(0, 4096)) };
     tokenizer.write(chunk.trimStart());
     if (tokenizer.error !== null || dispatcher.done) break;
   }
+  if (xml !== null && xml.tokenizer.error === null && !xml.dispatcher.done) xml.tokenizer.end();
+  return { text, xml };
+}
 
-  if (tokenizer === null || dispatcher === null) {
-    // Only whitespace, or nothing at all: an empty text sitemap.
-    return (text ?? new TextSitemapReader(since)).end();
-  }
-  if (tokenizer.error === null && !dispatcher.done) tokenizer.end();
-
+/** The result of an XML document read to its end (or to where it broke). */
+function xmlResult({ dispatcher, tokenizer, htmlDoctype }: XmlRead): ParseResult {
   const reader = dispatcher.reader;
   const error = tokenizer.error;
   if (reader === null) {
