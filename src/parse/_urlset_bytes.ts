@@ -554,38 +554,21 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     }
     const any = this.#news !== null || this.#videos !== null || this.#imageRefs.length > 0 ||
       this.#alternateRefs.length > 0;
+    const extras = any ? this : null;
+    const builder = this.#builder;
+    const doc = this.#doc;
+    const start = this.#locStart;
+    const end = this.#locEnd;
+    const modified = this.#lastModified;
+    const priority = this.#priority;
+    const frequency = this.#changeFrequency;
     if (this.#locKind === LOC_RAW) {
-      const extras = any ? this : null;
-      if (this.#since === this.#since) {
-        this.#builder.copyLoc(this.#doc, this.#locStart, MAX_FIELD_LENGTH);
-      }
-      this.#builder.commitLoc(
-        this.#doc,
-        this.#locStart,
-        this.#locEnd,
-        this.#lastModified,
-        this.#priority,
-        this.#changeFrequency,
-        extras,
-      );
+      if (this.#since === this.#since) builder.copyLoc(doc, start, MAX_FIELD_LENGTH);
+      builder.commitLoc(doc, start, end, modified, priority, frequency, extras);
     } else if (this.#locKind === LOC_CDATA) {
-      this.#builder.commitBytes(
-        this.#doc,
-        this.#locStart,
-        this.#locEnd,
-        this.#lastModified,
-        this.#priority,
-        this.#changeFrequency,
-        any ? this : null,
-      );
+      builder.commitBytes(doc, start, end, modified, priority, frequency, extras);
     } else {
-      this.#builder.commitText(
-        this.#locText,
-        this.#lastModified,
-        this.#priority,
-        this.#changeFrequency,
-        any ? this : null,
-      );
+      builder.commitText(this.#locText, modified, priority, frequency, extras);
       this.#locText = "";
     }
   }

@@ -13,7 +13,7 @@
  */
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, nsKind } from "./_ns.ts";
-import { type DocumentReader, MAX_FIELD_LENGTH, type Mutable, parsePriority } from "./_reader.ts";
+import { type DocumentReader, FieldText, type Mutable, parsePriority } from "./_reader.ts";
 import {
   type AlternateData,
   type ImageData,
@@ -104,9 +104,7 @@ export class UrlsetReader extends UrlNesting implements DocumentReader {
   #depth = 0;
   #field = 0;
   #fieldDepth = 0;
-  #text = "";
-  /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
-  #overflow = false;
+  readonly #text = new FieldText();
   readonly #cachedLocal: string[] = new Array(NAME_CACHE).fill("");
   readonly #cachedNs: string[] = new Array(NAME_CACHE).fill("");
   readonly #cachedCode: number[] = new Array(NAME_CACHE).fill(0);
@@ -144,7 +142,6 @@ export class UrlsetReader extends UrlNesting implements DocumentReader {
   #capture(field: number, depth: number): void {
     this.#field = field;
     this.#fieldDepth = depth;
-    this.#text = "";
   }
 
   /** Called by the tokenizer when an element starts. */
@@ -208,9 +205,7 @@ export class UrlsetReader extends UrlNesting implements DocumentReader {
 
   /** Called by the tokenizer with character data. */
   onText(text: string): void {
-    if (this.#field === 0) return;
-    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
-    else this.#overflow = true;
+    if (this.#field !== 0) this.#text.add(text);
   }
 
   /** Called by the tokenizer when an element ends. */
@@ -218,10 +213,9 @@ export class UrlsetReader extends UrlNesting implements DocumentReader {
     const d = this.#depth--;
     if (this.#field !== 0) {
       if (d === this.#fieldDepth) {
-        if (!this.#overflow) this.#endField(this.#field, this.#text);
+        const text = this.#text.take();
+        if (text !== null) this.#endField(this.#field, text);
         this.#field = 0;
-        this.#text = "";
-        this.#overflow = false;
       }
       return;
     }
