@@ -17,9 +17,10 @@ import { parseDate } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { type DocumentReader, FieldText } from "./_reader.ts";
-import { joinWarnings, type NewsStoryData, type ParseResult } from "./_result.ts";
+import { joinWarnings, type ParseResult } from "./_result.ts";
 import { XML_NAMESPACE, type XmlAttribute } from "./_tokenizer.ts";
 import { isNotUrl, resolvePageUrl } from "./_url.ts";
+import { newNews } from "./_urlset_fields.ts";
 
 const F_LINK = 1;
 const F_GUID = 2;
@@ -286,16 +287,9 @@ export class FeedReader implements DocumentReader {
       const date = this.#pubDate ?? this.#dcDate;
       lastModified = publishDate = date === null ? NaN : parseDate(date);
     }
-    const newsStory: NewsStoryData = {
-      title: this.#title ?? "",
-      publishDate,
-      publicationName: null,
-      publicationLanguage: null,
-      access: null,
-      genres: [],
-      keywords: [],
-      stockTickers: [],
-    };
+    const newsStory = newNews();
+    newsStory.title = this.#title ?? "";
+    newsStory.publishDate = publishDate;
     this.#builder.add(url, lastModified, 0.5, 0, { newsStory });
   }
 
