@@ -19,35 +19,27 @@
  * @module
  */
 import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint.ts";
-import { isSpace } from "./_ascii_bytes.ts";
+import { atAscii, isSpace } from "./_ascii_bytes.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
 import { frequencyOf, lastModifiedOf, priorityOf } from "./_urlset_fields.ts";
-import { MAX_MARKUP, prologEnd, skipMarkup, textEnd } from "./_xml_bytes.ts";
+import { prologEnd, rootTag, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
 const LT = 0x3c;
 const GT = 0x3e;
 const SLASH = 0x2f;
 const BANG = 0x21;
 const QUESTION = 0x3f;
-const AMP = 0x26;
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-const URLSET = enc("urlset");
 const END_URLSET = enc("/urlset>");
 const TMOD_END = enc("tmod>");
 const PRIORITY = enc("priority>");
 const END_PRIORITY = enc("/priority>");
 const CHANGEFREQ = enc("changefreq>");
 const END_CHANGEFREQ = enc("/changefreq>");
-
-/** Bytes accepted in a root attribute's name: `A-Z a-z 0-9 _ : . -`. */
-const NAME_CHAR = new Uint8Array(256);
-for (const c of enc("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-")) {
-  NAME_CHAR[c] = 1;
-}
 
 /** Whether `b` holds `word` at `i`. */
 function at(b: Uint8Array, i: number, word: Uint8Array): boolean {
@@ -76,40 +68,6 @@ const W_END_LAST = wordOf("/las");
 const W_URL = wordOf("url>");
 const W_END_URL = wordOf("/url");
 
-/** Index after the root's start tag `<urlset ...>` at `i`, or -1 when it is anything else. */
-function rootEnd(b: Uint8Array, i: number): number {
-  if (!at(b, i + 1, URLSET)) return -1;
-  let j = i + 1 + URLSET.length;
-  const limit = Math.min(b.length, i + MAX_MARKUP);
-  for (;;) {
-    const before = j;
-    while (j < limit && isSpace(b[j]!)) j++;
-    if (j >= limit) return -1;
-    if (b[j] === GT) return j + 1;
-    if (j === before) return -1; // `<urlsetx`, `<urlset/>`, or attributes run together
-    // name = quoted value, nothing that needs decoding. Names of ASCII name
-    // characters only: the tokenizer reads a quote, say, inside a name as
-    // the start of a value, which moves the end of the tag.
-    const name = j;
-    while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
-    if (j === name) return -1;
-    while (j < limit && isSpace(b[j]!)) j++;
-    if (b[j] !== 0x3d) return -1;
-    j++;
-    while (j < limit && isSpace(b[j]!)) j++;
-    const quote = b[j];
-    if (quote !== 0x22 && quote !== 0x27) return -1;
-    j++;
-    while (j < limit && b[j] !== quote) {
-      const c = b[j]!;
-      if (c === LT || c === AMP) return -1;
-      j++;
-    }
-    if (j >= limit) return -1;
-    j++;
-  }
-}
-
 /**
  * Reads a UTF-8 `<urlset>` of core entries (loc, lastmod, changefreq, priority) straight from its bytes.
  *
@@ -126,14 +84,15 @@ export function readCoreUrlsetBytes(
   since: number,
   checkpoint: Checkpoint = NO_CHECKPOINT,
 ): ParseResult | null {
-  let i = prologEnd(b);
-  if (i === -1) return null;
-  i = rootEnd(b, i);
-  if (i === -1) return null;
+  const lt = prologEnd(b);
+  if (lt === -1) return null;
+  // An unprefixed <urlset>: its children are matched by their bytes.
+  const root = rootTag(b, lt);
+  if (root === null || root.nameLen !== 6 || !atAscii(b, root.nameAt, "urlset")) return null;
   const builder = new PackedPagesBuilder(base, since, { sizeHint: b.length });
   let result: ParseResult | null = null;
   try {
-    result = readEntries(b, i, builder, since, checkpoint);
+    result = readEntries(b, root.end, builder, since, checkpoint);
   } finally {
     if (result === null) builder.discard();
   }

@@ -539,7 +539,51 @@ export function readXmlBytes(
 ): ParseResult | null {
   const i = prologEnd(b);
   if (i === -1) return null;
-  // The root's start tag: a name, then name="value" pairs whose values need no decoding.
+  const tag = rootTag(b, i);
+  if (tag === null) return null;
+  const names = new NameTable(tag.defaultNs, tag.prefixes);
+  const root = names.resolve(b.slice(tag.nameAt, tag.nameAt + tag.nameLen));
+  if (root.local !== rootLocal) return null;
+  const reader = make(root.ns);
+  let result: ParseResult | null = null;
+  try {
+    result = walk(b, tag.end, names, tag.nameAt, tag.nameLen, reader, checkpoint);
+  } finally {
+    if (result === null) reader.discard();
+  }
+  return result;
+}
+
+/** Bytes accepted in the root's name and attribute names: `A-Z a-z 0-9 _ : . -`. */
+const NAME_CHAR = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-") {
+  NAME_CHAR[c.charCodeAt(0)] = 1;
+}
+
+/** A root element's start tag, as {@linkcode rootTag} reads it. */
+export interface RootTag {
+  /** Where its qualified name starts. */
+  readonly nameAt: number;
+  /** Its name's length in bytes. */
+  readonly nameLen: number;
+  /** The index after its `>`. */
+  readonly end: number;
+  /** The default namespace it declares, "" for none. */
+  readonly defaultNs: string;
+  /** The prefixes it binds. */
+  readonly prefixes: Map<string, string>;
+}
+
+/**
+ * Reads the root's start tag at `i` (its `<`) in the one form read from
+ * bytes: a name, then `name="value"` pairs of ASCII names whose values hold
+ * no reference, `<` or control byte but whitespace.
+ *
+ * @param b The document.
+ * @param i The index of the root's `<`.
+ * @returns The tag, or null when it has another form (left to the general path).
+ */
+export function rootTag(b: Uint8Array, i: number): RootTag | null {
   const nameAt = i + 1;
   let j = nameAt;
   const limit = Math.min(b.length, i + MAX_MARKUP);
@@ -552,7 +596,7 @@ export function readXmlBytes(
     const before = j;
     while (j < limit && isSpace(b[j]!)) j++;
     if (j >= limit) return null;
-    if (b[j] === GT) break;
+    if (b[j] === GT) return { nameAt, nameLen, end: j + 1, defaultNs, prefixes };
     if (j === before) return null; // `<urlset/>`, or attributes run together
     const name = j;
     while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
@@ -582,23 +626,6 @@ export function readXmlBytes(
       if (prefix !== "" && prefix !== "xml" && prefix !== "xmlns") prefixes.set(prefix, value);
     }
   }
-  const names = new NameTable(defaultNs, prefixes);
-  const root = names.resolve(b.slice(nameAt, nameAt + nameLen));
-  if (root.local !== rootLocal) return null;
-  const reader = make(root.ns);
-  let result: ParseResult | null = null;
-  try {
-    result = walk(b, j + 1, names, nameAt, nameLen, reader, checkpoint);
-  } finally {
-    if (result === null) reader.discard();
-  }
-  return result;
-}
-
-/** Bytes accepted in the root's name and attribute names: `A-Z a-z 0-9 _ : . -`. */
-const NAME_CHAR = new Uint8Array(256);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-") {
-  NAME_CHAR[c.charCodeAt(0)] = 1;
 }
 
 function walk(
