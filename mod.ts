@@ -31,25 +31,32 @@
  *
  * @module
  */
-export { sitemapTreeForHomepage, sitemapTreeForSitemap } from "./src/sitemap_tree.ts";
+export {
+  sitemapTreeForHomepage,
+  sitemapTreeForSitemap,
+  sitemapTreeForSitemapWithStats,
+  type SitemapTreeWithStats,
+} from "./src/sitemap_tree.ts";
 export {
   SITE_DEADLINE_MS,
   sitemapTreesForHomepages,
   type SitemapTreesOptions,
   type SiteResult,
-} from "./src/sitemap_trees.ts";
+} from "./src/many_sites.ts";
 export * from "./src/sitemap_from_string.ts";
+export * from "./src/decompress_sitemap.ts";
 export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
-export { DEFAULT_USER_AGENT, KNOWN_PATHS } from "./src/options.ts";
+export { DEFAULT_USER_AGENT, DEFAULTS, KNOWN_PATHS } from "./src/options.ts";
 export type {
   RecurseCallback,
   RecurseListCallback,
   SitemapProgressEvent,
+  SitemapTreeDefaults,
   SitemapTreeOptions,
 } from "./src/options.ts";
 export type { SchedulingOptions } from "./src/schedule.ts";
@@ -73,6 +80,14 @@ export {
   type ValidateOptions,
   validateSitemapTree,
 } from "./src/validate.ts";
-export { formatTabTree, type FormatTabTreeOptions } from "./src/format.ts";
-export { streamPages } from "./src/stream_pages.ts";
+export {
+  lintSitemapTree,
+  type LintSitemapTreeOptions,
+  type SitemapLintResult,
+} from "./src/lint_sitemap_tree.ts";
+export { formatTabTree, type FormatTabTreeOptions } from "./src/format/tab_tree.ts";
+export * from "./src/sections.ts";
+export * from "./src/histogram.ts";
+export { REPORT_DEFAULTS, reportHtml, type ReportHtmlOptions } from "./src/report/report.ts";
+export { PageStream, streamPages, streamSitemapPages } from "./src/stream_pages.ts";
 export { SitemapParserPool, type SitemapParserPoolOptions } from "./src/workers/parser_pool.ts";

@@ -17,9 +17,12 @@
  * @module
  */
 export * from "./src/sitemap_from_string.ts";
+export * from "./src/decompress_sitemap.ts";
 export * from "./src/parse/robots_txt.ts";
 export * from "./src/objects/sitemap.ts";
 export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
+export * from "./src/sections.ts";
+export * from "./src/histogram.ts";

@@ -18,7 +18,7 @@ import { gzipSync } from "node:zlib";
 import { generateUrlset } from "../fixtures/generate.ts";
 import { type PackedPages, type ParseResult, transferablesOf } from "../src/parse/_result.ts";
 import { type ParseJob, type ParseOutcome, runParseJob } from "../src/workers/_job.ts";
-import { createParsePool, type ParsePool } from "../src/workers/pool.ts";
+import { createParsePool, type ParsePool } from "../src/workers/_parse_pool.ts";
 
 const COUNT = 50_000;
 const xml = new TextEncoder().encode(generateUrlset(COUNT, { lastmod: true }));

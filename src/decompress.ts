@@ -28,6 +28,8 @@
  * @module
  */
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "./_checkpoint.ts";
+import { errorMessage } from "./_error_message.ts";
+import { runtime, type Zlib } from "./runtime/mod.ts";
 
 /** The outcome of {@linkcode decompressIfGzip}. */
 export type DecompressResult =
@@ -199,54 +201,47 @@ interface ZlibError {
 }
 
 /**
- * Loaded lazily and once: a static import would make the module fail to load
- * on runtimes without `node:` built-ins, where the stream fallback should run.
+ * Node's zlib through the runtime adapter, loaded once on first use; where
+ * it cannot be loaded, the stream fallback runs.
  */
-const zlibInflater: Promise<Inflater | null> = loadZlibInflater();
+const zlibInflater: Promise<Inflater | null> = runtime.loadZlib().then((zlib) =>
+  zlib === null ? null : zlibInflaterOf(zlib)
+);
 
-async function loadZlibInflater(): Promise<Inflater | null> {
-  try {
-    const [zlib, buffer] = await Promise.all([import("node:zlib"), import("node:buffer")]);
-    if (typeof zlib.gunzipSync !== "function") return null;
-    const { gunzipSync } = zlib;
-    const syncFlush = zlib.constants.Z_SYNC_FLUSH;
-    // Both runtimes reject maxOutputLength outside [1, buffer.constants.MAX_LENGTH]
-    // (Bun: 4 GiB); 0 is handled below.
-    const maxLength = buffer.constants.MAX_LENGTH;
-
-    return (bytes, maxBytes) => {
-      const limit = Math.max(1, Math.min(maxBytes, maxLength));
-      const chunkSize = outputChunkSize(bytes);
-      const gunzip = (truncated: boolean): Inflated => {
-        try {
-          const output = gunzipSync(bytes, {
-            maxOutputLength: limit,
-            chunkSize,
-            // Z_SYNC_FLUSH at the end of input returns what was inflated instead
-            // of "unexpected end of file"; only used once that error was seen.
-            ...(truncated ? { finishFlush: syncFlush } : {}),
-          });
-          if (output.byteLength > maxBytes) return tooBig(maxBytes);
-          // A plain view: Buffer's own slice() and toString() semantics must not leak out.
-          const plain = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
-          // Nothing to keep: an empty document here would read as an empty text sitemap.
-          if (truncated && plain.byteLength === 0) return { ok: false, reason: NOTHING_INFLATED };
-          return truncated
-            ? { ok: true, bytes: plain, warning: TRUNCATED_WARNING }
-            : { ok: true, bytes: plain };
-        } catch (error) {
-          const { code, message } = error as ZlibError;
-          // Deno and Bun both throw this RangeError code, as Node does.
-          if (code === "ERR_BUFFER_TOO_LARGE") return tooBig(maxBytes);
-          if (code === "Z_BUF_ERROR" && !truncated) return gunzip(true);
-          return { ok: false, reason: `Invalid gzip data: ${String(message)}` };
-        }
-      };
-      return gunzip(false);
+function zlibInflaterOf(zlib: Zlib): Inflater {
+  // Both runtimes reject maxOutputLength outside [1, buffer.constants.MAX_LENGTH]
+  // (Bun: 4 GiB); 0 is handled below.
+  const maxLength = zlib.maxLength;
+  return (bytes, maxBytes) => {
+    const limit = Math.max(1, Math.min(maxBytes, maxLength));
+    const chunkSize = outputChunkSize(bytes);
+    const gunzip = (truncated: boolean): Inflated => {
+      try {
+        const output = zlib.gunzipSync(bytes, {
+          maxOutputLength: limit,
+          chunkSize,
+          // Z_SYNC_FLUSH at the end of input returns what was inflated instead
+          // of "unexpected end of file"; only used once that error was seen.
+          ...(truncated ? { finishFlush: zlib.syncFlush } : {}),
+        });
+        if (output.byteLength > maxBytes) return tooBig(maxBytes);
+        // A plain view: Buffer's own slice() and toString() semantics must not leak out.
+        const plain = new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
+        // Nothing to keep: an empty document here would read as an empty text sitemap.
+        if (truncated && plain.byteLength === 0) return { ok: false, reason: NOTHING_INFLATED };
+        return truncated
+          ? { ok: true, bytes: plain, warning: TRUNCATED_WARNING }
+          : { ok: true, bytes: plain };
+      } catch (error) {
+        const { code, message } = error as ZlibError;
+        // Deno and Bun both throw this RangeError code, as Node does.
+        if (code === "ERR_BUFFER_TOO_LARGE") return tooBig(maxBytes);
+        if (code === "Z_BUF_ERROR" && !truncated) return gunzip(true);
+        return { ok: false, reason: `Invalid gzip data: ${String(message)}` };
+      }
     };
-  } catch {
-    return null;
-  }
+    return gunzip(false);
+  };
 }
 
 /**
@@ -306,7 +301,7 @@ async function inflateWithStreams(
     }
   } catch (error) {
     if (error instanceof ParseCancelled) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     // Streams do not tell a cut from damage (Deno says "checksum" for both):
     // either way nothing inflated, and an empty document would read as an
     // empty text sitemap.

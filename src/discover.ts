@@ -10,23 +10,26 @@
  *
  * @module
  */
-import { type CacheEntry, decodeCacheEntry, filterPagesSince } from "./cache.ts";
+import { type CacheEntry, decodeCacheEntry } from "./_cache_entry.ts";
+import { filterPagesSince } from "./_pages_since.ts";
 import { AbortWaiters } from "./_abortable.ts";
+import { errorMessage } from "./_error_message.ts";
 import { decompressIfGzip } from "./decompress.ts";
-import { WebClient } from "./fetch.ts";
+import { type FetchResult, WebClient } from "./fetch.ts";
 import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { proxyFor } from "./_proxy.ts";
 import { createProxyFetch } from "./runtime/mod.ts";
 import { isRobotsUrl } from "./parse/_detect.ts";
+import { decodeHtml, findFeedLinks } from "./parse/html_feeds.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, IndexWebsiteSitemap, InvalidSitemap } from "./objects/sitemap.ts";
-import type { ParsePool } from "./workers/pool.ts";
+import type { ParsePool } from "./workers/_parse_pool.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
 import { type ParseJob, runParseJob } from "./workers/_job.ts";
 import { type SitemapTreeStats, StatsCollector } from "./stats.ts";
-import { TimeSlicer } from "./_slice.ts";
+import { TimeSlicer } from "./_time_slicer.ts";
 
 /** Plain bodies up to this size are parsed on this thread (see #load). */
 const IN_THREAD_BYTES = 64 * 1024;
@@ -54,6 +57,12 @@ type Doc =
     /** A robots.txt that answered with an HTML page (a soft 404). */
     readonly html?: true;
   };
+
+/** A response with a body, as the web client returns it. */
+type FetchedBody = Extract<FetchResult, { ok: true }>;
+
+/** A document that was fetched (or reused) and parsed. */
+type ParsedDoc = Extract<Doc, { ok: true }>;
 
 /** Receives each pages sitemap's pages as soon as they are parsed (for streaming). */
 export interface PagesSink {
@@ -108,9 +117,6 @@ const EMPTY_PACKED: PackedPages = {
  * few documents. A sitemap's first place is always shown.
  */
 export const TREE_NODES_PER_SITEMAP = 10;
-
-/** Feed links read from the homepage at most (a guard against pages listing thousands). */
-export const MAX_FEED_LINKS = 20;
 
 const NO_CHANGE_RESULT: ParseResult = {
   kind: "pages",
@@ -244,82 +250,71 @@ export class Crawler {
     return this.#deadlineReached && error === this.#stop.signal.reason;
   }
 
+  /**
+   * The root: robots.txt, the well-known paths and the homepage's feeds
+   * started together; then the children in that order, each sitemap shown
+   * once among them, and the call's outcome and counters.
+   */
   async #website(): Promise<IndexWebsiteSitemap> {
     const o = this.#o;
     const home = o.homepage;
-    let robots: Promise<AbstractSitemap | null> = Promise.resolve(null);
-    if (o.useRobots) {
-      const robotsUrl = new URL("/robots.txt", home);
-      if (o.respectCrawlDelay) {
-        // Nothing else goes to the host before its Crawl-delay is known.
-        this.#scheduler.holdForRobots(robotsUrl);
-        this.#robotsHold = robotsUrl;
-      }
-      robots = this.#node(robotsUrl.href, 0, [], true).finally(() => this.#openRobotsHold(null));
-    }
-    const base = home.href.endsWith("/") ? home.href : home.href + "/";
-    const paths = o.useKnownPaths ? [...KNOWN_PATHS, ...o.extraKnownPaths] : [];
-    const knownUrls: string[] = [];
-    const knownKeys = new Set<string>();
-    for (const path of paths) {
-      let url: string;
-      try {
-        url = new URL(path.replace(/^\/+/, ""), base).href;
-      } catch {
-        continue;
-      }
-      const key = urlKey(url);
-      if (knownKeys.has(key)) continue;
-      knownKeys.add(key);
-      knownUrls.push(url);
-    }
+    const robots = o.useRobots ? this.#robotsNode() : Promise.resolve(null);
+    const knownUrls = o.useKnownPaths
+      ? knownPathUrls(home, [...KNOWN_PATHS, ...o.extraKnownPaths])
+      : [];
     const known = knownUrls.map((url) => this.#node(url, 0, [], isRobotsUrl(url), true));
     const feeds = o.useFeeds ? this.#homepageFeeds() : Promise.resolve([]);
     // Awaited below; until then an abort must not surface as an unhandled rejection.
     feeds.catch(() => {});
     const [robotsNode, ...knownNodes] = await Promise.all([robots, ...known]);
 
-    const children: AbstractSitemap[] = [];
-    const seen = new Set<string>();
-    const remember = (node: AbstractSitemap): void => {
-      seen.add(urlKey(node.url));
-      for (const sub of node.allSitemaps()) seen.add(urlKey(sub.url));
-    };
-    if (robotsNode && !(robotsNode instanceof InvalidSitemap)) {
-      children.push(robotsNode);
-      remember(robotsNode);
-    }
+    const children = new RootChildren();
+    if (robotsNode && !(robotsNode instanceof InvalidSitemap)) children.add(robotsNode);
     for (let i = 0; i < knownNodes.length; i++) {
       const node = knownNodes[i];
       if (!node || node instanceof InvalidSitemap) continue;
-      if (seen.has(urlKey(node.url)) || seen.has(urlKey(knownUrls[i]!))) continue;
-      children.push(node);
-      remember(node);
+      if (children.holds(node.url) || children.holds(knownUrls[i]!)) continue;
+      children.add(node);
     }
     // Feeds come last and only when nothing above already holds them.
-    const feedUrls = (await feeds).filter((url) => !seen.has(urlKey(url)));
+    const feedUrls = (await feeds).filter((url) => !children.holds(url));
     const feedNodes = await Promise.all(
       feedUrls.map((url) => this.#node(url, 0, [], isRobotsUrl(url))),
     );
-    for (const node of feedNodes) {
-      if (seen.has(urlKey(node.url))) continue;
-      children.push(node);
-      remember(node);
-    }
-    await this.#decideOutcome(children, knownUrls);
-    // The counts are those of the tree as shown. A failed robots.txt is left
-    // out of the tree (as USP does); one that failed for a reason other than
-    // being absent (404, 410, an HTML page) is still listed as invalid.
+    for (const node of feedNodes) if (!children.holds(node.url)) children.add(node);
+    const nodes = children.nodes;
+    await this.#decideOutcome(nodes, knownUrls);
+    // The counts are those of the tree as shown.
     const counted: AbstractSitemap[] = [];
-    for (const child of children) counted.push(child, ...child.allSitemaps());
-    const failed: { url: string; reason: string }[] = [];
-    if (robotsNode instanceof InvalidSitemap) {
-      const doc = await this.#docs.get(urlKey(new URL("/robots.txt", home).href));
-      const absent = doc !== undefined && !doc.ok &&
-        (doc.html === true || doc.status === 404 || doc.status === 410);
-      if (!absent) failed.push({ url: robotsNode.url, reason: robotsNode.reason });
+    for (const child of nodes) counted.push(child, ...child.allSitemaps());
+    const failed = await this.#failedRobots(robotsNode);
+    return new IndexWebsiteSitemap(home.href, nodes, await this.#finish(counted, failed));
+  }
+
+  /** The homepage's robots.txt node; with `respectCrawlDelay`, its host is held until it answers. */
+  #robotsNode(): Promise<AbstractSitemap> {
+    const robotsUrl = new URL("/robots.txt", this.#o.homepage);
+    if (this.#o.respectCrawlDelay) {
+      // Nothing else goes to the host before its Crawl-delay is known.
+      this.#scheduler.holdForRobots(robotsUrl);
+      this.#robotsHold = robotsUrl;
     }
-    return new IndexWebsiteSitemap(home.href, children, await this.#finish(counted, failed));
+    return this.#node(robotsUrl.href, 0, [], true).finally(() => this.#openRobotsHold(null));
+  }
+
+  /**
+   * A failed robots.txt is left out of the tree (as USP does); one that
+   * failed for a reason other than being absent (404, 410, an HTML page) is
+   * still listed in the stats as invalid.
+   */
+  async #failedRobots(
+    robotsNode: AbstractSitemap | null,
+  ): Promise<{ url: string; reason: string }[]> {
+    if (!(robotsNode instanceof InvalidSitemap)) return [];
+    const doc = await this.#docs.get(urlKey(new URL("/robots.txt", this.#o.homepage).href));
+    const absent = doc !== undefined && !doc.ok &&
+      (doc.html === true || doc.status === 404 || doc.status === 410);
+    return absent ? [] : [{ url: robotsNode.url, reason: robotsNode.reason }];
   }
 
   /**
@@ -547,15 +542,42 @@ export class Crawler {
     return doc;
   }
 
+  /**
+   * One document from the network (or the cache): read the cache entry,
+   * skip the child or request it (conditionally with an entry), then reuse
+   * a 304, refuse an HTML robots.txt, or parse the body.
+   */
   async #download(url: string, key: string, robots: boolean, skipBefore: number): Promise<Doc> {
     const started = performance.now();
-    const cache = this.#o.cache;
-    const entry = cache === null ? null : await this.#readCache(key);
+    const entry = this.#o.cache === null ? null : await this.#readCache(key);
     // A cached copy older than the lastmod is known to be stale: fetch it after all.
     if (!Number.isNaN(skipBefore) && (entry === null || entry.fetchedAt >= skipBefore)) {
       return this.#skip(key, entry);
     }
     const requestedAt = Date.now();
+    const fetched = await this.#request(url, key, entry);
+    if (!fetched.ok) {
+      if (fetched.status === 304 && entry !== null) {
+        return this.#reuse(key, entry, fetched.url, started);
+      }
+      return this.#failedFetch(key, fetched);
+    }
+    this.#progress("fetched", fetched.url, performance.now() - started, {
+      bytes: fetched.bytes.byteLength,
+    });
+    const asRobots = robots || isRobotsUrl(fetched.url);
+    if (asRobots && looksLikeMarkup(fetched.bytes)) return this.#htmlRobots(key, fetched);
+    // A copy: the pool takes the body's buffer.
+    this.#inspect?.(fetched.url, fetched.bytes.slice(), asRobots);
+    return await this.#parse(key, fetched, asRobots, requestedAt);
+  }
+
+  /**
+   * The request of one document, conditional when a cache entry is known;
+   * the homepage's robots.txt, while its host is held, lets the host go
+   * with its Crawl-delay once it has answered.
+   */
+  async #request(url: string, key: string, entry: CacheEntry | null): Promise<FetchResult> {
     const hold = this.#robotsHold;
     const ungated = hold !== null && key === hold.href;
     const fetched = await this.#client.get(url, {
@@ -570,73 +592,58 @@ export class Crawler {
     }
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
-    if (!fetched.ok) {
-      if (fetched.status === 304 && entry !== null) {
-        return this.#reuse(key, entry, fetched.url, started);
-      }
-      this.stats.recordFetch({
-        url: key,
-        finalUrl: fetched.url,
-        status: fetched.status,
-        redirected: urlKey(fetched.url) !== key,
-        outcome: "failed",
-        downloadedBytes: 0,
-        decompressedBytes: 0,
-        entries: 0,
-      });
-      return { ok: false, url: fetched.url, reason: fetched.reason, status: fetched.status };
-    }
-    const downloadedBytes = fetched.bytes.byteLength;
-    this.#progress("fetched", fetched.url, performance.now() - started, {
-      bytes: downloadedBytes,
+    return fetched;
+  }
+
+  /** A request that got no usable answer (an error status, a network failure): noted, as a failed document. */
+  #failedFetch(key: string, fetched: Extract<FetchResult, { ok: false }>): Doc {
+    this.stats.recordFetch({
+      url: key,
+      finalUrl: fetched.url,
+      status: fetched.status,
+      redirected: urlKey(fetched.url) !== key,
+      outcome: "failed",
+      downloadedBytes: 0,
+      decompressedBytes: 0,
+      entries: 0,
     });
-    // A copy: the pool takes the body's buffer.
-    const asRobots = robots || isRobotsUrl(fetched.url);
-    if (asRobots && looksLikeMarkup(fetched.bytes)) {
-      // A site without robots.txt that answers every path with its HTML page:
-      // no robots.txt at all, as a 404 would have said.
-      this.stats.recordFetch({
-        url: key,
-        finalUrl: fetched.url,
-        status: fetched.status,
-        redirected: fetched.redirected,
-        outcome: "failed",
-        downloadedBytes,
-        decompressedBytes: 0,
-        entries: 0,
-      });
-      return {
-        ok: false,
-        url: fetched.url,
-        reason: `Not a robots.txt: ${fetched.url} is an HTML page (a soft 404)`,
-        status: fetched.status,
-        html: true,
-      };
-    }
-    this.#inspect?.(fetched.url, fetched.bytes.slice(), asRobots);
-    const since = this.#o.since;
-    const job: ParseJob = {
-      bytes: fetched.bytes,
+    return { ok: false, url: fetched.url, reason: fetched.reason, status: fetched.status };
+  }
+
+  /**
+   * A site without robots.txt that answers every path with its HTML page:
+   * no robots.txt at all, as a 404 would have said.
+   */
+  #htmlRobots(key: string, fetched: FetchedBody): Doc {
+    this.stats.recordFetch({
+      url: key,
+      finalUrl: fetched.url,
+      status: fetched.status,
+      redirected: fetched.redirected,
+      outcome: "failed",
+      downloadedBytes: fetched.bytes.byteLength,
+      decompressedBytes: 0,
+      entries: 0,
+    });
+    return {
+      ok: false,
       url: fetched.url,
-      since,
-      robots: asRobots,
-      contentType: fetched.headers.get("content-type"),
-      maxSitemapBytes: this.#o.maxSitemapBytes,
-      // The worker encodes the entry from the unfiltered parse (so later calls
-      // may use any `since`), then filters: the main thread does neither.
-      ...(cache === null ? {} : {
-        cache: {
-          url: key,
-          finalUrl: fetched.url,
-          etag: fetched.headers.get("etag"),
-          lastModified: fetched.headers.get("last-modified"),
-          fetchedAt: requestedAt,
-          status: fetched.status,
-          redirected: fetched.redirected,
-          downloadedBytes,
-        },
-      }),
+      reason: `Not a robots.txt: ${fetched.url} is an HTML page (a soft 404)`,
+      status: fetched.status,
+      html: true,
     };
+  }
+
+  /** Parses a downloaded body, here or on a worker, and notes the result (and its cache entry). */
+  async #parse(
+    key: string,
+    fetched: FetchedBody,
+    robots: boolean,
+    requestedAt: number,
+  ): Promise<Doc> {
+    // Read now: the parse takes the body's buffer.
+    const downloadedBytes = fetched.bytes.byteLength;
+    const job = this.#parseJob(key, fetched, robots, requestedAt);
     // robots.txt and most indexes are a few kilobytes: parsing them here costs
     // less than waiting for a worker, and discovery goes on sooner. Anything
     // gzipped goes to a worker, however small, since it may be a bomb.
@@ -660,6 +667,33 @@ export class Crawler {
       fetchedAt: requestedAt,
     });
     return { ok: true, url: fetched.url, result, unchanged: false };
+  }
+
+  /** The parse job of a body; with a cache, the worker also encodes the entry to store. */
+  #parseJob(key: string, fetched: FetchedBody, robots: boolean, requestedAt: number): ParseJob {
+    const cache = this.#o.cache;
+    return {
+      bytes: fetched.bytes,
+      url: fetched.url,
+      since: this.#o.since,
+      robots,
+      contentType: fetched.headers.get("content-type"),
+      maxSitemapBytes: this.#o.maxSitemapBytes,
+      // The worker encodes the entry from the unfiltered parse (so later calls
+      // may use any `since`), then filters: the main thread does neither.
+      ...(cache === null ? {} : {
+        cache: {
+          url: key,
+          finalUrl: fetched.url,
+          etag: fetched.headers.get("etag"),
+          lastModified: fetched.headers.get("last-modified"),
+          fetchedAt: requestedAt,
+          status: fetched.status,
+          redirected: fetched.redirected,
+          downloadedBytes: fetched.bytes.byteLength,
+        },
+      }),
+    };
   }
 
   /** Lets the held homepage host go, with its robots.txt Crawl-delay (null: none). */
@@ -741,7 +775,7 @@ export class Crawler {
     try {
       bytes = await this.#o.cache!.get(key);
     } catch (error) {
-      this.stats.recordCacheError(key, `Cache read failed: ${messageOf(error)}`);
+      this.stats.recordCacheError(key, `Cache read failed: ${errorMessage(error)}`);
       return null;
     }
     if (bytes === null || bytes === undefined) return null;
@@ -761,7 +795,7 @@ export class Crawler {
       try {
         await cache.set(key, entry);
       } catch (error) {
-        this.stats.recordCacheError(key, `Cache write failed: ${messageOf(error)}`);
+        this.stats.recordCacheError(key, `Cache write failed: ${errorMessage(error)}`);
       }
     })();
     this.#writes.push(write);
@@ -797,6 +831,11 @@ export class Crawler {
     return urls;
   }
 
+  /**
+   * The node of one sitemap where the tree names it: refused in place
+   * (recursion, depth, a full tree), invalid, or built from its document,
+   * which is fetched and parsed once per call whoever names it.
+   */
   async #node(
     url: string,
     level: number,
@@ -807,28 +846,8 @@ export class Crawler {
   ): Promise<AbstractSitemap> {
     this.#o.signal?.throwIfAborted();
     const key = urlKey(url);
-    if (ancestors.includes(key)) {
-      return this.#invalid(url, `Recursion detected in URL ${url}`);
-    }
-    if (level > this.#o.maxDepth) {
-      return this.#invalid(
-        url,
-        `Recursion level exceeded: ${url} is ${level} levels deep (maxDepth is ${this.#o.maxDepth})`,
-      );
-    }
-    if (!quiet) {
-      const full = this.#treeNodes >= this.#o.maxSitemaps * TREE_NODES_PER_SITEMAP;
-      if (full && this.#placed.has(key)) {
-        const node = this.#invalid(
-          url,
-          `Left out: already in the tree, and ${this.#limitReached("tree")}`,
-        );
-        this.#leftOut.add(node);
-        return node;
-      }
-      this.#treeNodes++;
-      this.#placed.add(key);
-    }
+    const refused = this.#place(url, key, level, ancestors, quiet);
+    if (refused !== null) return refused;
     this.stats.queued++;
     const started = performance.now();
     let doc: Doc;
@@ -857,32 +876,99 @@ export class Crawler {
       if (quiet) return new InvalidSitemap(doc.url, result.reason);
       return this.#invalid(doc.url, result.reason, started);
     }
-    if (result.kind === "pages") {
-      let pages = result.pages;
-      if (this.#sink) {
-        // Streamed once, then forgotten: the cache keeps only an empty copy so
-        // memory stays flat and a second occurrence adds no pages.
-        pages = EMPTY_PACKED;
-        // The first node of a document hands its pages (and slot) over; a
-        // second URL redirected to an already streamed one gives its slot back.
-        const holding = this.#holdingSlot.delete(doc);
-        if (!this.#streamed.has(finalKey)) {
-          this.#streamed.add(finalKey);
-          const emptied: Doc = { ...doc, result: { ...result, pages: EMPTY_PACKED } };
-          this.#docs.set(key, Promise.resolve(emptied));
-          if (holding) this.#sink.push(doc.url, result.format, result.pages, !doc.unchanged);
-        } else if (holding) {
-          this.#sink.release();
-        }
-      }
-      this.stats.recordNode(result.format);
-      this.#progress("parsed", doc.url, performance.now() - started, {
-        pages: result.pages.count,
-        ...(doc.unchanged ? { unchanged: true } : {}),
-      });
-      return pagesSitemap(result.format, doc.url, pages, { unchanged: doc.unchanged });
-    }
+    if (result.kind === "pages") return this.#pagesNode(doc, result, key, finalKey, started);
     const lineage = finalKey === key ? [...ancestors, key] : [...ancestors, key, finalKey];
+    return await this.#indexNode(doc.url, result, level, lineage, started);
+  }
+
+  /**
+   * Whether a sitemap may have a node here: the invalid node standing in its
+   * place when it is its own ancestor, too deep, or already in a full tree;
+   * null (and the place counted, unless `quiet`) when it may.
+   */
+  #place(
+    url: string,
+    key: string,
+    level: number,
+    ancestors: readonly string[],
+    quiet: boolean,
+  ): InvalidSitemap | null {
+    if (ancestors.includes(key)) {
+      return this.#invalid(url, `Recursion detected in URL ${url}`);
+    }
+    if (level > this.#o.maxDepth) {
+      return this.#invalid(
+        url,
+        `Recursion level exceeded: ${url} is ${level} levels deep (maxDepth is ${this.#o.maxDepth})`,
+      );
+    }
+    if (quiet) return null;
+    const full = this.#treeNodes >= this.#o.maxSitemaps * TREE_NODES_PER_SITEMAP;
+    if (full && this.#placed.has(key)) {
+      const node = this.#invalid(
+        url,
+        `Left out: already in the tree, and ${this.#limitReached("tree")}`,
+      );
+      this.#leftOut.add(node);
+      return node;
+    }
+    this.#treeNodes++;
+    this.#placed.add(key);
+    return null;
+  }
+
+  /** A pages node; when streaming, its pages go to the sink instead (see {@linkcode Crawler.#stream}). */
+  #pagesNode(
+    doc: ParsedDoc,
+    result: Extract<ParseResult, { kind: "pages" }>,
+    key: string,
+    finalKey: string,
+    started: number,
+  ): AbstractSitemap {
+    const pages = this.#sink === null ? result.pages : this.#stream(doc, result, key, finalKey);
+    this.stats.recordNode(result.format);
+    this.#progress("parsed", doc.url, performance.now() - started, {
+      pages: result.pages.count,
+      ...(doc.unchanged ? { unchanged: true } : {}),
+    });
+    return pagesSitemap(result.format, doc.url, pages, { unchanged: doc.unchanged });
+  }
+
+  /**
+   * Hands a document's pages (and its download slot) to the sink, once per
+   * final URL; returns the pages the node keeps: none.
+   */
+  #stream(
+    doc: ParsedDoc,
+    result: Extract<ParseResult, { kind: "pages" }>,
+    key: string,
+    finalKey: string,
+  ): PackedPages {
+    const sink = this.#sink!;
+    // The first node of a document hands its pages (and slot) over; a
+    // second URL redirected to an already streamed one gives its slot back.
+    const holding = this.#holdingSlot.delete(doc);
+    if (!this.#streamed.has(finalKey)) {
+      this.#streamed.add(finalKey);
+      // Streamed once, then forgotten: the cache keeps only an empty copy so
+      // memory stays flat and a second occurrence adds no pages.
+      const emptied: Doc = { ...doc, result: { ...result, pages: EMPTY_PACKED } };
+      this.#docs.set(key, Promise.resolve(emptied));
+      if (holding) sink.push(doc.url, result.format, result.pages, !doc.unchanged);
+    } else if (holding) {
+      sink.release();
+    }
+    return EMPTY_PACKED;
+  }
+
+  /** An index node: its chosen children, each started in turn and awaited together. */
+  async #indexNode(
+    url: string,
+    result: Extract<ParseResult, { kind: "index" }>,
+    level: number,
+    lineage: readonly string[],
+    started: number,
+  ): Promise<AbstractSitemap> {
     const entries = await this.#chooseChildren(result.children, level + 1, lineage);
     const pending: Promise<AbstractSitemap>[] = [];
     for (const entry of entries) {
@@ -903,8 +989,8 @@ export class Crawler {
     }
     const children = await Promise.all(pending);
     this.stats.recordNode(result.format);
-    this.#progress("parsed", doc.url, performance.now() - started, { pages: 0 });
-    return indexSitemap(result.format, doc.url, children, entries);
+    this.#progress("parsed", url, performance.now() - started, { pages: 0 });
+    return indexSitemap(result.format, url, children, entries);
   }
 
   async #chooseChildren(
@@ -973,6 +1059,44 @@ export class Crawler {
   }
 }
 
+/** The root's children in order, and the sitemaps (theirs and below them) they hold. */
+class RootChildren {
+  readonly nodes: AbstractSitemap[] = [];
+  readonly #held = new Set<string>();
+
+  /** Adds a child; it and every sitemap below it are held from now on. */
+  add(node: AbstractSitemap): void {
+    this.nodes.push(node);
+    this.#held.add(urlKey(node.url));
+    for (const sub of node.allSitemaps()) this.#held.add(urlKey(sub.url));
+  }
+
+  /** Whether a child added already is, or holds, this URL. */
+  holds(url: string): boolean {
+    return this.#held.has(urlKey(url));
+  }
+}
+
+/** The well-known paths resolved against the homepage, each URL once; unusable paths are skipped. */
+function knownPathUrls(home: URL, paths: readonly string[]): string[] {
+  const base = home.href.endsWith("/") ? home.href : home.href + "/";
+  const urls: string[] = [];
+  const keys = new Set<string>();
+  for (const path of paths) {
+    let url: string;
+    try {
+      url = new URL(path.replace(/^\/+/, ""), base).href;
+    } catch {
+      continue;
+    }
+    const key = urlKey(url);
+    if (keys.has(key)) continue;
+    keys.add(key);
+    urls.push(url);
+  }
+  return urls;
+}
+
 /** Whether a body starts (after a BOM and white space) with `<`: markup, which no robots.txt is. */
 function looksLikeMarkup(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
@@ -998,192 +1122,4 @@ function formatMs(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
   return `${ms / 1000} s`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The homepage as text: the charset its Content-Type names, else UTF-8. */
-function decodeHtml(bytes: Uint8Array, contentType: string | null): string {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset ?? "utf-8");
-  } catch {
-    decoder = new TextDecoder("utf-8");
-  }
-  return decoder.decode(bytes);
-}
-
-const FEED_TYPES = new Set(["application/rss+xml", "application/atom+xml"]);
-/** Elements whose content is text, not markup: a `<link` inside them is not a link. */
-const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noscript", "template"]);
-const NAMED_REFERENCES: Readonly<Record<string, string>> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-};
-
-/**
- * The feed URLs an HTML page links to with `<link rel="alternate"
- * type="application/rss+xml">` or `type="application/atom+xml"`, in document
- * order, deduplicated, at most `max`. Attribute names, `rel` tokens and types
- * are matched case-insensitively, in any order and any quoting; character
- * references in values are decoded; hrefs resolve against the first
- * `<base href>` (itself resolved against `pageUrl`), else `pageUrl`. Comments
- * and the content of `script`, `style` and other raw-text elements are
- * skipped. One linear pass; malformed markup ends it early, never in a throw.
- *
- * @param html The page's text.
- * @param pageUrl The page's URL (after redirects).
- * @param max The most feeds returned.
- * @returns Absolute http(s) URLs.
- *
- * @example One RSS feed
- * ```ts
- * import { findFeedLinks } from "./discover.ts";
- *
- * findFeedLinks(
- *   `<head><LINK type='application/rss+xml' REL=alternate href="/feed?a=1&amp;b=2"></head>`,
- *   "https://example.com/",
- * ); // ["https://example.com/feed?a=1&b=2"]
- * ```
- */
-export function findFeedLinks(html: string, pageUrl: string, max = MAX_FEED_LINKS): string[] {
-  const hrefs: string[] = [];
-  let base: string | null = null;
-  const n = html.length;
-  let i = 0;
-  while (i < n && hrefs.length < max) {
-    const lt = html.indexOf("<", i);
-    if (lt < 0) break;
-    if (html.startsWith("<!--", lt)) {
-      const end = html.indexOf("-->", lt + 4);
-      if (end < 0) break;
-      i = end + 3;
-      continue;
-    }
-    let j = lt + 1;
-    if (html.charCodeAt(j) === 0x2f /* / */) {
-      const end = html.indexOf(">", j);
-      if (end < 0) break;
-      i = end + 1;
-      continue;
-    }
-    const nameStart = j;
-    while (j < n && isTagNameChar(html.charCodeAt(j))) j++;
-    if (j === nameStart) {
-      i = lt + 1;
-      continue;
-    }
-    const name = html.slice(nameStart, j).toLowerCase();
-    const tag = readAttributes(html, j);
-    i = tag.end;
-    if (RAW_TEXT.has(name)) {
-      const close = new RegExp(`</${name}`, "ig");
-      close.lastIndex = i;
-      if (close.exec(html) === null) break;
-      i = close.lastIndex;
-      continue;
-    }
-    const attrs = tag.attributes;
-    if (name === "base" && base === null && attrs.has("href")) {
-      base = attrs.get("href")!.trim();
-    } else if (name === "link") {
-      const rel = (attrs.get("rel") ?? "").toLowerCase().split(/[\t\n\f\r ]+/);
-      const type = (attrs.get("type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
-      const href = (attrs.get("href") ?? "").trim();
-      if (rel.includes("alternate") && FEED_TYPES.has(type) && href !== "") hrefs.push(href);
-    }
-  }
-  let baseUrl = pageUrl;
-  if (base !== null && base !== "") {
-    try {
-      baseUrl = new URL(base, pageUrl).href;
-    } catch {
-      // An unusable <base> is ignored, as browsers do.
-    }
-  }
-  const urls: string[] = [];
-  const keys = new Set<string>();
-  for (const href of hrefs) {
-    let url: URL;
-    try {
-      url = new URL(href, baseUrl);
-    } catch {
-      continue;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
-    url.hash = "";
-    if (keys.has(url.href)) continue;
-    keys.add(url.href);
-    urls.push(url.href);
-  }
-  return urls;
-}
-
-function isTagNameChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) ||
-    c === 0x2d || c === 0x5f || c === 0x3a;
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
-}
-
-/** Reads a start tag's attributes from `i` to its `>`; the first of repeated names wins. */
-function readAttributes(html: string, i: number): { attributes: Map<string, string>; end: number } {
-  const attributes = new Map<string, string>();
-  const n = html.length;
-  for (;;) {
-    while (i < n && (isSpace(html.charCodeAt(i)) || html.charCodeAt(i) === 0x2f)) i++;
-    if (i >= n) return { attributes, end: n };
-    if (html.charCodeAt(i) === 0x3e /* > */) return { attributes, end: i + 1 };
-    const nameStart = i;
-    while (i < n) {
-      const c = html.charCodeAt(i);
-      if (isSpace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
-      i++;
-    }
-    // A stray `=` where a name should start: take it as part of the name, as HTML does.
-    if (i === nameStart) i++;
-    const name = html.slice(nameStart, i).toLowerCase();
-    while (i < n && isSpace(html.charCodeAt(i))) i++;
-    let value = "";
-    if (html.charCodeAt(i) === 0x3d /* = */) {
-      i++;
-      while (i < n && isSpace(html.charCodeAt(i))) i++;
-      const quote = html.charCodeAt(i);
-      if (quote === 0x22 || quote === 0x27) {
-        const close = html.indexOf(quote === 0x22 ? '"' : "'", i + 1);
-        const end = close < 0 ? n : close;
-        value = html.slice(i + 1, end);
-        i = close < 0 ? n : close + 1;
-      } else {
-        const start = i;
-        while (i < n && !isSpace(html.charCodeAt(i)) && html.charCodeAt(i) !== 0x3e) i++;
-        value = html.slice(start, i);
-      }
-    }
-    if (!attributes.has(name)) attributes.set(name, decodeReferences(value));
-  }
-}
-
-function decodeReferences(value: string): string {
-  if (!value.includes("&")) return value;
-  return value.replace(/&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,6});?/g, (whole, ref) => {
-    if (ref[0] === "#") {
-      const code = ref[1] === "x" || ref[1] === "X"
-        ? parseInt(ref.slice(2), 16)
-        : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
-        ? String.fromCodePoint(code)
-        : "\ufffd";
-    }
-    return NAMED_REFERENCES[ref] ?? whole;
-  });
 }

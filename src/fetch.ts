@@ -63,7 +63,8 @@
  *
  * @module
  */
-import { AbortWaiters } from "./_abortable.ts";
+import { abortable, AbortWaiters } from "./_abortable.ts";
+import { errorMessage } from "./_error_message.ts";
 import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
 
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
@@ -199,6 +200,24 @@ interface Attempt {
   readonly retry: boolean;
   /** How long the server asked us to wait (Retry-After), if it did. */
   readonly retryAfterMs?: number;
+}
+
+/** Where one attempt is: the hop it is on, what it last heard, and its clock. */
+interface AttemptState {
+  /** The URL the attempt started from. */
+  readonly start: URL;
+  /** The hop's URL. */
+  url: URL;
+  /** The last HTTP status, null before any response. */
+  status: number | null;
+  /** Headers of the next request (credentials dropped past an off-origin redirect). */
+  headers: Headers;
+  /** URLs requested so far, for redirect loops. */
+  readonly visited: Set<string>;
+  /** Aborted when a clock runs out, the body is too big, or the caller's signal aborts. */
+  readonly deadline: AbortController;
+  /** The whole-attempt clock, started at the first slot granted. */
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /**
@@ -419,152 +438,171 @@ export class WebClient {
     // listener per signal for all attempts in flight: `AbortSignal.any` on a
     // signal that outlives the attempt (a batch run's, shared by every site)
     // kept a dependent per request on it (Deno: +18 MiB of heap per 9,000 sites).
-    const signal = deadline.signal;
     if (outer !== undefined) {
       if (outer.aborted) deadline.abort(outer.reason);
       else CALLER_ABORTS.add(outer, deadline);
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let url = start;
-    let status: number | null = null;
-    let headers = baseHeaders;
-    const visited = new Set<string>([url.href]);
+    const state: AttemptState = {
+      start,
+      url: start,
+      status: null,
+      headers: baseHeaders,
+      visited: new Set<string>([start.href]),
+      deadline,
+      timer: undefined,
+    };
     try {
       for (let hop = 0;; hop++) {
-        const refusal = await abortable(this.#options.checkUrl?.(url) ?? null, signal);
-        if (refusal !== null) {
-          return final(url, status, refusal, { kind: "refused-by-guard", cause: refusal });
-        }
-        const release = await this.#scheduler.acquire(url, signal, ungated);
-        // Checked once the slot is ours: requests queued behind the ones that
-        // found the host refusing must not try it again.
-        const down = this.#down.get(hostKey(url));
-        if (down !== undefined) {
-          release();
-          return final(
-            url,
-            status,
-            `Unable to fetch sitemap from ${url.href}: ${down.cause}`,
-            down,
-          );
-        }
-        // The clock starts once we hold a slot: waiting behind our own requests is not the server's fault.
-        timer ??= setTimeout(() => deadline.abort(new DeadlineError()), this.#options.timeoutMs);
-        try {
-          this.stats.requests++;
-          const response = await this.#headersOf(url, headers, deadline);
-          status = response.status;
-          this.#responses++;
-          this.#answered.add(hostKey(url));
-          this.#refusals.delete(hostKey(url));
-          if (REDIRECT_STATUSES.has(status) && response.headers.has("location")) {
-            await discard(response);
-            const location = response.headers.get("location")!;
-            let next: URL;
-            try {
-              next = new URL(location, url);
-            } catch {
-              return final(url, status, `Invalid redirect Location from ${url.href}: ${location}`);
-            }
-            next.hash = "";
-            if (next.protocol !== "http:" && next.protocol !== "https:") {
-              return final(
-                url,
-                status,
-                `Redirect to a non-http(s) URL refused: ${shorten(next.href)}`,
-              );
-            }
-            if (visited.has(next.href)) {
-              return final(
-                url,
-                status,
-                `Redirect loop: ${url.href} redirects back to ${next.href}`,
-              );
-            }
-            if (hop >= this.#maxRedirects) {
-              return final(
-                url,
-                status,
-                `Too many redirects (more than ${this.#maxRedirects}) from ${start.href}`,
-              );
-            }
-            if (next.origin !== url.origin) headers = withoutCredentials(headers);
-            visited.add(next.href);
-            url = next;
-            continue;
-          }
-          if (status < 200 || status > 299) {
-            await discard(response);
-            const text = response.statusText || STATUS_TEXT[status] || "";
-            const reason = `Unable to fetch sitemap from ${url.href}: ${status} ${text}`.trimEnd();
-            const retry = status === 408 || status === 429 || status >= 500;
-            const retryAfterMs = retry
-              ? parseRetryAfter(response.headers.get("retry-after"))
-              : undefined;
-            return {
-              result: { ok: false, url: url.href, status, reason },
-              retry,
-              ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-            };
-          }
-          const body = await this.#readBody(response, deadline);
-          if (typeof body === "string") return final(url, status, body);
-          return {
-            result: {
-              ok: true,
-              url: url.href,
-              status,
-              headers: response.headers,
-              bytes: body,
-              redirected: url !== start,
-            },
-            retry: false,
-          };
-        } finally {
-          release();
-        }
+        const outcome = await this.#hop(state, hop, ungated);
+        if (outcome !== "redirected") return outcome;
       }
     } catch (error) {
-      if (outer?.aborted) throw outer.reason;
-      if (error instanceof DeadlineError) {
-        const where = hostAndPort(url);
-        const connect = error.message === "connect";
-        const ms = connect ? this.#connectTimeoutMs : this.#options.timeoutMs;
-        const failure: FetchFailure = {
-          kind: "timeout",
-          cause: connect
-            ? `no response after ${ms} ms (${where})`
-            : `timeout after ${ms} ms (${where})`,
-        };
-        // Only a host that never sent headers counts towards giving it up.
-        if (status === null) this.#noteFailure(url, failure, connect);
-        const reason = connect
-          ? `Timed out after ${ms} ms: no response from ${where}`
-          : `Timed out after ${ms} ms`;
-        return final(url, status, reason, failure);
-      }
-      const failure = describeFetchError(error, url);
-      this.#noteFailure(url, failure);
-      // A transport error keeps the runtime's own words (a reset mid-body
-      // says so); the others read as their one-line cause.
-      const message = error instanceof Error ? error.message : String(error);
-      const said = failure.kind === "network" && message !== "fetch failed"
-        ? message
-        : failure.cause;
-      return {
-        result: {
-          ok: false,
-          url: url.href,
-          status,
-          reason: `Unable to fetch sitemap from ${url.href}: ${said}`,
-          failure,
-        },
-        retry: failure.kind === "network" || failure.kind === "refused",
-      };
+      return this.#failed(error, state);
     } finally {
-      clearTimeout(timer);
+      clearTimeout(state.timer);
       if (outer !== undefined) CALLER_ABORTS.delete(outer, deadline);
     }
+  }
+
+  /**
+   * One request of an attempt: the URL checked, a slot taken, the response
+   * read. "redirected" when it moved `state.url` on to the next hop.
+   */
+  async #hop(state: AttemptState, hop: number, ungated: boolean): Promise<Attempt | "redirected"> {
+    const url = state.url;
+    const signal = state.deadline.signal;
+    const check = this.#options.checkUrl?.(url) ?? null;
+    // A synchronous answer is taken as it is; a lookup in flight gives way to an abort.
+    const refusal = await (check instanceof Promise ? abortable(check, signal) : check);
+    if (refusal !== null) {
+      return final(url, state.status, refusal, { kind: "refused-by-guard", cause: refusal });
+    }
+    const release = await this.#scheduler.acquire(url, signal, ungated);
+    // Checked once the slot is ours: requests queued behind the ones that
+    // found the host refusing must not try it again.
+    const down = this.#down.get(hostKey(url));
+    if (down !== undefined) {
+      release();
+      return final(
+        url,
+        state.status,
+        `Unable to fetch sitemap from ${url.href}: ${down.cause}`,
+        down,
+      );
+    }
+    // The clock starts once we hold a slot: waiting behind our own requests is not the server's fault.
+    state.timer ??= setTimeout(
+      () => state.deadline.abort(new DeadlineError()),
+      this.#options.timeoutMs,
+    );
+    try {
+      this.stats.requests++;
+      const response = await this.#headersOf(url, state.headers, state.deadline);
+      const status = state.status = response.status;
+      this.#responses++;
+      this.#answered.add(hostKey(url));
+      this.#refusals.delete(hostKey(url));
+      if (REDIRECT_STATUSES.has(status) && response.headers.has("location")) {
+        await discard(response);
+        return this.#redirect(state, response.headers.get("location")!, hop);
+      }
+      if (status < 200 || status > 299) return await httpError(url, response);
+      const body = await this.#readBody(response, state.deadline);
+      if (typeof body === "string") return final(url, status, body);
+      return {
+        result: {
+          ok: true,
+          url: url.href,
+          status,
+          headers: response.headers,
+          bytes: body,
+          redirected: url !== state.start,
+        },
+        retry: false,
+      };
+    } catch (error) {
+      // Noted before the slot is given back, so that the request waiting for
+      // it finds the host given up if this failure gave it up.
+      return this.#failed(error, state);
+    } finally {
+      release();
+    }
+  }
+
+  /** The end of an attempt that threw: the caller's abort goes on, anything else is a failure. */
+  #failed(error: unknown, state: AttemptState): Attempt {
+    const outer = this.#options.signal;
+    if (outer?.aborted) throw outer.reason;
+    if (error instanceof DeadlineError) return this.#timedOut(error, state.url, state.status);
+    return this.#failedBelowHttp(error, state.url, state.status);
+  }
+
+  /** Moves the attempt on to a redirect's target, or ends it when the target is refused. */
+  #redirect(state: AttemptState, location: string, hop: number): Attempt | "redirected" {
+    const { url, status } = state;
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return final(url, status, `Invalid redirect Location from ${url.href}: ${location}`);
+    }
+    next.hash = "";
+    if (next.protocol !== "http:" && next.protocol !== "https:") {
+      return final(url, status, `Redirect to a non-http(s) URL refused: ${shorten(next.href)}`);
+    }
+    if (state.visited.has(next.href)) {
+      return final(url, status, `Redirect loop: ${url.href} redirects back to ${next.href}`);
+    }
+    if (hop >= this.#maxRedirects) {
+      return final(
+        url,
+        status,
+        `Too many redirects (more than ${this.#maxRedirects}) from ${state.start.href}`,
+      );
+    }
+    if (next.origin !== url.origin) state.headers = withoutCredentials(state.headers);
+    state.visited.add(next.href);
+    state.url = next;
+    return "redirected";
+  }
+
+  /** An attempt one of whose clocks ran out (module doc: two clocks bound an attempt). */
+  #timedOut(error: DeadlineError, url: URL, status: number | null): Attempt {
+    const where = hostAndPort(url);
+    const connect = error.message === "connect";
+    const ms = connect ? this.#connectTimeoutMs : this.#options.timeoutMs;
+    const failure: FetchFailure = {
+      kind: "timeout",
+      cause: connect
+        ? `no response after ${ms} ms (${where})`
+        : `timeout after ${ms} ms (${where})`,
+    };
+    // Only a host that never sent headers counts towards giving it up.
+    if (status === null) this.#noteFailure(url, failure, connect);
+    const reason = connect
+      ? `Timed out after ${ms} ms: no response from ${where}`
+      : `Timed out after ${ms} ms`;
+    return final(url, status, reason, failure);
+  }
+
+  /** An attempt the runtime's fetch failed below HTTP: refused, reset, DNS, TLS, permission. */
+  #failedBelowHttp(error: unknown, url: URL, status: number | null): Attempt {
+    const failure = describeFetchError(error, url);
+    this.#noteFailure(url, failure);
+    // A transport error keeps the runtime's own words (a reset mid-body
+    // says so); the others read as their one-line cause.
+    const message = errorMessage(error);
+    const said = failure.kind === "network" && message !== "fetch failed" ? message : failure.cause;
+    return {
+      result: {
+        ok: false,
+        url: url.href,
+        status,
+        reason: `Unable to fetch sitemap from ${url.href}: ${said}`,
+        failure,
+      },
+      retry: failure.kind === "network" || failure.kind === "refused",
+    };
   }
 
   /**
@@ -694,6 +732,21 @@ function final(
   return { result, retry: false };
 }
 
+/** A response outside 2xx (and not a redirect): why, and whether to retry (408, 429, 5xx). */
+async function httpError(url: URL, response: Response): Promise<Attempt> {
+  await discard(response);
+  const status = response.status;
+  const text = response.statusText || STATUS_TEXT[status] || "";
+  const reason = `Unable to fetch sitemap from ${url.href}: ${status} ${text}`.trimEnd();
+  const retry = status === 408 || status === 429 || status >= 500;
+  const retryAfterMs = retry ? parseRetryAfter(response.headers.get("retry-after")) : undefined;
+  return {
+    result: { ok: false, url: url.href, status, reason },
+    retry,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
+}
+
 /** Scheme, name and port: what the per-host limits and the fail-fast rule count by. */
 function hostKey(url: URL): string {
   return `${url.protocol}//${url.host}`;
@@ -745,17 +798,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       resolve();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Settles with `value`, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
-  if (!(value instanceof Promise)) return Promise.resolve(value);
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    value.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

@@ -34,6 +34,7 @@
  *
  * @module
  */
+import { runtime } from "./runtime/mod.ts";
 
 /**
  * When sitemap URLs on private networks may be fetched: `true` always, `false`
@@ -124,13 +125,16 @@ export function isPrivateHost(hostname: string): boolean {
  *
  * @example Refuse the cloud metadata service
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createUrlGuard } from "./guard.ts";
  *
  * const guard = createUrlGuard(new URL("https://example.com/"), "if-homepage-is");
- * await guard(new URL("http://169.254.169.254/latest/meta-data/"));
- * // 'Refused private-network address 169.254.169.254 (link-local, cloud metadata service;
- * //  allowPrivateNetworks is "if-homepage-is" and the homepage is public)'
- * await guard(new URL("https://example.com/sitemap.xml")); // null
+ * assert.equal(
+ *   await guard(new URL("http://169.254.169.254/latest/meta-data/")),
+ *   "Refused private-network address 169.254.169.254 (link-local, cloud metadata service; " +
+ *     'allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
+ * );
+ * assert.equal(await guard(new URL("https://example.com/sitemap.xml")), null);
  * ```
  */
 export function createUrlGuard(
@@ -140,39 +144,15 @@ export function createUrlGuard(
 ): (url: URL) => Promise<string | null> {
   const resolve = options.resolve ?? null;
   const proxied = options.proxied ?? null;
-  const resolved = new Map<string, Promise<readonly string[]>>();
-  const lookup = (host: string): Promise<readonly string[]> => {
-    let addresses = resolved.get(host);
-    if (addresses === undefined) {
-      addresses = resolve === null ? Promise.resolve([]) : resolve(host);
-      resolved.set(host, addresses);
-    }
-    return addresses;
-  };
-
+  const lookup = onceEach(resolve);
   const homeClass = classifyHost(homepage.hostname);
   // An intranet crawl by spelling (http://wiki.local/): nothing to check, no DNS to send.
   const openByHomepage = policy === "if-homepage-is" && homeClass !== null &&
     homeClass.kind !== "public-address";
-
-  // A homepage named in DNS is resolved only once a private URL turns up.
-  let homepagePrivate: Promise<boolean> | undefined;
-  const allowedAnyway = (): Promise<boolean> => {
-    if (policy !== "if-homepage-is" || homeClass !== null) return Promise.resolve(openByHomepage);
-    homepagePrivate ??= (async () => {
-      if (resolve === null || proxied?.(homepage) === true) return false;
-      try {
-        return (await lookup(bareName(homepage.hostname))).some((address) =>
-          isPrivateHost(address)
-        );
-      } catch {
-        // Unknown is public: the stricter reading.
-        return false;
-      }
-    })();
-    return homepagePrivate;
-  };
-
+  const allowedAnyway = policy !== "if-homepage-is" || homeClass !== null
+    ? () => Promise.resolve(openByHomepage)
+    // A homepage named in DNS is resolved only once a private URL turns up.
+    : homepageResolvesPrivate(homepage, resolve === null ? null : lookup, proxied);
   const why = policy === false
     ? "allowPrivateNetworks is false"
     : 'allowPrivateNetworks is "if-homepage-is" and the homepage is public';
@@ -210,6 +190,45 @@ export function createUrlGuard(
   };
 }
 
+/** `resolve`, asked once per name (a guard's lifetime); no resolver answers `[]`. */
+function onceEach(
+  resolve: ((hostname: string) => Promise<readonly string[]>) | null,
+): (host: string) => Promise<readonly string[]> {
+  const resolved = new Map<string, Promise<readonly string[]>>();
+  return (host) => {
+    let addresses = resolved.get(host);
+    if (addresses === undefined) {
+      addresses = resolve === null ? Promise.resolve([]) : resolve(host);
+      resolved.set(host, addresses);
+    }
+    return addresses;
+  };
+}
+
+/**
+ * Whether a homepage named in DNS resolves to a private address, asked once
+ * when first needed; unknown (no resolver, behind a proxy, no answer) is
+ * public, the stricter reading.
+ */
+function homepageResolvesPrivate(
+  homepage: URL,
+  lookup: ((host: string) => Promise<readonly string[]>) | null,
+  proxied: ((url: URL) => boolean) | null,
+): () => Promise<boolean> {
+  let answer: Promise<boolean> | undefined;
+  return () =>
+    answer ??= (async () => {
+      if (lookup === null || proxied?.(homepage) === true) return false;
+      try {
+        return (await lookup(bareName(homepage.hostname))).some((address) =>
+          isPrivateHost(address)
+        );
+      } catch {
+        return false;
+      }
+    })();
+}
+
 /** How long {@linkcode defaultResolver} waits for the system resolver. */
 const RESOLVE_TIMEOUT_MS = 5000;
 
@@ -225,8 +244,6 @@ const RESOLVE_TIMEOUT_MS = 5000;
 export const defaultResolver: (hostname: string) => Promise<readonly string[]> = async (
   hostname: string,
 ): Promise<readonly string[]> => {
-  // Imported on first use so the module loads where node: built-ins are missing.
-  const { lookup } = await import("node:dns/promises");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -241,8 +258,7 @@ export const defaultResolver: (hostname: string) => Promise<readonly string[]> =
     );
   });
   try {
-    const results = await Promise.race([lookup(hostname, { all: true }), timeout]);
-    return results.map((result) => result.address);
+    return await Promise.race([runtime.resolveHost(hostname), timeout]);
   } finally {
     clearTimeout(timer);
   }

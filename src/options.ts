@@ -5,7 +5,7 @@
  */
 import type { SitemapCache } from "./cache.ts";
 import { integerOption, MAX_TIMER_MS } from "./_option_checks.ts";
-import { resolveScheduling, type SchedulingOptions } from "./schedule.ts";
+import { resolveScheduling, SCHEDULING_DEFAULTS, type SchedulingOptions } from "./schedule.ts";
 import { VERSION } from "./version.ts";
 import { SitemapParserPool } from "./workers/parser_pool.ts";
 import { checkProxyUrl } from "./_proxy.ts";
@@ -213,6 +213,87 @@ export const KNOWN_PATHS: readonly string[] = [
 /** The default `User-Agent`. */
 export const DEFAULT_USER_AGENT = `@sitemap/tree/${VERSION} (+https://jsr.io/@sitemap/tree)`;
 
+/** The numeric limits among the options: depth, times, sizes, counts. */
+type LimitOption =
+  | "maxDepth"
+  | "timeoutMs"
+  | "connectTimeoutMs"
+  | "deadlineMs"
+  | "retries"
+  | "maxDownloadBytes"
+  | "maxSitemapBytes"
+  | "maxSitemaps";
+
+/**
+ * The type of {@linkcode DEFAULTS}: each option that has a fixed default,
+ * under its {@linkcode SitemapTreeOptions} name, plus the two defaults of
+ * many-sites runs (`sitemapTreesForHomepages`, `batch`, the queue worker).
+ */
+export interface SitemapTreeDefaults extends
+  Readonly<
+    Required<
+      Omit<
+        SitemapTreeOptions,
+        // No fixed default: none, the machine's, or the runtime's.
+        | "recurseCallback"
+        | "recurseListCallback"
+        | "fetch"
+        | "proxy"
+        | "signal"
+        | "since"
+        | "workers"
+        | "pool"
+        | "onProgress"
+        | "cache"
+      >
+    >
+  > {
+  /** Sites crawled at once in a many-sites run (`SitemapTreesOptions.siteConcurrency`). */
+  readonly siteConcurrency: number;
+  /** Each site's `deadlineMs` in a many-sites run, in milliseconds (`SITE_DEADLINE_MS`). */
+  readonly siteDeadlineMs: number;
+}
+
+/**
+ * The defaults of the options, in one place: `resolveOptions` applies them,
+ * and the `@default` tags, the README's option table and the command line's
+ * help say the same (a test compares them). Durations are in milliseconds,
+ * sizes in bytes. Options whose default depends on the machine or is "none"
+ * are not here: `workers` (`Math.min(4, cores)`), `fetch` (the global one),
+ * the callbacks, `signal`, `since`, `pool`, `cache` and `proxy`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULTS } from "./options.ts";
+ *
+ * assert.equal(DEFAULTS.maxSitemapBytes, 50 * 1024 * 1024);
+ * assert.equal(Object.isFrozen(DEFAULTS), true);
+ * ```
+ */
+export const DEFAULTS: SitemapTreeDefaults = Object.freeze({
+  useRobots: true,
+  useKnownPaths: true,
+  extraKnownPaths: Object.freeze([]),
+  normalizeHomepageUrl: true,
+  userAgent: DEFAULT_USER_AGENT,
+  headers: Object.freeze({}),
+  ...SCHEDULING_DEFAULTS,
+  maxDepth: 11,
+  timeoutMs: 30_000,
+  connectTimeoutMs: 10_000,
+  deadlineMs: null,
+  retries: 2,
+  maxDownloadBytes: 50 * 1024 * 1024,
+  maxSitemapBytes: 50 * 1024 * 1024,
+  maxSitemaps: 10_000,
+  allowPrivateNetworks: "if-homepage-is",
+  skipUnchangedSitemaps: false,
+  useFeeds: true,
+  siteConcurrency: 16,
+  siteDeadlineMs: 30 * 60_000,
+});
+
 /** Options with every default applied and every value checked. */
 export interface ResolvedOptions {
   readonly homepage: URL;
@@ -307,7 +388,18 @@ function httpUrl(value: string | URL, what: string): URL {
   return url;
 }
 
-/** Applies defaults and checks every option; throws TypeError/RangeError naming the bad value. */
+/**
+ * Applies {@linkcode DEFAULTS} and checks every option, in a fixed order (so
+ * the first bad value is the one named): the homepage, the objects, the
+ * callbacks, the scheduling and the limits.
+ *
+ * @param homepageUrl The homepage (or sitemap) URL the call starts from.
+ * @param options The caller's options.
+ * @param defaultWorkers The `workers` default of this machine.
+ * @returns Every option set.
+ * @throws {TypeError} When an option has the wrong type, naming it.
+ * @throws {RangeError} When an option is out of range, naming it.
+ */
 export function resolveOptions(
   homepageUrl: string | URL,
   options: SitemapTreeOptions,
@@ -318,20 +410,62 @@ export function resolveOptions(
       `Options must be an object, got ${options === null ? "null" : typeof options}`,
     );
   }
-  const homepage = parseHomepage(homepageUrl, options.normalizeHomepageUrl ?? true);
-  const allow = options.allowPrivateNetworks ?? "if-homepage-is";
-  if (allow !== true && allow !== false && allow !== "if-homepage-is") {
+  const d = DEFAULTS;
+  const homepage = parseHomepage(
+    homepageUrl,
+    options.normalizeHomepageUrl ?? d.normalizeHomepageUrl,
+  );
+  const objects = checkObjects(options);
+  return {
+    homepage,
+    useRobots: options.useRobots ?? d.useRobots,
+    useKnownPaths: options.useKnownPaths ?? d.useKnownPaths,
+    extraKnownPaths: objects.extraKnownPaths,
+    recurseCallback: fn("recurseCallback", options.recurseCallback),
+    recurseListCallback: fn("recurseListCallback", options.recurseListCallback),
+    fetch: fn("fetch", options.fetch),
+    proxy: objects.proxy,
+    userAgent: options.userAgent ?? d.userAgent,
+    headers: objects.headers,
+    ...resolveScheduling(options),
+    ...resolveLimits(options),
+    signal: objects.signal,
+    since: sinceToEpoch(options.since),
+    workers: integerOption("workers", options.workers, defaultWorkers, 0),
+    pool: objects.pool,
+    allowPrivateNetworks: objects.allowPrivateNetworks,
+    onProgress: fn("onProgress", options.onProgress),
+    cache: objects.cache,
+    skipUnchangedSitemaps: flag(
+      "skipUnchangedSitemaps",
+      options.skipUnchangedSitemaps,
+      d.skipUnchangedSitemaps,
+    ),
+    useFeeds: flag("useFeeds", options.useFeeds, d.useFeeds),
+  };
+}
+
+/** The object-valued options (and the private-network policy), checked. */
+function checkObjects(options: SitemapTreeOptions): Pick<
+  ResolvedOptions,
+  "allowPrivateNetworks" | "extraKnownPaths" | "headers" | "signal" | "cache" | "proxy" | "pool"
+> {
+  const allowPrivateNetworks = options.allowPrivateNetworks ?? DEFAULTS.allowPrivateNetworks;
+  if (
+    allowPrivateNetworks !== true && allowPrivateNetworks !== false &&
+    allowPrivateNetworks !== "if-homepage-is"
+  ) {
     throw new RangeError(
       `Option "allowPrivateNetworks" must be true, false or "if-homepage-is", got ${
-        JSON.stringify(allow)
+        JSON.stringify(allowPrivateNetworks)
       }`,
     );
   }
-  const extra = options.extraKnownPaths ?? [];
-  if (!Array.isArray(extra) || extra.some((p) => typeof p !== "string")) {
+  const extraKnownPaths = options.extraKnownPaths ?? DEFAULTS.extraKnownPaths;
+  if (!Array.isArray(extraKnownPaths) || extraKnownPaths.some((p) => typeof p !== "string")) {
     throw new TypeError(`Option "extraKnownPaths" must be an array of strings`);
   }
-  const headers = options.headers ?? {};
+  const headers = options.headers ?? DEFAULTS.headers;
   if (headers === null || typeof headers !== "object") {
     throw new TypeError(`Option "headers" must be an object of header names to values`);
   }
@@ -339,59 +473,74 @@ export function resolveOptions(
   if (signal !== null && !(signal instanceof AbortSignal)) {
     throw new TypeError(`Option "signal" must be an AbortSignal`);
   }
-  const cache = options.cache ?? null;
+  return {
+    allowPrivateNetworks,
+    extraKnownPaths,
+    headers,
+    signal,
+    cache: checkCache(options.cache),
+    proxy: checkProxy(options),
+    pool: checkPool(options.pool),
+  };
+}
+
+function checkCache(cache: SitemapCache | undefined): SitemapCache | null {
+  if (cache === undefined || cache === null) return null;
   if (
-    cache !== null &&
-    (typeof cache !== "object" || typeof cache.get !== "function" ||
-      typeof cache.set !== "function")
+    typeof cache !== "object" || typeof cache.get !== "function" || typeof cache.set !== "function"
   ) {
     throw new TypeError(`Option "cache" must be an object with get() and set() methods`);
   }
+  return cache;
+}
+
+function checkProxy(options: SitemapTreeOptions): string | null {
   const proxy = options.proxy === undefined ? null : checkProxyUrl(options.proxy);
   if (proxy !== null && options.fetch !== undefined) {
     throw new TypeError(
       `Options "proxy" and "fetch" exclude each other: route the injected fetch through the proxy`,
     );
   }
-  const pool = options.pool ?? null;
-  if (pool !== null && !(pool instanceof SitemapParserPool)) {
+  return proxy;
+}
+
+function checkPool(pool: SitemapParserPool | undefined): SitemapParserPool | null {
+  if (pool === undefined || pool === null) return null;
+  if (!(pool instanceof SitemapParserPool)) {
     throw new TypeError(`Option "pool" must be a SitemapParserPool`);
   }
+  return pool;
+}
+
+/** The numeric limits, each an integer in its range, in milliseconds or bytes. */
+function resolveLimits(options: SitemapTreeOptions): Pick<ResolvedOptions, LimitOption> {
+  const d = DEFAULTS;
+  const deadline = options.deadlineMs ?? d.deadlineMs;
   return {
-    homepage,
-    useRobots: options.useRobots ?? true,
-    useKnownPaths: options.useKnownPaths ?? true,
-    extraKnownPaths: extra,
-    recurseCallback: fn("recurseCallback", options.recurseCallback),
-    recurseListCallback: fn("recurseListCallback", options.recurseListCallback),
-    fetch: fn("fetch", options.fetch),
-    proxy,
-    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    headers,
-    ...resolveScheduling(options),
-    maxDepth: integerOption("maxDepth", options.maxDepth, 11, 0),
-    timeoutMs: integerOption("timeoutMs", options.timeoutMs, 30_000, 1),
-    connectTimeoutMs: integerOption("connectTimeoutMs", options.connectTimeoutMs, 10_000, 1),
-    deadlineMs: options.deadlineMs === undefined || options.deadlineMs === null
+    maxDepth: integerOption("maxDepth", options.maxDepth, d.maxDepth, 0),
+    timeoutMs: integerOption("timeoutMs", options.timeoutMs, d.timeoutMs, 1),
+    connectTimeoutMs: integerOption(
+      "connectTimeoutMs",
+      options.connectTimeoutMs,
+      d.connectTimeoutMs,
+      1,
+    ),
+    deadlineMs: deadline === null
       ? null
-      : integerOption("deadlineMs", options.deadlineMs, 0, 1, MAX_TIMER_MS),
-    signal,
-    retries: integerOption("retries", options.retries, 2, 0),
+      : integerOption("deadlineMs", deadline, 0, 1, MAX_TIMER_MS),
+    retries: integerOption("retries", options.retries, d.retries, 0),
     maxDownloadBytes: integerOption(
       "maxDownloadBytes",
       options.maxDownloadBytes,
-      50 * 1024 * 1024,
+      d.maxDownloadBytes,
       1,
     ),
-    maxSitemapBytes: integerOption("maxSitemapBytes", options.maxSitemapBytes, 50 * 1024 * 1024, 1),
-    maxSitemaps: integerOption("maxSitemaps", options.maxSitemaps, 10_000, 1),
-    since: sinceToEpoch(options.since),
-    workers: integerOption("workers", options.workers, defaultWorkers, 0),
-    pool,
-    allowPrivateNetworks: allow,
-    onProgress: fn("onProgress", options.onProgress),
-    cache,
-    skipUnchangedSitemaps: flag("skipUnchangedSitemaps", options.skipUnchangedSitemaps, false),
-    useFeeds: flag("useFeeds", options.useFeeds, true),
+    maxSitemapBytes: integerOption(
+      "maxSitemapBytes",
+      options.maxSitemapBytes,
+      d.maxSitemapBytes,
+      1,
+    ),
+    maxSitemaps: integerOption("maxSitemaps", options.maxSitemaps, d.maxSitemaps, 1),
   };
 }

@@ -39,6 +39,17 @@ export interface SchedulingOptions {
   readonly respectCrawlDelay?: boolean;
 }
 
+/**
+ * The defaults of {@linkcode SchedulingOptions}; part of the options'
+ * `DEFAULTS` (options.ts), which is where to read them.
+ */
+export const SCHEDULING_DEFAULTS: Readonly<Required<SchedulingOptions>> = Object.freeze({
+  concurrency: 4,
+  maxConnections: 64,
+  delayMs: 0,
+  respectCrawlDelay: false,
+});
+
 /** The longest robots.txt `Crawl-delay` honoured. */
 export const MAX_CRAWL_DELAY_MS = 10_000;
 
@@ -59,16 +70,22 @@ export interface ResolvedScheduling {
  * @throws {TypeError} When `respectCrawlDelay` is not a boolean.
  */
 export function resolveScheduling(options: SchedulingOptions): ResolvedScheduling {
-  const respect = options.respectCrawlDelay ?? false;
+  const defaults = SCHEDULING_DEFAULTS;
+  const respect = options.respectCrawlDelay ?? defaults.respectCrawlDelay;
   if (typeof respect !== "boolean") {
     throw new TypeError(
       `Option "respectCrawlDelay" must be a boolean, got ${JSON.stringify(respect)}`,
     );
   }
   return {
-    concurrency: integerOption("concurrency", options.concurrency, 4, 1),
-    maxConnections: integerOption("maxConnections", options.maxConnections, 64, 1),
-    delayMs: integerOption("delayMs", options.delayMs, 0, 0),
+    concurrency: integerOption("concurrency", options.concurrency, defaults.concurrency, 1),
+    maxConnections: integerOption(
+      "maxConnections",
+      options.maxConnections,
+      defaults.maxConnections,
+      1,
+    ),
+    delayMs: integerOption("delayMs", options.delayMs, defaults.delayMs, 0),
     respectCrawlDelay: respect,
   };
 }

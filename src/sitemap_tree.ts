@@ -10,7 +10,7 @@ import type { AbstractSitemap, IndexWebsiteSitemap } from "./objects/sitemap.ts"
 import type { SitemapTreeStats } from "./stats.ts";
 import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import { poolForCall, setCallingThreadWarmUp } from "./workers/parser_pool.ts";
-import { defaultWorkerCount } from "./workers/pool.ts";
+import { defaultWorkerCount } from "./workers/_parse_pool.ts";
 
 /**
  * Finds every sitemap a website publishes — robots.txt `Sitemap:` lines, the
@@ -120,17 +120,51 @@ export async function sitemapTreeForSitemap(
   sitemapUrl: string | URL,
   options: SitemapTreeOptions = {},
 ): Promise<AbstractSitemap> {
-  return (await crawlOneSitemap(sitemapUrl, options)).root;
+  return (await sitemapTreeForSitemapWithStats(sitemapUrl, options)).root;
+}
+
+/** A sitemap's node and the counters of the call that read it. */
+export interface SitemapTreeWithStats {
+  /** The sitemap's node, with its children fetched and parsed. */
+  readonly root: AbstractSitemap;
+  /** The call's counters: what `stats` holds on a homepage's root. */
+  readonly stats: SitemapTreeStats;
 }
 
 /**
- * {@linkcode sitemapTreeForSitemap} with the call's counters, which the
- * command line reports (a sitemap node has no `stats` of its own).
+ * {@linkcode sitemapTreeForSitemap} with the call's counters (requests,
+ * bytes, invalid sitemaps, each fetch, the outcome), which a homepage's root
+ * carries as `stats` and a sitemap's node has no place for.
+ *
+ * @param sitemapUrl The sitemap's URL.
+ * @param options As for {@linkcode sitemapTreeForSitemap}.
+ * @returns The sitemap's node and the call's counters.
+ * @throws {TypeError} When the URL is not an http(s) URL or an option has the wrong type.
+ * @throws {RangeError} When a numeric or enumerated option is out of range.
+ *
+ * @example Read one sitemap and count its requests
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { sitemapTreeForSitemapWithStats } from "@sitemap/tree";
+ *
+ * // A site served from memory: one text sitemap, and 404 for anything else.
+ * const fetch = (input: RequestInfo | URL): Promise<Response> =>
+ *   Promise.resolve(
+ *     (input instanceof Request ? input.url : String(input)) === "https://www.example.com/urls.txt"
+ *       ? new Response("https://www.example.com/a\nhttps://www.example.com/b\n")
+ *       : new Response(null, { status: 404 }),
+ *   );
+ * const { root, stats } = await sitemapTreeForSitemapWithStats(
+ *   "https://www.example.com/urls.txt",
+ *   { fetch, workers: 0 },
+ * );
+ * deepEqual([root.type, root.pages.length, stats.requests, stats.outcome], ["text", 2, 1, "ok"]);
+ * ```
  */
-export async function crawlOneSitemap(
+export async function sitemapTreeForSitemapWithStats(
   sitemapUrl: string | URL,
   options: SitemapTreeOptions = {},
-): Promise<{ readonly root: AbstractSitemap; readonly stats: SitemapTreeStats }> {
+): Promise<SitemapTreeWithStats> {
   const url = checkSitemapUrl(sitemapUrl);
   const resolved = resolveOptions(
     url,

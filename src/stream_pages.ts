@@ -6,14 +6,14 @@
  */
 import { Crawler, type PagesSink } from "./discover.ts";
 import { Slots } from "./fetch.ts";
-import { freePackedPages } from "./_free.ts";
+import { detachPackedPages } from "./_detach.ts";
 import { iteratePages } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
 import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import type { PackedPages } from "./parse/_result.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
 import type { SitemapTreeStats } from "./stats.ts";
-import { defaultWorkerCount } from "./workers/pool.ts";
+import { defaultWorkerCount } from "./workers/_parse_pool.ts";
 
 /** Parsed sitemaps that may wait for the consumer, beyond the downloads in flight. */
 const QUEUE_LIMIT = 2;
@@ -46,22 +46,47 @@ const QUEUE_LIMIT = 2;
 export function streamPages(
   homepageUrl: string | URL,
   options: SitemapTreeOptions = {},
-): AsyncGenerator<SitemapPage, void, undefined> {
+): PageStream {
   return new PageStream(homepageUrl, options, "homepage");
 }
 
 /**
- * The stream behind {@linkcode streamPages}, for the command line: it also
- * streams one sitemap and what is below it (`from: "sitemap"`, no
- * discovery), tells which sitemap listed the page last returned, and keeps
- * the call's counters once the crawl is over.
+ * {@linkcode streamPages} for one sitemap and what is below it, without
+ * discovery, as `sitemapTreeForSitemap()` reads it.
+ *
+ * @param sitemapUrl The sitemap's URL.
+ * @param options As for `sitemapTreeForSitemap()`.
+ * @returns An async iterable of pages, which also tells which sitemap listed each.
+ * @throws {TypeError} When the URL is not an http(s) URL or an option has the wrong type (on the first `next()`).
+ * @throws {RangeError} When an option is out of range (on the first `next()`).
+ *
+ * @example Which sitemap lists each page
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { streamSitemapPages } from "@sitemap/tree";
+ *
+ * // A site served from memory: one text sitemap, and 404 for anything else.
+ * const fetch = (input: RequestInfo | URL): Promise<Response> =>
+ *   Promise.resolve(
+ *     (input instanceof Request ? input.url : String(input)) === "https://www.example.com/urls.txt"
+ *       ? new Response("https://www.example.com/a\nhttps://www.example.com/b\n")
+ *       : new Response(null, { status: 404 }),
+ *   );
+ * const stream = streamSitemapPages("https://www.example.com/urls.txt", { fetch, workers: 0 });
+ * const seen: string[] = [];
+ * for await (const page of stream) seen.push(`${page.url} in ${stream.sitemapUrl}`);
+ * deepEqual(seen, [
+ *   "https://www.example.com/a in https://www.example.com/urls.txt",
+ *   "https://www.example.com/b in https://www.example.com/urls.txt",
+ * ]);
+ * deepEqual(stream.stats?.requests, 1);
+ * ```
  */
-export function pageStream(
-  url: string | URL,
-  options: SitemapTreeOptions,
-  from: "homepage" | "sitemap",
+export function streamSitemapPages(
+  sitemapUrl: string | URL,
+  options: SitemapTreeOptions = {},
 ): PageStream {
-  return new PageStream(url, options, from);
+  return new PageStream(sitemapUrl, options, "sitemap");
 }
 
 /** A parsed sitemap waiting for the consumer, and whether its columns are its own. */
@@ -74,7 +99,12 @@ interface Entry {
 const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done: true });
 
 /**
- * The stream behind {@linkcode streamPages}: an async iterator written out
+ * The pages of {@linkcode streamPages} and {@linkcode streamSitemapPages}:
+ * besides each page, it tells which sitemap listed the page last returned
+ * and how many of that sitemap's pages are still to come, and it keeps the
+ * call's counters once the crawl is over.
+ *
+ * It is an async iterator written out
  * rather than an async generator, since a generator's `yield` cost ~2x more
  * per page on the consumer's side (measured: 275 vs 135 ns an item in Deno,
  * 210 vs 135 in Bun). While a sitemap's pages last, `next()` builds the next
@@ -106,6 +136,14 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
   #closePool: (() => void) | null = null;
   #crawl: Promise<void> = Promise.resolve();
 
+  /**
+   * A stream that starts on its first `next()` (`streamPages()` and
+   * `streamSitemapPages()` make one).
+   *
+   * @param homepage The homepage, or with `from: "sitemap"` the sitemap's URL.
+   * @param options As for `sitemapTreeForHomepage()`.
+   * @param from Whether to discover the site's sitemaps or read the one sitemap.
+   */
   constructor(homepage: string | URL, options: SitemapTreeOptions, from: "homepage" | "sitemap") {
     this.#homepage = homepage;
     this.#options = options;
@@ -122,6 +160,11 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     return this.#stats;
   }
 
+  /**
+   * The stream is its own iterator, read once.
+   *
+   * @returns The stream.
+   */
   [Symbol.asyncIterator](): this {
     return this;
   }
@@ -131,6 +174,11 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     return this.#left;
   }
 
+  /**
+   * The next page; the first call checks the options and starts the crawl.
+   *
+   * @returns The next page, or the end once every sitemap is read.
+   */
   next(): Promise<IteratorResult<SitemapPage, void>> {
     if (this.#waiting === null && this.#current !== null) {
       const result = this.#current.next();
@@ -149,16 +197,28 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     return run;
   }
 
+  /**
+   * Stops the crawl and its workers (what a `break` out of `for await` calls).
+   *
+   * @returns The end, once the crawl has wound down.
+   */
   async return(): Promise<IteratorResult<SitemapPage, void>> {
     await this.#close();
     return DONE;
   }
 
+  /**
+   * Stops the crawl and its workers, then throws `error`.
+   *
+   * @param error What to throw.
+   * @returns Never: it rejects with `error`.
+   */
   async throw(error: unknown): Promise<IteratorResult<SitemapPage, void>> {
     await this.#close();
     throw error;
   }
 
+  /** Stops the crawl and its workers (`await using`). */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#close();
   }
@@ -258,7 +318,7 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     // Freed now rather than at this thread's next collection, which a small
     // heap makes rare (consumed results held 43-64 MB of a 2-worker run): the
     // pages yielded hold strings and numbers, not views of these columns.
-    freePackedPages(entry.pages);
+    detachPackedPages(entry.pages);
   }
 
   /** Stops the crawl and its workers, and waits for it to wind down. */

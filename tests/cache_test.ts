@@ -1,13 +1,8 @@
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "./_assert.ts";
-import {
-  type CacheEntry,
-  decodeCacheEntry,
-  encodeCacheEntry,
-  FileSitemapCache,
-  filterPagesSince,
-  MemorySitemapCache,
-} from "../src/cache.ts";
+import { FileSitemapCache, MemorySitemapCache } from "../src/cache.ts";
+import { type CacheEntry, decodeCacheEntry, encodeCacheEntry } from "../src/_cache_entry.ts";
+import { filterPagesSince } from "../src/_pages_since.ts";
 import { parseSitemap } from "../src/parse/parse_sitemap.ts";
 import type { PackedPages, ParseResult } from "../src/parse/_result.ts";
 import { materialisePackedPages } from "../src/objects/_packed_pages.ts";

@@ -5,11 +5,7 @@
  */
 import { assert, assertEquals } from "./_assert.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
-import {
-  SITE_DEADLINE_MS,
-  sitemapTreesForHomepages,
-  type SiteResult,
-} from "../src/sitemap_trees.ts";
+import { SITE_DEADLINE_MS, sitemapTreesForHomepages, type SiteResult } from "../src/many_sites.ts";
 import { serveSites } from "../fixtures/sites.ts";
 import { PageStream } from "../src/stream_pages.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";

@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects } from "./_assert.ts";
-import { crawlOneSitemap, sitemapTreeForSitemap } from "../src/sitemap_tree.ts";
-import { pageStream } from "../src/stream_pages.ts";
+import { sitemapTreeForSitemap, sitemapTreeForSitemapWithStats } from "../src/sitemap_tree.ts";
+import { streamSitemapPages } from "../src/stream_pages.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
 import { gzip } from "../fixtures/generate.ts";
 import { FixtureSite, outline, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
@@ -51,7 +51,7 @@ Deno.test("sitemapTreeForSitemap() reads a robots.txt as robots.txt, and a faile
       "    invalid /b.txt: Recursion level exceeded: /b.txt is 2 levels deep (maxDepth is 1)",
       "    invalid /missing.xml: Recursion level exceeded: /missing.xml is 2 levels deep (maxDepth is 1)",
     ]);
-    const missing = await crawlOneSitemap(server.url("/nope.xml"), base);
+    const missing = await sitemapTreeForSitemapWithStats(server.url("/nope.xml"), base);
     assertEquals(outline(missing.root, server.origin), [
       "invalid /nope.xml: Unable to fetch sitemap from /nope.xml: 404 Not Found",
     ]);
@@ -73,10 +73,10 @@ Deno.test("sitemapTreeForSitemap() rejects a URL that is not http(s), naming it"
   );
 });
 
-Deno.test("pageStream() from a sitemap streams its pages, says which sitemap listed each, and keeps the stats", async () => {
+Deno.test("streamSitemapPages() streams a sitemap's pages, says which sitemap listed each, and keeps the stats", async () => {
   const fixture = site();
   await withSite(fixture, async (server) => {
-    const stream = pageStream(server.url("/index.xml"), base, "sitemap");
+    const stream = streamSitemapPages(server.url("/index.xml"), base);
     const seen: string[] = [];
     for (;;) {
       const next = await stream.next();

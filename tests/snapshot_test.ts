@@ -16,7 +16,7 @@ import {
 } from "../mod.ts";
 import * as nodes from "../src/objects/sitemap.ts";
 import { checksum } from "../src/_checksum.ts";
-import { encodeCacheEntry } from "../src/cache.ts";
+import { encodeCacheEntry } from "../src/_cache_entry.ts";
 import { realisticUrlset, SHAPES, shapeUrlset } from "../fixtures/realistic.ts";
 import { serveVersion } from "../fixtures/changing_site.ts";
 import { FixtureSite, withSite } from "./_tree_helpers.ts";

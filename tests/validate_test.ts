@@ -5,7 +5,7 @@ import {
   type SitemapProblem,
   validateSitemapTree,
 } from "../src/validate.ts";
-import { commandUsage, LINT } from "../src/cli/_args.ts";
+import { commandUsage, LINT } from "../src/cli/_spec.ts";
 import { main } from "../cli.ts";
 import type { CliIO } from "../src/cli/_io.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";

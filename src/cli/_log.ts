@@ -5,8 +5,8 @@
  * @module
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { SitemapProgressEvent } from "../options.ts";
-import { formatBytes, formatCount, formatDuration, formatSeconds } from "./_units.ts";
+import type { SitemapProgressEvent } from "../../mod.ts";
+import { formatBytes, formatCount, formatDuration, formatSeconds } from "../format/_units.ts";
 
 /**
  * The log line for one event at a verbosity, or null when that verbosity

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { SitemapTreeOutcome, SitemapTreeStats } from "../stats.ts";
+import type { SitemapTreeOutcome, SitemapTreeStats } from "../../mod.ts";
 
 /** The exit status of a finished crawl and, unless 0, why. */
 export interface TreeOutcome {

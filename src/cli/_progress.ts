@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { SitemapProgressEvent } from "../options.ts";
+import type { SitemapProgressEvent } from "../../mod.ts";
 import type { CliIO, SerialWriter } from "./_io.ts";
-import { formatBytes, formatCount, formatSeconds } from "./_units.ts";
+import { formatBytes, formatCount, formatSeconds } from "../format/_units.ts";
 
 /** The counters the line shows. */
 export interface ProgressCounts {

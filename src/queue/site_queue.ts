@@ -10,13 +10,18 @@
 import { type ConnectionOptions, type Job, UnrecoverableError, WaitingError, Worker } from "bullmq";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SiteCrawler, type SitemapTreesOptions, type SiteResult } from "../sitemap_trees.ts";
-import { siteEndLine, sitePageLines, type SiteSummary, siteSummary } from "../cli/_site_record.ts";
+import { SiteCrawler, type SitemapTreesOptions, type SiteResult } from "../many_sites.ts";
+import {
+  siteEndLine,
+  sitePageLines,
+  type SiteSummary,
+  siteSummary,
+} from "../format/site_record.ts";
 import { siteKey } from "../_site_key.ts";
 
 export { siteKey };
 
-export type { SiteStatus, SiteSummary } from "../cli/_site_record.ts";
+export type { SiteStatus, SiteSummary } from "../format/site_record.ts";
 
 /** What {@linkcode enqueueSites} needs of a BullMQ `Queue` (any `Queue` has it). */
 export interface SiteQueue {

@@ -39,6 +39,35 @@ export interface Connections {
   close(): void;
 }
 
+/** The parts of `node:zlib` (and `node:buffer`) the bounded decompressor and the worker use. */
+export interface Zlib {
+  /** `zlib.gunzipSync`: inflates gzip, stopping at `maxOutputLength`. */
+  gunzipSync(
+    bytes: Uint8Array,
+    options: { maxOutputLength: number; chunkSize: number; finishFlush?: number },
+  ): Uint8Array;
+  /** `zlib.gzipSync`. */
+  gzipSync(bytes: Uint8Array, options: { level: number }): Uint8Array;
+  /** `zlib.constants.Z_SYNC_FLUSH`. */
+  readonly syncFlush: number;
+  /** `buffer.constants.MAX_LENGTH`: the largest output `gunzipSync` accepts as its limit. */
+  readonly maxLength: number;
+}
+
+/** The parts of `node:fs/promises` the file cache uses; errors carry Node's `code` (`ENOENT` …). */
+export interface FileSystem {
+  /** The file's bytes. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** Writes (or replaces) the file. */
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  /** Creates the directory and its parents. */
+  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
+  /** Renames a file, replacing the target. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file; `force`: no error when it is missing. */
+  rm(path: string, options: { force: true }): Promise<void>;
+}
+
 /** The functions each runtime adapter exports. */
 export interface Runtime {
   /** The runtime's name, for messages. */
@@ -66,4 +95,24 @@ export interface Runtime {
    * through a long batch.
    */
   openConnections(): Connections;
+  /**
+   * Node's zlib where the runtime provides it (Deno, Bun and Node do), loaded
+   * on first use; null where it cannot be loaded, so that the caller falls
+   * back to web streams.
+   */
+  loadZlib(): Promise<Zlib | null>;
+  /** The file functions of `node:fs/promises`, loaded on first use. */
+  loadFileSystem(): Promise<FileSystem>;
+  /**
+   * Every IPv4 and IPv6 address of a DNS name, through the system resolver
+   * (`getaddrinfo`, so the hosts file counts, as it does for `fetch`).
+   * @throws When the name does not resolve (`code` `ENOTFOUND` …).
+   */
+  resolveHost(hostname: string): Promise<readonly string[]>;
+  /**
+   * Lowers the calling (worker) thread's scheduling priority to `nice` where
+   * the system sets it per thread (Linux). Best effort and silent: it never
+   * rejects, and never asks for a permission.
+   */
+  lowerThreadPriority(nice: number): Promise<void>;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+
+export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
 import process from "node:process";
 

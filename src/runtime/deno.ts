@@ -5,6 +5,9 @@
  * @module
  */
 import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
+import { lowerThreadPriority as setThreadPriority } from "./_node_builtins.ts";
+
+export { loadFileSystem, loadZlib, resolveHost } from "./_node_builtins.ts";
 import { navigatorCores, noGlobalWorker, startWebWorker, webParentPort } from "./_web.ts";
 
 /** The runtime's name. */
@@ -119,4 +122,22 @@ export function openConnections(): Connections {
     fetch: (input, init) => fetch(input, { ...init, client }),
     close: () => client.close(),
   };
+}
+
+/**
+ * Lowers this thread's priority where the system sets it per thread (Linux),
+ * only when Deno already grants what that takes (read `/proc/thread-self`,
+ * sys `setPriority`): it never asks.
+ *
+ * @param nice The niceness, 0 (default) to 19 (lowest).
+ */
+export function lowerThreadPriority(nice: number): Promise<void> {
+  try {
+    const read = Deno.permissions.querySync({ name: "read", path: "/proc/thread-self" });
+    const sys = Deno.permissions.querySync({ name: "sys", kind: "setPriority" });
+    if (read.state !== "granted" || sys.state !== "granted") return Promise.resolve();
+  } catch {
+    return Promise.resolve();
+  }
+  return setThreadPriority(nice);
 }

@@ -5,8 +5,9 @@
  * the library asks this module, never which runtime it is on.
  *
  * All three are imported (statically: a top-level `await import()` here
- * left Bun's module loader hung once workers started); the Node adapter
- * loads its built-ins only when called, so the others never load them.
+ * left Bun's module loader hung once workers started); the `node:` built-ins
+ * beyond `node:process` (zlib, the file system, DNS, worker threads) are
+ * loaded only when first called for, so a runtime loads only those it uses.
  *
  * @module
  */
@@ -15,7 +16,15 @@ import * as bun from "./bun.ts";
 import * as deno from "./deno.ts";
 import * as node from "./node.ts";
 
-export type { Connections, ParentPort, ParseWorker, Runtime, WorkerEvents } from "./_types.ts";
+export type {
+  Connections,
+  FileSystem,
+  ParentPort,
+  ParseWorker,
+  Runtime,
+  WorkerEvents,
+  Zlib,
+} from "./_types.ts";
 
 const g = globalThis as { Bun?: unknown; Deno?: { version?: { deno?: unknown } } };
 

@@ -9,6 +9,8 @@ import type * as workerThreads from "node:worker_threads";
 import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import process from "node:process";
 
+export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
+
 interface NodeProcess {
   getBuiltinModule?(id: string): unknown;
 }

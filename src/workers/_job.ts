@@ -5,9 +5,11 @@
  *
  * @module
  */
-import { type CacheEntry, encodeCacheEntry, filterPagesSince } from "../cache.ts";
+import { type CacheEntry, encodeCacheEntry } from "../_cache_entry.ts";
+import { filterPagesSince } from "../_pages_since.ts";
 import { decompressIfGzip } from "../decompress.ts";
-import { freeNow } from "../_free.ts";
+import { errorMessage } from "../_error_message.ts";
+import { detachBuffer } from "../_detach.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemap } from "../parse/parse_sitemap.ts";
@@ -161,9 +163,9 @@ export async function runParseJob(
     // sitemaps otherwise held up to ~70 MB of dead documents until it
     // collected (peak RSS +72 MiB; +5 MiB freed here, Deno 2.9.6). A small
     // output may share a pooled slab; zlib's sized chunk is one byte longer.
-    // Read before freeNow(), which detaches the buffer (its length is then 0).
+    // Read before detachBuffer(): a detached view has length 0.
     const size = bytes.byteLength;
-    if (inflated.gzipped) freeNow(bytes, { slackBytes: 1, minBytes: 1 << 16 });
+    if (inflated.gzipped) detachBuffer(bytes, { slackBytes: 1, minBytes: 1 << 16 });
     let result = withWarning(parsed, inflated.warning ?? null);
     if (job.cache === undefined || result.kind === "invalid") {
       return { result, decompressedBytes: size, parseMs: elapsed() };
@@ -192,12 +194,6 @@ export async function runParseJob(
       parseMs: elapsed(),
     };
   }
-}
-
-/** A readable message for anything thrown or reported as an error. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
 }
 
 function invalid(reason: string): ParseResult {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createParsePool, defaultWorkerCount, type ParsePool } from "./pool.ts";
+import { createParsePool, defaultWorkerCount, type ParsePool } from "./_parse_pool.ts";
 
 /** Options of {@linkcode SitemapParserPool}. */
 export interface SitemapParserPoolOptions {

@@ -10,11 +10,11 @@
  * @module
  */
 import { transferablesOf } from "../parse/_result.ts";
-import { freeNow, freePackedPages } from "../_free.ts";
+import { detachBuffer, detachPackedPages } from "../_detach.ts";
 import { ParseCancelled } from "../_checkpoint.ts";
+import { errorMessage } from "../_error_message.ts";
 import {
   CANCEL_ALL,
-  errorMessage,
   runParseJob,
   type WarmUpRequest,
   type WorkerReply,
@@ -117,16 +117,17 @@ async function warmUp(slices: readonly number[]): Promise<void> {
     });
     // Freed now: left to the collector, the slices' buffers stayed
     // allocated (~12 MB a worker after the warm-up, measured).
-    freeNow(bytes);
-    if (result.kind === "pages") freePackedPages(result.pages);
+    detachBuffer(bytes);
+    if (result.kind === "pages") detachPackedPages(result.pages);
   }
 }
 
-/** `bytes` gzipped with `node:zlib`, or as they are where there is none (the job reads both). */
+/** `bytes` gzipped with Node's zlib, or as they are where there is none (the job reads both). */
 async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const zlib = await runtime.loadZlib();
+  if (zlib === null) return bytes;
   try {
-    const { gzipSync } = await import("node:zlib");
-    return new Uint8Array(gzipSync(bytes, { level: 1 }));
+    return new Uint8Array(zlib.gzipSync(bytes, { level: 1 }));
   } catch {
     return bytes;
   }
@@ -176,23 +177,8 @@ const FULL_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 2000, ...Array<number>(6
  * silent: without the permissions (Deno: read /proc/thread-self, sys
  * setPriority) or off Linux it leaves the default priority, and never asks.
  */
-async function yieldCoresToCallingThread(): Promise<void> {
-  try {
-    const deno = (globalThis as { Deno?: typeof Deno }).Deno;
-    if (deno !== undefined) {
-      const read = deno.permissions.querySync({ name: "read", path: "/proc/thread-self" });
-      const sys = deno.permissions.querySync({ name: "sys", kind: "setPriority" });
-      if (read.state !== "granted" || sys.state !== "granted") return;
-    }
-    const [{ readlinkSync }, { setPriority }] = await Promise.all([
-      import("node:fs"),
-      import("node:os"),
-    ]);
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isSafeInteger(tid) && tid > 0) setPriority(tid, WORKER_NICE);
-  } catch {
-    // Not Linux, or not allowed: the default priority.
-  }
+function yieldCoresToCallingThread(): Promise<void> {
+  return runtime.lowerThreadPriority(WORKER_NICE);
 }
 
 /** Niceness of a parse worker thread (0 is the default, 19 the lowest). */

@@ -1,15 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  COMMANDS,
-  commandUsage,
-  crawlOptions,
-  lsOutput,
-  parseArgs,
-  type ParsedFlags,
-  programUsage,
-  readInput,
-  UsageError,
-} from "../../src/cli/_args.ts";
+import { parseArgs, type ParsedFlags, UsageError } from "../../src/cli/_args.ts";
+import { crawlOptions, lsOutput, readInput } from "../../src/cli/_options.ts";
+import { COMMANDS } from "../../src/cli/_spec.ts";
 
 const URL_ = "https://example.com/";
 
@@ -36,26 +28,6 @@ function usageError(args: string[]): string {
   }
   throw new Error(`expected a usage error for ${args.join(" ")}`);
 }
-
-Deno.test("parseArgs() gives the library's defaults for `ls URL`", () => {
-  const f = flags();
-  assert.deepEqual(crawlOptions(f), {
-    useRobots: true,
-    useKnownPaths: true,
-    extraKnownPaths: [],
-    useFeeds: true,
-    skipUnchangedSitemaps: false,
-    headers: {},
-  });
-  assert.deepEqual(lsOutput(f), {
-    format: "tabtree",
-    stripUrl: false,
-    unique: false,
-    pages: true,
-    sitemapColumns: false,
-  });
-  assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
-});
 
 Deno.test("parseArgs() reads every format, long, short, =value and attached", () => {
   for (const format of ["tabtree", "pages", "json", "ndjson", "csv", "summary", "histogram"]) {
@@ -84,100 +56,6 @@ Deno.test("parseArgs() reads switches bundled or not, and counts -v", () => {
   assert.equal(lsOutput(flags("-uvfpages")).stripUrl, true);
 });
 
-Deno.test("parseArgs() maps every numeric crawl flag to its library option", () => {
-  assert.deepEqual(
-    crawlOptions(flags(
-      "--concurrency",
-      "8",
-      "--max-connections=16",
-      "--delay-ms",
-      "250",
-      "--timeout=1500",
-      "--connect-timeout",
-      "700",
-      "--deadline",
-      "90s",
-      "--retries",
-      "0",
-      "--max-depth",
-      "0",
-      "--max-sitemaps",
-      "5",
-      "--workers",
-      "0",
-      "--max-download-bytes",
-      "2M",
-    )),
-    {
-      useRobots: true,
-      useKnownPaths: true,
-      extraKnownPaths: [],
-      useFeeds: true,
-      skipUnchangedSitemaps: false,
-      headers: {},
-      concurrency: 8,
-      maxConnections: 16,
-      delayMs: 250,
-      timeoutMs: 1500,
-      connectTimeoutMs: 700,
-      deadlineMs: 90_000,
-      retries: 0,
-      maxDepth: 0,
-      maxSitemaps: 5,
-      workers: 0,
-      maxDownloadBytes: 2 * 1024 * 1024,
-    },
-  );
-  const bytes = (v: string): number | undefined =>
-    crawlOptions(flags("--max-download-bytes", v)).maxDownloadBytes;
-  assert.deepEqual([bytes("1000"), bytes("4k"), bytes("1G")], [1000, 4096, 1024 ** 3]);
-});
-
-Deno.test("parseArgs() reads --deadline as a duration with its unit, or none", () => {
-  const deadline = (v: string): number | null | undefined =>
-    crawlOptions(flags("--deadline", v)).deadlineMs;
-  assert.deepEqual(
-    ["1500ms", "90s", "1.5s", "5m", "1h", "none"].map(deadline),
-    [1500, 90_000, 1500, 300_000, 3_600_000, null],
-  );
-  assert.equal("deadlineMs" in crawlOptions(flags()), false);
-});
-
-Deno.test("parseArgs() reads --since as ISO 8601, zone-less times as UTC", () => {
-  const since = (value: string): string =>
-    (crawlOptions(flags("--since", value)).since as Date).toISOString();
-  assert.equal(since("2024"), "2024-01-01T00:00:00.000Z");
-  assert.equal(since("2024-05"), "2024-05-01T00:00:00.000Z");
-  assert.equal(since("2024-05-01"), "2024-05-01T00:00:00.000Z");
-  assert.equal(since("2024-05-01T12:30"), "2024-05-01T12:30:00.000Z");
-  assert.equal(since("2024-05-01 12:30:15.5"), "2024-05-01T12:30:15.500Z");
-  assert.equal(since("2024-05-01T12:00:00+02:00"), "2024-05-01T10:00:00.000Z");
-});
-
-Deno.test("parseArgs() reads --user-agent, repeated -H/--header and --extra-path", () => {
-  const o = crawlOptions(flags(
-    "--user-agent",
-    "probe/1.0",
-    "-H",
-    "X-Token: abc",
-    "--header=Accept-Language:de",
-    "--header",
-    "x-token:  def ",
-    "--header",
-    "X-Latin: caf\u00e9",
-    "--extra-path",
-    "custom.xml",
-    "--extra-path=/a/b.xml",
-  ));
-  assert.equal(o.userAgent, "probe/1.0");
-  assert.deepEqual(o.headers, {
-    "X-Token": "abc, def",
-    "Accept-Language": "de",
-    "X-Latin": "caf\u00e9",
-  });
-  assert.deepEqual(o.extraKnownPaths, ["custom.xml", "/a/b.xml"]);
-});
-
 Deno.test("parseArgs() takes the command first, flags anywhere after it, and -- ends the flags", () => {
   const parsed = parseArgs(["ls", "-f", "pages", URL_]);
   assert.ok(parsed.kind === "run");
@@ -200,66 +78,6 @@ Deno.test("parseArgs() gives help and version precedence over everything else", 
   assert.deepEqual(parseArgs(["lint", "--help"]), { kind: "help", command: COMMANDS.get("lint") });
   assert.deepEqual(parseArgs(["--version"]), { kind: "version" });
   assert.deepEqual(parseArgs(["ls", "--version"]), { kind: "version" });
-});
-
-Deno.test("readInput() tells a homepage from a sitemap URL, a file and stdin", () => {
-  const f = flags();
-  const kind = (operand: string): string => readInput(operand, f).kind;
-  assert.deepEqual(
-    [
-      "https://example.com/",
-      "https://example.com/blog",
-      "https://example.com/robots.txt",
-      "https://example.com/sitemap.xml",
-      "https://example.com/s.XML.GZ",
-      "https://example.com/s.gz",
-      "https://example.com/urls.txt",
-      "https://example.com/feed.rss",
-      "https://example.com/feed.atom",
-      "https://example.com/sitemap.xml?page=2",
-      "-",
-      "sitemap.xml",
-      "./dir/urls.txt",
-    ].map(kind),
-    [
-      "homepage",
-      "homepage",
-      "sitemap",
-      "sitemap",
-      "sitemap",
-      "sitemap",
-      "sitemap",
-      "sitemap",
-      "sitemap",
-      "sitemap",
-      "stdin",
-      "file",
-      "file",
-    ],
-  );
-  assert.equal(readInput("https://example.com/sitemap.xml", flags("--homepage")).kind, "homepage");
-});
-
-Deno.test("the help lists every command; each command's help lists its flags once", () => {
-  assert.ok(programUsage().includes("\n  ls       print a site's sitemap tree"));
-  assert.ok(programUsage().includes("\n  lint     report protocol problems per sitemap"));
-  assert.ok(programUsage().includes("\n  batch    find the sitemaps of every homepage listed"));
-  assert.ok(programUsage().includes("\n  enqueue  put one job per homepage of FILE on a BullMQ"));
-  assert.ok(programUsage().includes("\n  worker   crawl the sites of a BullMQ queue"));
-  for (const spec of COMMANDS.values()) {
-    const help = commandUsage(spec);
-    assert.ok(help.startsWith(`usage: sitemap-tree ${spec.name} [options] `), spec.name);
-    const names = spec.flags.flatMap((g) => g.flags.map((f) => f.name));
-    assert.equal(new Set(names).size, names.length, `${spec.name}: a flag listed twice`);
-    for (const name of names) assert.ok(help.includes(`--${name}`), `${spec.name} --${name}`);
-  }
-  // The same flag is the same definition in every command.
-  const ls = COMMANDS.get("ls")!.flags.flatMap((g) => g.flags);
-  const lint = COMMANDS.get("lint")!.flags.flatMap((g) => g.flags);
-  for (const flag of lint) {
-    const twin = ls.find((f) => f.name === flag.name);
-    if (twin !== undefined) assert.equal(twin, flag, flag.name);
-  }
 });
 
 Deno.test("parseArgs() names the flag in every usage error", () => {
@@ -312,6 +130,9 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
       'Option --since must be an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:00:00Z, got "yesterday"',
     ],
     [["ls", URL_, "-H", "NoColon"], 'Option -H must look like "Name: value", got "NoColon"'],
+    [["ls", URL_, "-H", "-x"], 'Option -H must look like "Name: value", got "-x"'],
+    [["ls", URL_, "-vH", "-x", "--bogus"], 'Unknown option "--bogus"'],
+    [["ls", URL_, "--since", "-1", "--stats=1"], "Option --stats takes no value"],
     [["ls", URL_, "--header", "X: a\nb"], 'Option --header value must be one line, got "X: a\\nb"'],
     [
       ["ls", URL_, "--header", "X-A: 日本"],

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { spawn } from "node:child_process";
 import process from "node:process";
 import { main } from "../../cli.ts";
-import { batchProgressText, finishedSites } from "../../src/cli/_batch.ts";
+import { batchProgressText, finishedSites } from "../../src/cli/batch.ts";
 import { serveSites } from "../../fixtures/sites.ts";
 
 interface Run {

@@ -1,7 +1,7 @@
 // Runs `Deno.test` files on Node >= 20.16, so the pool's tests run on
 // worker_threads too:
 //
-//     node tests/node/run_deno_tests.mjs tests/workers/pool_test.ts
+//     node tests/node/run_deno_tests.mjs tests/workers/_parse_pool_test.ts
 //
 // Each test file is bundled for Node (`deno bundle --platform node`) into
 // node_modules/.cache/sitemap-tree/node-tests/<its folder>/, beside bundles of

@@ -8,7 +8,7 @@
  * @module
  */
 import { gzipSync } from "node:zlib";
-import { createParsePool, type ParseJob, type StoppedJob } from "../../src/workers/pool.ts";
+import { createParsePool, type ParseJob, type StoppedJob } from "../../src/workers/_parse_pool.ts";
 
 const URLS = 200_000;
 

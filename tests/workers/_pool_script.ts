@@ -11,7 +11,7 @@
  * @module
  */
 import process from "node:process";
-import { createParsePool } from "../../src/workers/pool.ts";
+import { createParsePool } from "../../src/workers/_parse_pool.ts";
 import { type JobData, jobFromData, plainOutcome } from "./_outcome.ts";
 
 const chunks: Uint8Array<ArrayBuffer>[] = [];

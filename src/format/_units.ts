@@ -1,6 +1,7 @@
 /**
- * Numbers as the command line shows them: fixed separators and units, never
- * the machine's locale, so output is the same everywhere and testable.
+ * Numbers as the text formats and the command line show them: fixed
+ * separators and units, never the machine's locale, so output is the same
+ * everywhere and testable.
  *
  * @module
  */

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import process from "node:process";
 import { type ParseJob, type ParseOutcome, runParseJob } from "../../src/workers/_job.ts";
-import { createParsePool, defaultWorkerCount } from "../../src/workers/pool.ts";
+import { createParsePool, defaultWorkerCount } from "../../src/workers/_parse_pool.ts";
 import { jobData, plainOutcome } from "./_outcome.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 

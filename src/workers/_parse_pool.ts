@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { CANCEL_ALL, errorMessage, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import { CANCEL_ALL, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
+import { errorMessage } from "../_error_message.ts";
 import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
 import { ParseCancelled } from "../_checkpoint.ts";
 import { type ParseWorker, runtime } from "../runtime/mod.ts";
@@ -104,7 +105,7 @@ export interface StoppedJob {
  *
  * @example Size a pool to the machine
  * ```ts
- * import { createParsePool, defaultWorkerCount } from "./pool.ts";
+ * import { createParsePool, defaultWorkerCount } from "./_parse_pool.ts";
  *
  * const pool = createParsePool({ workers: defaultWorkerCount(), jobTimeoutMs: 60_000 });
  * pool.close();
@@ -126,7 +127,7 @@ export function defaultWorkerCount(): number {
  *
  * @example Parse a body on a worker
  * ```ts
- * import { createParsePool } from "./pool.ts";
+ * import { createParsePool } from "./_parse_pool.ts";
  *
  * const pool = createParsePool({ workers: 1, jobTimeoutMs: 60_000 });
  * try {

@@ -9,12 +9,12 @@ import { abortable } from "./_abortable.ts";
 import { integerOption } from "./_option_checks.ts";
 import { Crawler } from "./discover.ts";
 import type { IndexWebsiteSitemap } from "./objects/sitemap.ts";
-import { resolveOptions, type SitemapTreeOptions } from "./options.ts";
+import { DEFAULTS, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import { environmentProxy } from "./_proxy.ts";
 import { openConnections } from "./runtime/mod.ts";
 import { RequestScheduler } from "./schedule.ts";
 import { poolForCall } from "./workers/parser_pool.ts";
-import { defaultWorkerCount, type ParsePool } from "./workers/pool.ts";
+import { defaultWorkerCount, type ParsePool } from "./workers/_parse_pool.ts";
 
 /**
  * The `deadlineMs` each site gets in {@linkcode sitemapTreesForHomepages}
@@ -24,7 +24,7 @@ import { defaultWorkerCount, type ParsePool } from "./workers/pool.ts";
  * sitemaps trickle in byte by byte, each within `timeoutMs`, would otherwise
  * hold its slot for a day (10,000 x 30 s / 4).
  */
-export const SITE_DEADLINE_MS = 30 * 60_000;
+export const SITE_DEADLINE_MS: number = DEFAULTS.siteDeadlineMs;
 
 /** Options of {@linkcode sitemapTreesForHomepages}. */
 export interface SitemapTreesOptions extends SitemapTreeOptions {
@@ -97,7 +97,12 @@ export async function* sitemapTreesForHomepages(
   options: SitemapTreesOptions = {},
 ): AsyncGenerator<SiteResult, void, undefined> {
   const { siteConcurrency: given, ...treeOptions } = options ?? {};
-  const siteConcurrency = integerOption("siteConcurrency", given, 16, 1);
+  const siteConcurrency = integerOption(
+    "siteConcurrency",
+    given,
+    DEFAULTS.siteConcurrency,
+    1,
+  );
   const source = iteratorOf(homepages);
   const crawler = new SiteCrawler(treeOptions);
   const signal = crawler.signal;

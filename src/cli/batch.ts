@@ -15,12 +15,19 @@ import { closeSync, ftruncateSync, statSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { siteKey } from "../_site_key.ts";
-import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../sitemap_trees.ts";
-import { crawlOptions, type ParsedFlags, PROGRAM } from "./_args.ts";
+import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../../mod.ts";
+import type { ParsedFlags, RunArgs } from "./_args.ts";
+import { sitesOptions } from "./_options.ts";
+import { PROGRAM } from "./_spec.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
-import { siteEndLine, sitePageLines, type SiteSummary, siteSummary } from "./_site_record.ts";
-import { formatCount } from "./_units.ts";
+import {
+  siteEndLine,
+  sitePageLines,
+  type SiteSummary,
+  siteSummary,
+} from "../format/site_record.ts";
+import { formatCount } from "../format/_units.ts";
 
 /** What `batch` was asked to do. */
 export interface BatchConfig {
@@ -33,21 +40,6 @@ export interface BatchConfig {
 }
 
 /**
- * The crawl options of a many-sites command: the crawl flags plus `--site-concurrency`.
- *
- * @param flags The command line's flags.
- * @returns The options.
- * @throws {UsageError} For a bad value, naming the flag.
- */
-export function sitesOptions(flags: ParsedFlags): SitemapTreesOptions {
-  const siteConcurrency = flags.integer("site-concurrency", 1);
-  return {
-    ...crawlOptions(flags),
-    ...(siteConcurrency === null ? {} : { siteConcurrency }),
-  };
-}
-
-/**
  * What a parsed `batch` command line asks for.
  *
  * @param operands Its operands (FILE or -).
@@ -56,7 +48,7 @@ export function sitesOptions(flags: ParsedFlags): SitemapTreesOptions {
  * @throws {UsageError} For a bad flag or value, naming it.
  */
 export function batchConfig(operands: readonly string[], flags: ParsedFlags): BatchConfig {
-  const format = flags.choice("format", ["summary", "pages"] as const) ?? "summary";
+  const format = flags.choice("format", ["summary", "pages"] as const)!;
   const out = flags.nonEmpty("out", "a file name");
   if (flags.has("resume") && out === null) {
     throw flags.error("Option --resume needs --out FILE");
@@ -242,20 +234,36 @@ export function finishedSites(path: string): Set<string> {
 /**
  * Runs `batch`.
  *
- * @param operands FILE or -.
- * @param flags Its flags.
+ * @param parsed The parsed command line.
  * @param io The standard streams.
  * @param stderr Where messages and the progress line go.
  * @returns The exit status.
  * @throws {UsageError} For a bad flag or value (before anything runs).
  */
 export async function batchCommand(
-  operands: readonly string[],
-  flags: ParsedFlags,
+  parsed: RunArgs,
   io: CliIO,
   stderr: SerialWriter,
 ): Promise<number> {
-  return await runBatch(batchConfig(operands, flags), io, stderr);
+  return await runBatch(batchConfig(parsed.operands, parsed.flags), io, stderr);
+}
+
+/** What a run starts from: the input checked, the output open, the sites known in advance. */
+interface BatchStart {
+  /** Sites the input will crawl (a file), or null (stdin). */
+  readonly total: number | null;
+  /** Homepages an earlier run finished (`--resume`). */
+  readonly skip: ReadonlySet<string>;
+  /** The output file, or null for stdout. */
+  readonly fd: number | null;
+}
+
+/** The counters of a run, as the progress line shows them. */
+interface RunningCounts {
+  done: number;
+  readonly total: number | null;
+  pages: number;
+  failures: number;
 }
 
 /**
@@ -271,47 +279,10 @@ export async function runBatch(
   io: CliIO,
   stderr: SerialWriter,
 ): Promise<number> {
-  let total: number | null = null;
-  let skip = new Set<string>();
-  let fd: number | null = null;
-  try {
-    if (config.input !== "-" && !statSync(config.input).isFile()) {
-      throw new Error(`${config.input} is not a file`);
-    }
-  } catch (error) {
-    stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
-    return 1;
-  }
-  if (config.out !== null) {
-    try {
-      if (config.resume) skip = finishedSites(config.out);
-      fd = openSync(config.out, "a");
-    } catch (error) {
-      stderr.write(`${PROGRAM} batch: Cannot write ${config.out}: ${messageOf(error)}\n`);
-      return 1;
-    }
-  }
-  try {
-    if (config.input !== "-") total = countSites(config.input, skip);
-  } catch (error) {
-    if (fd !== null) closeSync(fd);
-    stderr.write(`${PROGRAM} batch: Cannot read ${config.input}: ${messageOf(error)}\n`);
-    return 1;
-  }
-  const encoder = new TextEncoder();
-  const write = async (text: string): Promise<void> => {
-    const bytes = encoder.encode(text);
-    if (fd === null) {
-      await io.stdout.write(bytes);
-      return;
-    }
-    for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
-  };
-  let done = 0;
-  let pages = 0;
-  let failures = 0;
-  const progressText = (elapsedMs: number): string =>
-    batchProgressText({ done, total, pages, failures }, elapsedMs);
+  const start = startBatch(config, stderr);
+  if (start === null) return 1;
+  const counts: RunningCounts = { done: 0, total: start.total, pages: 0, failures: 0 };
+  const progressText = (elapsedMs: number): string => batchProgressText(counts, elapsedMs);
   const progress = await drawsProgress(io, config.progress)
     ? new ProgressLine(stderr, {
       intervalMs: 250,
@@ -321,7 +292,71 @@ export async function runBatch(
     : null;
   const started = performance.now();
   progress?.start();
-  const sites = new UniqueSites(skip);
+  const sites = new UniqueSites(start.skip);
+  const { status, failure } = await crawlSites(config, sites, start.fd, counts, io);
+  // The line is erased (on a terminal only) before the messages below.
+  progress?.stop();
+  stderr.write(failure);
+  if (status === 130) stderr.write(`${PROGRAM}: Interrupted\n`);
+  if (status !== 0) return status;
+  reportSkipped(config.input, sites, stderr);
+  if (progress !== null) stderr.write(progressText(performance.now() - started) + "\n");
+  return status;
+}
+
+/** Checks the input, opens the output and counts the sites; null, after one stderr line, when one is unusable. */
+function startBatch(config: BatchConfig, stderr: SerialWriter): BatchStart | null {
+  const cannot = (what: "read" | "write", name: string, error: unknown): null => {
+    stderr.write(`${PROGRAM} batch: Cannot ${what} ${name}: ${messageOf(error)}\n`);
+    return null;
+  };
+  try {
+    if (config.input !== "-" && !statSync(config.input).isFile()) {
+      throw new Error(`${config.input} is not a file`);
+    }
+  } catch (error) {
+    return cannot("read", config.input, error);
+  }
+  let skip = new Set<string>();
+  let fd: number | null = null;
+  if (config.out !== null) {
+    try {
+      if (config.resume) skip = finishedSites(config.out);
+      fd = openSync(config.out, "a");
+    } catch (error) {
+      return cannot("write", config.out, error);
+    }
+  }
+  try {
+    const total = config.input === "-" ? null : countSites(config.input, skip);
+    return { total, skip, fd };
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
+    return cannot("read", config.input, error);
+  }
+}
+
+/**
+ * Crawls the sites and writes each one's lines once it is finished, counting
+ * as it goes; closes the output. The exit status, and the stderr line of a
+ * failure.
+ */
+async function crawlSites(
+  config: BatchConfig,
+  sites: UniqueSites,
+  fd: number | null,
+  counts: RunningCounts,
+  io: CliIO,
+): Promise<{ status: number; failure: string }> {
+  const encoder = new TextEncoder();
+  const write = async (text: string): Promise<void> => {
+    const bytes = encoder.encode(text);
+    if (fd === null) {
+      await io.stdout.write(bytes);
+      return;
+    }
+    for (let at = 0; at < bytes.byteLength;) at += writeSync(fd, bytes, at);
+  };
   const inputs = (async function* () {
     for await (const homepage of homepagesOf(linesOf(config.input))) {
       if (sites.accept(homepage)) yield homepage;
@@ -332,41 +367,32 @@ export async function runBatch(
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
-  let status = 0;
-  let failure = "";
   try {
     for await (const result of sitemapTreesForHomepages(inputs, options)) {
       const summary: SiteSummary = siteSummary(result);
-      let text: string;
-      if (config.format === "summary") {
-        text = JSON.stringify(summary) + "\n";
-      } else {
-        text = [...sitePageLines(result), siteEndLine(summary)].join("");
-      }
-      await write(text);
-      done++;
-      pages += summary.pages;
-      if (summary.status === "unreachable" || summary.status === "invalid-input") failures++;
+      await write(
+        config.format === "summary"
+          ? JSON.stringify(summary) + "\n"
+          : [...sitePageLines(result), siteEndLine(summary)].join(""),
+      );
+      counts.done++;
+      counts.pages += summary.pages;
+      if (summary.status === "unreachable" || summary.status === "invalid-input") counts.failures++;
     }
+    return { status: 0, failure: "" };
   } catch (error) {
-    if (io.signal?.aborted) {
-      status = 130;
-    } else if (isBrokenPipe(error)) {
-      status = 0;
-    } else {
-      failure = `${PROGRAM} batch: ${messageOf(error)}\n`;
-      status = 1;
-    }
+    if (io.signal?.aborted) return { status: 130, failure: "" };
+    if (isBrokenPipe(error)) return { status: 0, failure: "" };
+    return { status: 1, failure: `${PROGRAM} batch: ${messageOf(error)}\n` };
   } finally {
     if (fd !== null) closeSync(fd);
   }
-  // The line is erased (on a terminal only) before the messages below.
-  progress?.stop();
-  stderr.write(failure);
-  if (status === 130) stderr.write(`${PROGRAM}: Interrupted\n`);
-  if (status !== 0) return status;
+}
+
+/** The stderr lines of a completed run that read no homepage, or skipped duplicates. */
+function reportSkipped(input: string, sites: UniqueSites, stderr: SerialWriter): void {
   if (sites.read === 0) {
-    const where = config.input === "-" ? "stdin" : config.input;
+    const where = input === "-" ? "stdin" : input;
     stderr.write(
       `${PROGRAM} batch: No homepages in ${where} (blank lines and # comments are skipped)\n`,
     );
@@ -378,8 +404,6 @@ export async function runBatch(
       } (the same site as an earlier line)\n`,
     );
   }
-  if (progress !== null) stderr.write(progressText(performance.now() - started) + "\n");
-  return status;
 }
 
 function messageOf(error: unknown): string {

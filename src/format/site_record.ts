@@ -5,8 +5,8 @@
  * @module
  */
 import { InvalidSitemap } from "../objects/sitemap.ts";
-import type { SiteResult } from "../sitemap_trees.ts";
-import { ndjsonFormat } from "./_output.ts";
+import type { SiteResult } from "../many_sites.ts";
+import { ndjsonFormat } from "./page_records.ts";
 
 /**
  * Whether a site was read, answered without sitemaps, or could not be

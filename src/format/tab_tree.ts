@@ -1,10 +1,11 @@
 /**
- * Text renderings of a tree, shared by the command line and the demo.
+ * The tree as `usp ls` prints it (`formatTabTree`), shared by the command
+ * line and the demo.
  *
  * @module
  */
-import type { AbstractSitemap } from "./objects/sitemap.ts";
-import { AbstractPagesSitemap, InvalidSitemap } from "./objects/sitemap.ts";
+import type { AbstractSitemap } from "../objects/sitemap.ts";
+import { AbstractPagesSitemap, InvalidSitemap } from "../objects/sitemap.ts";
 
 /** Options of {@linkcode formatTabTree}. */
 export interface FormatTabTreeOptions {
@@ -37,12 +38,7 @@ export function* formatTabTree(
 ): Generator<string, void, undefined> {
   const strip = options.stripUrl ?? false;
   const withPages = options.pages ?? true;
-  let origin = "";
-  try {
-    origin = new URL(root.url).origin;
-  } catch {
-    // A root without a parseable URL prints everything absolute.
-  }
+  const origin = originOf(root);
   const show = (url: string, depth: number): string =>
     depth > 0 && strip ? stripOrigin(url, origin) : url;
 
@@ -58,6 +54,15 @@ export function* formatTabTree(
     }
   }
   yield* walk(root, 0);
+}
+
+/** The root's origin, or "" when its URL does not parse (then nothing is stripped). */
+export function originOf(root: AbstractSitemap): string {
+  try {
+    return new URL(root.url).origin;
+  } catch {
+    return "";
+  }
 }
 
 /** `url` as a path when it is on `origin`, unchanged otherwise. */

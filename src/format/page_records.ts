@@ -1,11 +1,13 @@
 /**
- * The output formats of `ls` other than `tabtree` (which is `formatTabTree`),
- * and the `--stats` report. Each format is a generator of text pieces, so the
- * caller writes them in batches without ever holding the whole output.
+ * The page-per-record formats of `ls` (`pages`, `ndjson`, `csv`) and the
+ * tree as streamed JSON (`json`), with the per-sitemap columns of
+ * `--sitemap-columns`. Each format is a generator of text pieces, so the
+ * caller writes them in batches without ever holding the whole output; the
+ * one-line writers (`ndjsonLine`, `csvRow`) serve the streamed `ls` and the
+ * site records of `batch` and the queue.
  *
  * @module
  */
-import { stripOrigin } from "../format.ts";
 import { isoString } from "../objects/_iso.ts";
 import type { SitemapPage } from "../objects/page.ts";
 import {
@@ -14,20 +16,13 @@ import {
   type AbstractSitemap,
   IndexWebsiteSitemap,
 } from "../objects/sitemap.ts";
-import type { SitemapTreeStats } from "../stats.ts";
-import { formatBytes, formatCount, formatDuration } from "./_units.ts";
-
-/** The root's origin, or "" when its URL does not parse (then nothing is stripped). */
-function originOf(root: AbstractSitemap): string {
-  try {
-    return new URL(root.url).origin;
-  } catch {
-    return "";
-  }
-}
+import type { SitemapFetchStat } from "../stats.ts";
+import { originOf, stripOrigin } from "./tab_tree.ts";
 
 /** Every pages node of the tree with its pages, depth-first, the root included. */
-function* pagesNodes(root: AbstractSitemap): Generator<AbstractPagesSitemap, void, undefined> {
+export function* pagesNodes(
+  root: AbstractSitemap,
+): Generator<AbstractPagesSitemap, void, undefined> {
   if (root instanceof AbstractPagesSitemap) yield root;
   for (const node of root.allSitemaps()) {
     if (node instanceof AbstractPagesSitemap) yield node;
@@ -159,12 +154,12 @@ export const SITEMAP_CSV_COLUMNS: readonly string[] = [
 /**
  * The per-sitemap columns of a crawl.
  *
- * @param stats The call's counters (`fetches`).
+ * @param fetches The call's fetch records (`stats.fetches`).
  * @returns The columns, looked up by a sitemap's final URL.
  */
-export function sitemapColumns(stats: SitemapTreeStats): SitemapColumns {
-  const byUrl = new Map<string, SitemapTreeStats["fetches"][number]>();
-  for (const f of stats.fetches) if (!byUrl.has(f.finalUrl)) byUrl.set(f.finalUrl, f);
+export function sitemapColumns(fetches: readonly SitemapFetchStat[]): SitemapColumns {
+  const byUrl = new Map<string, SitemapFetchStat>();
+  for (const f of fetches) if (!byUrl.has(f.finalUrl)) byUrl.set(f.finalUrl, f);
   const values = (url: string): [string | null, string | null, string | null] => {
     const f = byUrl.get(url);
     if (f === undefined) return [null, null, null];
@@ -322,13 +317,6 @@ function* jsonNode(node: AbstractSitemap): Generator<string, void, undefined> {
   }
 }
 
-const TYPE_ORDER = ["website", "robots", "index", "urlset", "text", "rss", "atom", "invalid"];
-
-function typeRank(type: string): number {
-  const rank = TYPE_ORDER.indexOf(type);
-  return rank === -1 ? TYPE_ORDER.length : rank;
-}
-
 /** `JSON.stringify(page.toJSON())`, written by hand for pages without extensions. */
 function pageJSON(page: SitemapPage): string {
   if (hasExtensions(page)) return JSON.stringify(page.toJSON());
@@ -337,200 +325,4 @@ function pageJSON(page: SitemapPage): string {
   },"changeFrequency":${
     page.changeFrequency === null ? "null" : `"${page.changeFrequency}"`
   },"newsStory":null,"images":[],"videos":[],"alternates":[]}`;
-}
-
-/**
- * The `--stats` report, one line per fact, for people (not parsers).
- *
- * @param stats The root's counters.
- * @returns Lines without line breaks.
- */
-export function formatStats(stats: SitemapTreeStats): string[] {
-  // A fixed order: the library counts types in the order sitemaps finished, which varies.
-  const byType = Object.entries(stats.sitemapsByType).sort(([a], [b]) => typeRank(a) - typeRank(b));
-  const total = byType.reduce((sum, [, n]) => sum + n, 0);
-  const lines = [
-    `sitemaps      ${formatCount(total)}${
-      byType.length === 0
-        ? ""
-        : ` (${byType.map(([type, n]) => `${type} ${formatCount(n)}`).join(", ")})`
-    }`,
-    `invalid       ${formatCount(stats.invalid.length)}`,
-  ];
-  for (const { url, reason } of stats.invalid) lines.push(`  ${url}: ${reason}`);
-  if (stats.warnings.length > 0) {
-    lines.push(`read in part  ${formatCount(stats.warnings.length)}`);
-    for (const { url, warning } of stats.warnings) lines.push(`  ${url}: ${warning}`);
-  }
-  lines.push(
-    `requests      ${formatCount(stats.requests)}`,
-    `downloaded    ${formatBytes(stats.bytesDownloaded)}`,
-    `decompressed  ${formatBytes(stats.bytesDecompressed)}`,
-    `pages         ${formatCount(stats.pagesFound)} found, ${formatCount(stats.pagesKept)} kept`,
-  );
-  // Incremental-crawl counters only matter, and only show, when something was reused.
-  if (stats.notModified > 0) {
-    lines.push(`not modified  ${formatCount(stats.notModified)} (304, reused from the cache)`);
-  }
-  if (stats.skipped > 0) {
-    lines.push(`skipped       ${formatCount(stats.skipped)} (index lastmod before --since)`);
-  }
-  if (stats.cacheErrors.length > 0) {
-    lines.push(`cache errors  ${formatCount(stats.cacheErrors.length)}`);
-    for (const { url, reason } of stats.cacheErrors) lines.push(`  ${url}: ${reason}`);
-  }
-  lines.push(
-    `parse time    ${formatDuration(stats.parseMs)}`,
-    `elapsed       ${formatDuration(stats.elapsedMs)}`,
-  );
-  return lines;
-}
-
-/**
- * `summary`: one row per sitemap in tree order — type, pages, bytes
- * downloaded, the `<lastmod>` its index gave it, the HTTP status (or `-`),
- * and its URL indented by depth, an invalid one followed by its reason —
- * then the totals, with distinct and duplicate page counts.
- *
- * @param root The tree.
- * @param stats The call's counters (for statuses and sizes).
- * @returns Lines with their `\n`.
- */
-export function* summaryFormat(
-  root: AbstractSitemap,
-  stats: SitemapTreeStats,
-): Generator<string, void, undefined> {
-  const fetches = new Map<string, SitemapTreeStats["fetches"][number]>();
-  for (const f of stats.fetches) {
-    if (!fetches.has(f.finalUrl)) fetches.set(f.finalUrl, f);
-    if (!fetches.has(f.url)) fetches.set(f.url, f);
-  }
-  const rows: string[][] = [["TYPE", "PAGES", "BYTES", "LASTMOD", "STATUS", "SITEMAP"]];
-  let sitemaps = 0;
-  let invalid = 0;
-  let pages = 0;
-  let bytes = 0;
-  const distinct = new Set<string>();
-  const counted = new Set<SitemapTreeStats["fetches"][number]>();
-  const visit = (node: AbstractSitemap, depth: number, lastmod: Date | null): void => {
-    if (!(node instanceof IndexWebsiteSitemap)) {
-      sitemaps++;
-      const fetch = fetches.get(node.url);
-      const count = node instanceof AbstractPagesSitemap ? node.pages.length : 0;
-      pages += count;
-      // A sitemap listed twice was downloaded once.
-      if (fetch !== undefined && !counted.has(fetch)) {
-        counted.add(fetch);
-        bytes += fetch.downloadedBytes;
-      }
-      if (node instanceof AbstractPagesSitemap) {
-        for (const page of node.allPages()) distinct.add(page.url);
-      }
-      const reason = (node as { readonly reason?: string }).reason;
-      if (node.type === "invalid") invalid++;
-      rows.push([
-        node.type,
-        formatCount(count),
-        fetch === undefined ? "-" : formatBytes(fetch.downloadedBytes),
-        lastmod === null ? "-" : isoString(lastmod.getTime()).slice(0, 10),
-        fetch?.status === null || fetch === undefined ? "-" : String(fetch.status),
-        "  ".repeat(depth) + node.url + (reason === undefined ? "" : `  (${reason})`),
-      ]);
-    }
-    const next = node instanceof IndexWebsiteSitemap ? depth : depth + 1;
-    const lastmods = node instanceof AbstractIndexSitemap && !(node instanceof IndexWebsiteSitemap)
-      ? node.subSitemapLastModified
-      : [];
-    node.subSitemaps.forEach((child, i) => visit(child, next, lastmods[i] ?? null));
-  };
-  visit(root, 0, null);
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const right = new Set([1, 2]);
-  for (const row of rows) {
-    yield row.map((cell, c) =>
-      c === row.length - 1
-        ? cell
-        : right.has(c)
-        ? cell.padStart(widths[c]!)
-        : cell.padEnd(widths[c]!)
-    ).join("  ") + "\n";
-  }
-  yield `\n${formatCount(sitemaps)} sitemaps (${formatCount(invalid)} invalid), ${
-    formatCount(pages)
-  } pages: ${formatCount(distinct.size)} distinct, ${
-    formatCount(pages - distinct.size)
-  } duplicates; ${formatBytes(bytes)} downloaded\n`;
-}
-
-/** Months a histogram shows one by one; a longer span is shown by year. */
-const HISTOGRAM_MAX_MONTHS = 36;
-
-/** Bar width of the largest month in {@linkcode histogramFormat}. */
-const HISTOGRAM_WIDTH = 50;
-
-/**
- * `histogram`: a bar chart of pages by lastmod month (UTC), every month from
- * the first to the last (by year when they span more than three years; three
- * or more empty rows in a row are shown as one), then a bar for pages without
- * a lastmod.
- *
- * @param root The tree.
- * @returns Lines with their `\n`.
- */
-export function* histogramFormat(root: AbstractSitemap): Generator<string, void, undefined> {
-  const byMonth = new Map<number, number>();
-  let undated = 0;
-  for (const node of pagesNodes(root)) {
-    for (const page of node.allPages()) {
-      const date = page.lastModified;
-      if (date === null) {
-        undated++;
-        continue;
-      }
-      const month = date.getUTCFullYear() * 12 + date.getUTCMonth();
-      byMonth.set(month, (byMonth.get(month) ?? 0) + 1);
-    }
-  }
-  const rows: [string, number][] = [];
-  if (byMonth.size > 0) {
-    const months = [...byMonth.keys()];
-    const first = Math.min(...months);
-    const last = Math.max(...months);
-    if (last - first < HISTOGRAM_MAX_MONTHS) {
-      for (let m = first; m <= last; m++) {
-        const label = `${Math.floor(m / 12)}-${String(m % 12 + 1).padStart(2, "0")}`;
-        rows.push([label, byMonth.get(m) ?? 0]);
-      }
-    } else {
-      // Decades of lastmods by month would scroll away: by year instead.
-      const byYear = new Map<number, number>();
-      for (const [m, n] of byMonth) {
-        byYear.set(Math.floor(m / 12), (byYear.get(Math.floor(m / 12)) ?? 0) + n);
-      }
-      for (let y = Math.floor(first / 12); y <= Math.floor(last / 12); y++) {
-        rows.push([String(y), byYear.get(y) ?? 0]);
-      }
-    }
-  }
-  // A long gap is one row ("2004–2022  0"), so the months with pages stay on one screen.
-  for (let i = 0; i < rows.length; i++) {
-    let j = i;
-    while (j < rows.length && rows[j]![1] === 0) j++;
-    if (j - i >= 3) rows.splice(i, j - i, [`${rows[i]![0]}–${rows[j - 1]![0]}`, 0]);
-  }
-  if (undated > 0) rows.push(["no date", undated]);
-  if (rows.length === 0) {
-    yield "no pages\n";
-    return;
-  }
-  const max = Math.max(...rows.map(([, n]) => n));
-  const countWidth = Math.max(...rows.map(([, n]) => formatCount(n).length));
-  const labelWidth = Math.max(...rows.map(([label]) => label.length));
-  for (const [label, n] of rows) {
-    // A month with pages always shows at least one block.
-    const bar = n === 0 ? 0 : Math.max(1, Math.round((n / max) * HISTOGRAM_WIDTH));
-    yield `${label.padEnd(labelWidth)}  ${formatCount(n).padStart(countWidth)}${
-      bar === 0 ? "" : "  " + "█".repeat(bar)
-    }\n`;
-  }
 }

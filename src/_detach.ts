@@ -20,7 +20,7 @@ import type { PackedPages } from "./parse/_result.ts";
  * (zlib's sized output chunk is one byte longer than the document);
  * `minBytes`: smaller views are left to the collector.
  */
-export function freeNow(
+export function detachBuffer(
   view: ArrayBufferView,
   options: { readonly slackBytes?: number; readonly minBytes?: number } = {},
 ): void {
@@ -39,13 +39,13 @@ export function freeNow(
 
 /**
  * Frees every column of packed pages nobody will read again (each by
- * {@linkcode freeNow}, so a column sharing a buffer with more is left alone).
+ * {@linkcode detachBuffer}, so a column sharing a buffer with more is left alone).
  *
  * @param pages The columns to free.
  */
-export function freePackedPages(pages: PackedPages): void {
+export function detachPackedPages(pages: PackedPages): void {
   const { urlBytes, urlEnds, lastModified, priority, changeFrequency } = pages;
   for (const column of [urlBytes, urlEnds, lastModified, priority, changeFrequency]) {
-    freeNow(column);
+    detachBuffer(column);
   }
 }

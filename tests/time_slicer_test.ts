@@ -1,5 +1,5 @@
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
-import { TimeSlicer } from "../src/_slice.ts";
+import { TimeSlicer } from "../src/_time_slicer.ts";
 
 function busy(ms: number): void {
   const end = performance.now() + ms;

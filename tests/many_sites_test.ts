@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
-import { sitemapTreesForHomepages, type SiteResult } from "../src/sitemap_trees.ts";
+import { sitemapTreesForHomepages, type SiteResult } from "../src/many_sites.ts";
 import { sitemapIndex } from "./_tree_helpers.ts";
 
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";

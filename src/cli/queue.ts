@@ -19,12 +19,14 @@ import {
   type SiteWorker,
   type SiteWorkerOptions,
   startSiteWorker,
-} from "../queue/site_queue.ts";
-import { homepagesOf, linesOf, sitesOptions } from "./_batch.ts";
-import { type ParsedFlags, PROGRAM, REDIS_TIMEOUT_MS, WORKER_GRACE_MS } from "./_args.ts";
+} from "../../bullmq.ts";
+import { homepagesOf, linesOf } from "./batch.ts";
+import type { ParsedFlags } from "./_args.ts";
+import { sitesOptions } from "./_options.ts";
+import { PROGRAM } from "./_spec.ts";
 import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
 import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
-import { formatCount } from "./_units.ts";
+import { formatCount } from "../format/_units.ts";
 
 /** How long closing a queue may take before the command ends anyway (Redis may be gone), ms. */
 const CLOSE_MS = 2_000;
@@ -73,7 +75,7 @@ export async function queueCommand(
   const place: RedisPlace = {
     connection: { url: url.href, maxRetriesPerRequest: null },
     where: `${url.hostname}:${url.port === "" ? 6379 : url.port}`,
-    waitMs: flags.integer("redis-timeout", 1) ?? REDIS_TIMEOUT_MS[command],
+    waitMs: flags.integer("redis-timeout", 1)!,
     queue: flags.nonEmpty("queue", "a name") ?? DEFAULT_QUEUE,
   };
   if (command === "enqueue") return await enqueue(operands[0]!, place, io, stderr);
@@ -82,7 +84,7 @@ export async function queueCommand(
   const stalledInterval = flags.integer("stalled-interval", 1);
   const lockDuration = flags.integer("lock-duration", 1);
   const name = flags.nonEmpty("name", "a name");
-  const graceMs = flags.integer("grace", 0) ?? WORKER_GRACE_MS;
+  const graceMs = flags.integer("grace", 0)!;
   const options: SiteWorkerOptions = {
     ...sitesOptions(flags),
     connection: place.connection,
@@ -145,6 +147,16 @@ type WorkerEnd =
   | { readonly kind: "emptied"; readonly held: number }
   | { readonly kind: "drained" };
 
+/** What a worker run holds: the site worker, the queue it watches Redis through, and its tallies. */
+interface WorkerRun {
+  readonly site: SiteWorker;
+  readonly queue: Queue;
+  readonly watch: RedisWatch;
+  readonly say: (line: string) => void;
+  /** Sites done, and sites failed for good. */
+  readonly counts: { done: number; failed: number };
+}
+
 async function runWorker(
   options: SiteWorkerOptions,
   place: RedisPlace,
@@ -160,6 +172,22 @@ async function runWorker(
     say(messageOf(error));
     return 1;
   }
+  const worker = watchWorker(site, place, say);
+  const end = await workerEnd(worker, place, run.drain, io.signal);
+  const { status, handedBack } = await stopWorker(worker, end, place, run.graceMs, io, stderr);
+  worker.watch.stop();
+  await bounded(worker.queue.close());
+  const { done, failed } = worker.counts;
+  say(
+    `${formatCount(done)} ${done === 1 ? "site" : "sites"} done, ${formatCount(failed)} failed${
+      handedBack > 0 ? `, ${formatCount(handedBack)} handed back to the queue` : ""
+    }`,
+  );
+  return status;
+}
+
+/** Watches Redis through a queue of the worker's own, and tallies and reports the worker's sites. */
+function watchWorker(site: SiteWorker, place: RedisPlace, say: (line: string) => void): WorkerRun {
   const queue = new Queue(place.queue, { connection: place.connection });
   const watch = new RedisWatch(queue, {
     where: place.where,
@@ -174,17 +202,25 @@ async function runWorker(
   queue.on("error", onError);
   queue.on("ioredis:close", () => watch.closed());
   site.worker.on("error", onError);
-  let done = 0;
-  let failed = 0;
-  site.worker.on("completed", () => done++);
+  const counts = { done: 0, failed: 0 };
+  site.worker.on("completed", () => counts.done++);
   site.worker.on("failed", (job, error) => {
     const line = failureLine(job, error);
-    if (line.final) failed++;
+    if (line.final) counts.failed++;
     say(line.text);
   });
+  return { site, queue, watch, say, counts };
+}
 
-  const end = await new Promise<WorkerEnd>((resolve) => {
-    interrupted(io.signal).then(() => resolve({ kind: "signal" }));
+/** Waits for what ends the run: a signal, Redis given up on, or (with `--drain`) the queue emptied or worked through. */
+function workerEnd(
+  { site, watch, say }: WorkerRun,
+  place: RedisPlace,
+  drain: boolean,
+  signal: AbortSignal | undefined,
+): Promise<WorkerEnd> {
+  return new Promise<WorkerEnd>((resolve) => {
+    interrupted(signal).then(() => resolve({ kind: "signal" }));
     watch.gaveUp.then((line) => resolve({ kind: "redis", line }));
     let held = 0;
     watch.onCounts((counts, afterLoss) => {
@@ -193,15 +229,23 @@ async function runWorker(
         // Jobs are kept once finished, so a queue empty in every state after
         // Redis came back has lost them: not a queue worked through.
         say(emptiedLine(place.queue, held));
-        if (run.drain) resolve({ kind: "emptied", held });
+        if (drain) resolve({ kind: "emptied", held });
       }
       held = Math.max(afterLoss && total === 0 ? 0 : held, total);
-      if (run.drain && pending(counts) === 0 && site.inHand === 0) resolve({ kind: "drained" });
+      if (drain && pending(counts) === 0 && site.inHand === 0) resolve({ kind: "drained" });
     });
   });
+}
 
-  let handedBack = 0;
-  let status = 0;
+/** Stops the worker as its end asks: the exit status, and how many sites went back to the queue. */
+async function stopWorker(
+  { site, watch, say, counts }: WorkerRun,
+  end: WorkerEnd,
+  place: RedisPlace,
+  graceMs: number,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<{ status: number; handedBack: number }> {
   switch (end.kind) {
     case "signal": {
       const signal = interruptName(io.signal);
@@ -209,45 +253,29 @@ async function runWorker(
         // Nothing can be handed back to a Redis that does not answer.
         say(`${signal}: stopping at once, Redis at ${place.where} is not answering`);
         await bounded(site.close({ force: true }));
-        status = 130;
-        break;
+        return { status: 130, handedBack: 0 };
       }
       say(
         `${signal}: taking no more sites; the ${site.inHand} in hand get ${
-          seconds(run.graceMs)
+          seconds(graceMs)
         } to finish, then go back to the queue (${signal} again exits at once)`,
       );
-      const closed = await first({
-        done: site.close({ graceMs: run.graceMs }),
-        redis: watch.gaveUp,
-      });
-      if (closed.kind === "done") handedBack = closed.value.handedBack;
-      else stderr.write(`${PROGRAM}: ${closed.value}\n`);
-      status = 130;
-      break;
+      const closed = await first({ done: site.close({ graceMs }), redis: watch.gaveUp });
+      if (closed.kind === "done") return { status: 130, handedBack: closed.value.handedBack };
+      stderr.write(`${PROGRAM}: ${closed.value}\n`);
+      return { status: 130, handedBack: 0 };
     }
     case "redis":
       stderr.write(`${PROGRAM}: ${end.line}\n`);
       await bounded(site.close({ force: true }));
-      status = 1;
-      break;
+      return { status: 1, handedBack: 0 };
     case "emptied":
       await bounded(site.close({ force: true }));
-      status = 1;
-      break;
+      return { status: 1, handedBack: 0 };
     case "drained":
       await bounded(site.close());
-      status = failed > 0 ? 1 : 0;
-      break;
+      return { status: counts.failed > 0 ? 1 : 0, handedBack: 0 };
   }
-  watch.stop();
-  await bounded(queue.close());
-  say(
-    `${formatCount(done)} ${done === 1 ? "site" : "sites"} done, ${formatCount(failed)} failed${
-      handedBack > 0 ? `, ${formatCount(handedBack)} handed back to the queue` : ""
-    }`,
-  );
-  return status;
 }
 
 /**
