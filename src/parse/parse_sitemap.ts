@@ -13,6 +13,7 @@ import {
 } from "./_decode.ts";
 import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
+import { errorMessage } from "../_error_message.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
@@ -104,13 +105,7 @@ function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
  * @returns Pages, index children, or the reason the document is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  try {
-    return read(bytes, options);
-  } catch (e) {
-    if (e instanceof ParseCancelled) throw e;
-    // Readers are written not to throw; this is the net under that promise.
-    return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  return readOrInvalid(bytes, options, true);
 }
 
 /**
@@ -122,11 +117,21 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
  * @returns What {@linkcode parseSitemap} returns.
  */
 export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
+  return readOrInvalid(bytes, options, false);
+}
+
+/** {@linkcode read}, with what it throws (a cancellation aside) as the reason the document is invalid. */
+function readOrInvalid(
+  bytes: Uint8Array,
+  options: ParseSitemapOptions,
+  fast: boolean,
+): ParseResult {
   try {
-    return read(bytes, options, false);
+    return read(bytes, options, fast);
   } catch (e) {
     if (e instanceof ParseCancelled) throw e;
-    return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
+    // Readers are written not to throw; this is the net under that promise.
+    return invalid(`Unable to parse sitemap: ${errorMessage(e)}`);
   }
 }
 
@@ -135,7 +140,7 @@ function defaultLimits(options: ParseSitemapOptions): boolean {
   return options.maxDepth === undefined && options.maxTokenLength === undefined;
 }
 
-function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): ParseResult {
+function read(bytes: Uint8Array, options: ParseSitemapOptions, fast: boolean): ParseResult {
   const since = options.since ?? NaN;
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const base = parseBase(options.url);
