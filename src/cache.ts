@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { runtime } from "./runtime/mod.ts";
+import { replaceFile, runtime } from "./runtime/mod.ts";
 
 /**
  * Where `sitemapTreeForHomepage()` keeps one entry per sitemap URL between
@@ -162,18 +162,10 @@ export class FileSitemapCache implements SitemapCache {
    * @throws When the directory or file cannot be written.
    */
   async set(url: string, entry: Uint8Array): Promise<void> {
-    const { mkdir, rename, rm, writeFile } = await runtime.loadFileSystem();
+    const { mkdir } = await runtime.loadFileSystem();
     this.#made ??= mkdir(this.directory, { recursive: true });
     await this.#made;
-    const path = await this.#path(url);
-    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    try {
-      await writeFile(temporary, entry);
-      await rename(temporary, path);
-    } catch (error) {
-      await rm(temporary, { force: true }).catch(() => {});
-      throw error;
-    }
+    await replaceFile(await this.#path(url), entry);
   }
 
   async #path(url: string): Promise<string> {

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { SitemapTreesOptions } from "../../mod.ts";
+import { REPORT_DEFAULTS, type SitemapTreesOptions } from "../../mod.ts";
 
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
@@ -249,7 +249,8 @@ export type OutputFormat =
   | "ndjson"
   | "csv"
   | "summary"
-  | "histogram";
+  | "histogram"
+  | "sections";
 
 /** Every output format, in the order the usage lists them. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = [
@@ -260,19 +261,20 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = [
   "csv",
   "summary",
   "histogram",
+  "sections",
 ];
 
 const EXIT_STATUS = `Exit status: 0 at least one sitemap was read (even if some were invalid),
-1 the site could not be reached or another runtime failure (one line on
-stderr says which), 2 usage error, 3 the site answered but publishes no
-sitemap, 130 interrupted.
+1 the site could not be reached, a bot wall answered instead, or another
+runtime failure (one line on stderr says which), 2 usage error, 3 the site
+answered but publishes no sitemap, 130 interrupted.
 `;
 
 /** `ls`: the tree, its pages or a summary. */
 export const LS: CommandSpec = {
   name: "ls",
   operands: "URL|FILE|-",
-  summary: "print a site's sitemap tree, its pages, a summary or a lastmod chart",
+  summary: "print a site's sitemap tree, its pages, a summary, a lastmod chart or its sections",
   description: `Finds every sitemap the website at URL publishes (robots.txt, well-known
 paths, nested indexes) and prints the tree or its pages. A URL that is
 evidently a sitemap (robots.txt, or a path ending .xml, .xml.gz, .gz, .txt,
@@ -292,12 +294,18 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
             "ndjson: one JSON object per page, as each sitemap completes\n" +
             "csv: url,lastmod,changefreq,priority,sitemap (RFC 4180, CRLF)\n" +
             "summary: one row per sitemap, then totals (distinct, duplicate pages)\n" +
-            "histogram: a bar chart of pages by lastmod month",
+            "histogram: a bar chart of pages by lastmod month\n" +
+            "sections: pages per path prefix, their share, lastmod range, sitemaps",
         ),
+        {
+          name: "depth",
+          value: "N",
+          help: "sections: path segments per section (default 1; 0 groups by host)",
+        },
         {
           name: "strip-url",
           short: "u",
-          help: "print URLs on the site's host as paths (tabtree, pages)",
+          help: "print URLs on the site's host as paths (tabtree, pages, sections)",
         },
         { name: "unique", help: "print each page once (pages, ndjson, csv)" },
         { name: "no-pages", help: "tabtree: the sitemaps only, without their pages" },
@@ -306,6 +314,12 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
           help: "ndjson, csv: add each sitemap's Last-Modified, ETag and download date\n" +
             "(advertools' columns; written once the crawl is done)",
         },
+        {
+          name: "save",
+          value: "FILE",
+          help: "also write the tree as a snapshot to FILE, for diff (written whole,\n" +
+            "by rename, once the crawl is done; not when it read no sitemap)",
+        },
       ],
     },
     CRAWL_FLAGS,
@@ -313,6 +327,100 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
     META_FLAGS,
   ],
   footer: EXIT_STATUS,
+};
+
+/** The output formats of `diff` and `watch`. */
+export type ChangeFormat = "tabtree" | "ndjson" | "summary";
+
+/** Every change format, in the order the usage lists them. */
+export const CHANGE_FORMATS: readonly ChangeFormat[] = ["tabtree", "ndjson", "summary"];
+
+/** The output flags of `diff` and `watch`. */
+const CHANGE_OUTPUT: readonly FlagSpec[] = [
+  formatFlag(
+    "tabtree",
+    "tabtree (default): a line per change, grouped by sitemap: + added,\n" +
+      "- removed, ~ changed (fields as before → after), ? unavailable\n" +
+      "ndjson: one JSON object per change (nothing when nothing changed)\n" +
+      "summary: pages and sitemaps per kind of change",
+  ),
+  {
+    name: "strip-url",
+    short: "u",
+    help: "tabtree: print URLs on the site's host as paths",
+  },
+];
+
+/** `diff`: what changed between two versions of a site. */
+export const DIFF: CommandSpec = {
+  name: "diff",
+  operands: "BEFORE AFTER",
+  summary: "print what changed between two snapshots, JSON trees or crawls of a site",
+  description: `Compares two versions of a site's sitemaps and prints what changed: pages
+added, removed, changed (naming the fields: lastModified, changeFrequency,
+priority, images, videos, alternates, newsStory, sitemap when it moved) or
+unavailable (their sitemap could not be read in AFTER: an outage is not a
+deletion), and sitemaps added, removed or changed. BEFORE and AFTER are each a
+snapshot (ls --save), a JSON tree (ls -f json), a sitemap file, or a URL
+crawled now with the crawl flags.`,
+  minOperands: 2,
+  maxOperands: 2,
+  flags: [
+    { heading: "Output", flags: CHANGE_OUTPUT },
+    CRAWL_FLAGS,
+    {
+      heading: "Reporting",
+      flags: REPORT_FLAGS.flags.filter((f) =>
+        ["verbose", "log-file", "no-progress"].includes(f.name)
+      ),
+    },
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 compared (whether or not anything changed), 1 a side could
+not be read (a damaged snapshot: one line says what is wrong) or its site not
+reached, 2 usage error, 3 a URL's site answered but publishes no sitemap,
+130 interrupted.
+`,
+};
+
+const STATE: FlagSpec = {
+  name: "state",
+  value: "DIR",
+  help: "keep each site's last good snapshot, and the crawl cache, in DIR",
+};
+
+/** `watch`: the cron form of `diff`. */
+export const WATCH: CommandSpec = {
+  name: "watch",
+  operands: "URL",
+  summary: "print what changed on a site since the last run (state kept in --state DIR)",
+  description: `The cron form of diff. The first run crawls URL, records its state in DIR and
+says so on stderr. Each later run crawls again with the cache in DIR (an
+unchanged sitemap costs one conditional request and no parse), prints what
+changed since the last good run ("no changes" when nothing did), then replaces
+the state (written whole, by rename). A run whose crawl fails (the site
+unreachable, or no sitemap) leaves the state as it was and exits non-zero, so
+the next good run compares with the last good state. A sitemap that cannot be
+read keeps its last pages in the state and is reported (? lines) on each run
+until it answers again. A DIR may hold many sites (batch --state uses the same
+layout); two runs for one site at once are refused (a lock file beside its
+state, with the process id).`,
+  minOperands: 1,
+  maxOperands: 1,
+  flags: [
+    {
+      heading: "Output",
+      flags: [{ ...STATE, help: STATE.help + " (required)" }, ...CHANGE_OUTPUT],
+    },
+    CRAWL_FLAGS,
+    REPORT_FLAGS,
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 the changes were printed and the state replaced (or the first
+state recorded), 1 the site could not be reached (the state is kept), the state
+is damaged, in use by another run, or cannot be written, 2 usage error, 3 the
+site answered but publishes no sitemap (the state is kept), 130 interrupted.
+`,
 };
 
 /** `lint`: protocol problems per sitemap. */
@@ -325,7 +433,10 @@ URL names) and reports protocol problems per sitemap, in tree order, with the
 offending URL and value: more than 50,000 URLs or 50 MB, a <loc> that is not an
 absolute http(s) URL, pages on another host, unparseable or future lastmods,
 one lastmod for every page, priority outside 0..1, unknown changefreq, URLs in
-several sitemaps, redirects and statuses other than 200.`,
+several sitemaps, redirects and statuses other than 200; pages and sitemaps
+that robots.txt disallows (for --robots-agent); hreflang codes that are no
+language or region, alternates that do not link back, sets that leave the page
+out or give one code two URLs.`,
   minOperands: 1,
   maxOperands: 1,
   flags: [
@@ -338,6 +449,13 @@ several sitemaps, redirects and statuses other than 200.`,
           default: "5",
           help: "problems listed per sitemap and kind (default 5; all are counted)",
         },
+        {
+          name: "robots-agent",
+          value: "UA",
+          default: "*",
+          help: "check robots.txt rules as this crawler does (default *, the rules of\n" +
+            "crawlers without a group of their own; e.g. Googlebot, as Search Console)",
+        },
       ],
     },
     CRAWL_FLAGS,
@@ -347,6 +465,68 @@ several sitemaps, redirects and statuses other than 200.`,
   footer: `Exit status: 0 no errors (warnings allowed), 1 errors found, the site
 could not be reached or another runtime failure, 2 usage error, 3 the site
 answered but publishes no sitemap.
+`,
+};
+
+/** `report`: one self-contained HTML page of a site's sitemaps. */
+export const REPORT: CommandSpec = {
+  name: "report",
+  operands: "URL|FILE|-",
+  summary: "write a site's sitemaps as one self-contained HTML page",
+  description: `Crawls the website at URL as ls does (a URL that is evidently a sitemap is
+read alone), or reads FILE or - (a snapshot from ls --save, the JSON of
+ls -f json, or a sitemap), and writes one HTML page: the outcome and totals, the sitemap
+tree, pages by lastmod month and by section, the protocol problems, and with
+--against what changed since an earlier crawl. It loads nothing when viewed
+and runs no script from the site. The file is written whole (to a temporary
+name, then renamed), also when the site cannot be reached or publishes no
+sitemap, so the report shows that outcome; the exit status says it too.`,
+  minOperands: 1,
+  maxOperands: 1,
+  flags: [
+    {
+      heading: "Output",
+      flags: [
+        {
+          name: "out",
+          short: "o",
+          value: "FILE",
+          help: "where the report goes (required); - for stdout",
+        },
+        {
+          name: "against",
+          value: "FILE",
+          help: "an earlier crawl (ls --save or ls -f json output): show the changes",
+        },
+        {
+          name: "sample",
+          value: "N",
+          default: String(REPORT_DEFAULTS.sample),
+          help:
+            `page URLs listed per sitemap and per kind of change (default ${REPORT_DEFAULTS.sample})`,
+        },
+        {
+          name: "depth",
+          value: "N",
+          default: String(REPORT_DEFAULTS.depth),
+          help: `path segments of a section (default ${REPORT_DEFAULTS.depth})`,
+        },
+        {
+          name: "no-problems",
+          help: "leave out the protocol problems (checking a large tree takes longer than\n" +
+            "crawling it)",
+        },
+      ],
+    },
+    CRAWL_FLAGS,
+    REPORT_FLAGS,
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 the report was written (at least one sitemap was read, or
+FILE held a tree), 1 the site could not be reached (the report is written and
+says so) or another runtime failure (one line on stderr says which; no
+report), 2 usage error, 3 the site answered but publishes no sitemap (the
+report is written and says so), 130 interrupted.
 `,
 };
 
@@ -383,12 +563,19 @@ A line is written whole or not at all, so --resume continues a killed run.`,
         formatFlag(
           "summary",
           "summary (default): one line per site: homepage, status (ok,\n" +
-            "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
+            "no-sitemaps, unreachable, blocked, invalid-input), reason, sitemaps,\n" +
             "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
-            'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
+            "(with --state: state, changes)\n" +
+            'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}\n' +
+            'changes: with --state, one line per change with its site, then {"site":…,"summary":{…}}',
         ),
         { name: "out", short: "o", value: "FILE", help: "append to FILE instead of stdout" },
         { name: "resume", help: "with --out: skip the sites already finished in FILE" },
+        {
+          ...STATE,
+          help: STATE.help + ", as watch does;\n" +
+            "summary lines gain the site's state and change counts",
+        },
         SITE_CONCURRENCY,
       ],
     },
@@ -397,7 +584,8 @@ A line is written whole or not at all, so --resume continues a killed run.`,
     META_FLAGS,
   ],
   footer: `Exit status: 0 the run completed (a site's failure is data in the output),
-1 it could not run (input or output unusable), 2 usage error, 130 interrupted.
+1 it could not run (input or output unusable) or a site's state could not be
+written (one stderr line per site), 2 usage error, 130 interrupted.
 `,
 };
 
@@ -473,6 +661,11 @@ signal exits at once. A lost Redis is one line, its return another.`,
         QUEUE,
         { name: "out", short: "o", value: "DIR", help: "where the site files go (required)" },
         { name: "drain", help: "stop once the queue has no job waiting, delayed or active" },
+        {
+          ...STATE,
+          help: STATE.help + " (shared storage for\n" +
+            "a fleet); summaries gain the site's state and change counts",
+        },
         redisTimeout("worker", ", at start or later"),
         {
           name: "grace",
@@ -505,7 +698,7 @@ queue (restarted without persistence), 2 usage error, 130 interrupted (143 by SI
 
 /** The commands, in the order the program's help lists them. */
 export const COMMANDS: Map<string, CommandSpec> = new Map(
-  [LS, LINT, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
+  [LS, LINT, DIFF, WATCH, REPORT, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
 );
 
 /** The program's help: the commands, and where each one's flags are. */
@@ -533,7 +726,7 @@ export function commandUsage(spec: CommandSpec): string {
         flag.value === undefined ? "" : ` ${flag.value}`
       }`;
       const [first, ...rest] = flag.help.split("\n");
-      if (left.length > 24) {
+      if (left.length >= 24) {
         out.push(`  ${left}`, `  ${" ".repeat(24)}${first}`);
       } else {
         out.push(`  ${left.padEnd(24)}${first}`);

@@ -1,6 +1,6 @@
 /**
- * `sitemap-tree ls URL|FILE|-`: a site's sitemap tree, its pages, a summary
- * or a lastmod chart (the formats are in `src/format/`). A homepage is
+ * `sitemap-tree ls URL|FILE|-`: a site's sitemap tree, its pages, a summary,
+ * a lastmod chart or its sections (the formats are in `src/format/`). A homepage is
  * crawled with discovery, a URL that evidently names a sitemap is read
  * alone, a file or stdin is parsed without network; the flat formats are
  * written as each sitemap completes. Its flags are the `LS` spec in
@@ -13,9 +13,9 @@ import { readFile } from "node:fs/promises";
 import {
   type AbstractSitemap,
   decompressSitemap,
-  FileSitemapCache,
   InvalidSitemap,
   type PageStream,
+  saveSnapshot,
   type SitemapFetchStat,
   sitemapFromString,
   type SitemapPage,
@@ -40,8 +40,10 @@ import {
   sitemapColumns,
 } from "../format/page_records.ts";
 import { histogramFormat } from "../format/histogram.ts";
+import { sectionsFormat } from "../format/sections.ts";
 import { summaryFormat } from "../format/summary.ts";
 import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
+import { readAll } from "./_files.ts";
 import { BatchWriter, type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { logLine, type LogSink, openLogFile } from "./_log.ts";
 import { crawlOptions, type Input, type LsOutput, lsOutput, readInput } from "./_options.ts";
@@ -55,7 +57,7 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 const FLAT = new Set<OutputFormat>(["pages", "ndjson", "csv"]);
 
 /** A crawl's input: a homepage, or a sitemap read alone. */
-type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
+export type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
 
 /**
  * Runs `ls`.
@@ -79,37 +81,67 @@ export async function lsCommand(
   if (input.kind === "file" || input.kind === "stdin") {
     return await lsLocal(input, output, options, io, stderr);
   }
+  return await withCrawl({ input, flags, options, logFile, io, stderr }, (crawl, reporting) => {
+    const run: LsCrawl = { input, output, options: crawl, io, reporting };
+    // The sitemap columns come from the fetch records, complete once the crawl
+    // is; a snapshot needs the whole tree.
+    return FLAT.has(output.format) && !output.sitemapColumns && output.save === null
+      ? lsStream(run)
+      : lsTree(run);
+  });
+}
+
+/** What a command's crawl needs from its command line. */
+export interface CrawlSetup {
+  readonly input: UrlInput;
+  readonly flags: ParsedFlags;
+  /** The options of the crawl flags. */
+  readonly options: SitemapTreeOptions;
+  /** `--log-file`, or null. */
+  readonly logFile: string | null;
+  readonly io: CliIO;
+  readonly stderr: SerialWriter;
+}
+
+/**
+ * Runs `body` with a crawl's options and reporting: says on stderr when a
+ * sitemap is read alone, opens the log and starts the progress line, and
+ * settles and closes them after `body`, whatever it does.
+ *
+ * @param setup The input, flags, crawl options and streams.
+ * @param body What to do with the crawl's options (the streams' web
+ * client, interrupt and progress listener added) and the reporting.
+ * @returns What `body` returns, or 1 when the log file cannot be opened (after one stderr line).
+ */
+export async function withCrawl<T>(
+  setup: CrawlSetup,
+  body: (crawl: SitemapTreeOptions, reporting: Reporting) => Promise<T>,
+): Promise<T | 1> {
+  const { input, io, stderr } = setup;
   if (input.kind === "sitemap") {
     stderr.write(
       `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
     );
   }
-  const reporting = await openReporting(flags, logFile, io, stderr);
+  const reporting = await openReporting(setup.flags, setup.logFile, io, stderr);
   if (reporting === null) return 1;
   try {
     const crawl: SitemapTreeOptions = {
-      ...options,
-      ...(flags.has("cache")
-        ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
-        : {}),
+      ...setup.options,
       onProgress: reporting.onProgress,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     };
     reporting.progress?.start();
-    const run: LsCrawl = { input, output, options: crawl, io, reporting };
-    // The sitemap columns come from the fetch records, complete once the crawl is.
-    return FLAT.has(output.format) && !output.sitemapColumns
-      ? await lsStream(run)
-      : await lsTree(run);
+    return await body(crawl, reporting);
   } finally {
     await reporting.settle();
     reporting.close();
   }
 }
 
-/** Where `ls` reports besides its output: stderr, the progress line, the log, `--stats`. */
-interface Reporting {
+/** Where `ls` (and `report`) report besides the output: stderr, the progress line, the log, `--stats`. */
+export interface Reporting {
   readonly stderr: SerialWriter;
   readonly progress: ProgressLine | null;
   /** The crawl's progress events, to the progress line and (`-v`) the log. */
@@ -123,7 +155,7 @@ interface Reporting {
 }
 
 /** Opens the log file (null, after one stderr line, when it cannot be) and the progress line. */
-async function openReporting(
+export async function openReporting(
   flags: ParsedFlags,
   logFile: string | null,
   io: CliIO,
@@ -176,7 +208,7 @@ async function openReporting(
 }
 
 /** The status of an interrupted command, after its one stderr line. */
-function interrupted(stderr: SerialWriter): number {
+export function interrupted(stderr: SerialWriter): number {
   stderr.write(INTERRUPTED);
   return 130;
 }
@@ -193,18 +225,9 @@ interface LsCrawl {
 /** The tree formats (and the flat ones with sitemap columns): the whole tree, then the output. */
 async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promise<number> {
   const { stderr } = reporting;
-  const done = await crawlTree(input, options).then(
-    (result) => ({ result, error: null }),
-    (error: unknown) => ({ result: null, error }),
-  );
-  // stdout may be the same terminal: the erased line must be gone before anything follows.
-  await reporting.settle();
-  if (done.result === null) {
-    if (io.signal?.aborted) return interrupted(stderr);
-    stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
-    return 1;
-  }
-  const { root, stats, outcome } = done.result;
+  const done = await settledCrawl(input, options, io, reporting);
+  if (typeof done === "number") return done;
+  const { root, stats, outcome } = done;
   if (outcome.status !== 0) {
     reporting.report(stats);
     stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
@@ -221,14 +244,71 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
       status = 1;
     }
   }
+  if (status === 0) status = await save(output, root, stderr);
   reporting.report(stats);
   return status;
 }
 
-async function crawlTree(
+/** Writes `--save`'s snapshot, if asked for: 0, or 1 after one stderr line. */
+async function save(
+  output: LsOutput,
+  root: AbstractSitemap,
+  stderr: SerialWriter,
+): Promise<number> {
+  if (output.save === null) return 0;
+  try {
+    await saveSnapshot(output.save, root);
+    return 0;
+  } catch (error) {
+    stderr.write(
+      `${PROGRAM}: Cannot write the snapshot ${JSON.stringify(output.save)}: ${message(error)}\n`,
+    );
+    return 1;
+  }
+}
+
+/** A finished crawl: its tree, its counters and its exit status. */
+export interface CrawlResult {
+  readonly root: AbstractSitemap;
+  readonly stats: SitemapTreeStats;
+  readonly outcome: TreeOutcome;
+}
+
+/**
+ * Crawls, then erases the progress line (stdout may be the same terminal:
+ * the line must be gone before anything follows).
+ *
+ * @returns The crawl, or the exit status of one that failed (after one
+ * stderr line) or was interrupted.
+ */
+export async function settledCrawl(
   input: UrlInput,
   options: SitemapTreeOptions,
-): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
+  io: CliIO,
+  reporting: Reporting,
+): Promise<CrawlResult | number> {
+  const done = await crawlTree(input, options).then(
+    (result) => ({ result, error: null }),
+    (error: unknown) => ({ result: null, error }),
+  );
+  await reporting.settle();
+  if (done.result !== null) return done.result;
+  if (io.signal?.aborted) return interrupted(reporting.stderr);
+  reporting.stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
+  return 1;
+}
+
+/**
+ * Crawls a homepage (with discovery) or one sitemap.
+ *
+ * @param input What to crawl.
+ * @param options The crawl options.
+ * @returns The tree, the call's counters and its exit status.
+ */
+export async function crawlTree(
+  input: UrlInput,
+  options: SitemapTreeOptions,
+): Promise<CrawlResult> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
     return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
@@ -259,6 +339,8 @@ function treePieces(
       return summaryFormat(root, fetches);
     case "histogram":
       return histogramFormat(root);
+    case "sections":
+      return sectionsFormat(root, output.depth, output.stripUrl);
   }
 }
 
@@ -412,13 +494,7 @@ async function lsLocal(
   } catch (error) {
     if (!isBrokenPipe(error)) throw error;
   }
-  return 0;
-}
-
-async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: (Uint8Array | string)[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
+  return await save(output, root, stderr);
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {
@@ -426,7 +502,7 @@ function* withNewlines(lines: Iterable<string>): Generator<string, void, undefin
 }
 
 /** Writes the output; false when interrupted part way. */
-async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
+export async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
   const out = new BatchWriter(io.stdout);
   for (const piece of pieces) {
     // Await only when a batch was written: one await per page would cost more than the page.
@@ -440,6 +516,7 @@ async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean
   return true;
 }
 
-function message(error: unknown): string {
+/** An error's message, for one stderr line. */
+export function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
