@@ -161,24 +161,27 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast: boolean): P
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);
   const chunks = decodeChunks(bytes, encoding, chunkBytes, first, checkpoint);
-  if (options.robots === true) {
-    let text = "";
-    for (const chunk of chunks) text += chunk;
-    const robots = parseRobotsTxt(text, base ?? undefined);
-    return {
-      kind: "index",
-      format: "robots",
-      children: robots.sitemaps.map((url) => ({ url, lastModified: NaN })),
-      warning: robots.warning,
-      robotsText: robots.text,
-    };
-  }
+  if (options.robots === true) return robotsResult(chunks, base);
   const doc = readChunks(chunks, base, since, bytes.length, tokenizerOptions(options));
   if (doc.xml === null) {
     // Only whitespace, or nothing at all: an empty text sitemap.
     return (doc.text ?? new TextSitemapReader(since)).end();
   }
   return xmlResult(doc.xml);
+}
+
+/** A robots.txt's `Sitemap:` URLs as an index, its text kept beside them. */
+function robotsResult(chunks: Iterable<string>, base: URL | null): ParseResult {
+  let text = "";
+  for (const chunk of chunks) text += chunk;
+  const robots = parseRobotsTxt(text, base ?? undefined);
+  return {
+    kind: "index",
+    format: "robots",
+    children: robots.sitemaps.map((url) => ({ url, lastModified: NaN })),
+    warning: robots.warning,
+    robotsText: robots.text,
+  };
 }
 
 /** An XML document being read: its reader's dispatcher and tokenizer. */
