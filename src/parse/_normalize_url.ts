@@ -332,7 +332,14 @@ function copy(from: Uint8Array, out: Uint8Array, o: number): number {
   return o + from.length;
 }
 
-/** The body of {@linkcode normalizeUrlBytes} on trimmed input; `cleaned`: tabs or newlines were removed. */
+/**
+ * The body of {@linkcode normalizeUrlBytes} on trimmed input; `cleaned`:
+ * tabs or newlines were removed.
+ *
+ * One function on purpose: each split tried (the scheme, the authority and
+ * the relative forms in functions of their own) slowed some URL rows of
+ * bench/shapes.ts (bench/README.md, "Shared parse modules").
+ */
 function parse(
   s: Uint8Array,
   a: number,
