@@ -49,6 +49,7 @@ import { crawlOutcome, type TreeOutcome } from "./_outcome.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
 import { type OutputFormat, PROGRAM } from "./_spec.ts";
 import { formatStats } from "./_stats.ts";
+import { errorMessage } from "../_error_message.ts";
 
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
@@ -135,7 +136,7 @@ async function openReporting(
       log = openLogFile(logFile);
     } catch (error) {
       stderr.write(
-        `${PROGRAM}: Cannot open log file ${JSON.stringify(logFile)}: ${message(error)}\n`,
+        `${PROGRAM}: Cannot open log file ${JSON.stringify(logFile)}: ${errorMessage(error)}\n`,
       );
       return null;
     }
@@ -201,7 +202,7 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
   await reporting.settle();
   if (done.result === null) {
     if (io.signal?.aborted) return interrupted(stderr);
-    stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
+    stderr.write(`${PROGRAM}: ${errorMessage(done.error)}\n`);
     return 1;
   }
   const { root, stats, outcome } = done.result;
@@ -217,7 +218,7 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
     }
   } catch (error) {
     if (!isBrokenPipe(error)) {
-      stderr.write(`${PROGRAM}: Cannot write the output: ${message(error)}\n`);
+      stderr.write(`${PROGRAM}: Cannot write the output: ${errorMessage(error)}\n`);
       status = 1;
     }
   }
@@ -354,10 +355,10 @@ async function streamFailed(error: unknown, io: CliIO, reporting: Reporting): Pr
   if (io.signal?.aborted) return interrupted(reporting.stderr);
   if (error instanceof WriteFailure) {
     if (isBrokenPipe(error.cause)) return 0;
-    reporting.stderr.write(`${PROGRAM}: Cannot write the output: ${message(error.cause)}\n`);
+    reporting.stderr.write(`${PROGRAM}: Cannot write the output: ${errorMessage(error.cause)}\n`);
     return 1;
   }
-  reporting.stderr.write(`${PROGRAM}: ${message(error)}\n`);
+  reporting.stderr.write(`${PROGRAM}: ${errorMessage(error)}\n`);
   return 1;
 }
 
@@ -390,7 +391,7 @@ async function lsLocal(
         "ls",
       );
     }
-    stderr.write(`${PROGRAM}: Cannot read ${name}: ${message(error)}\n`);
+    stderr.write(`${PROGRAM}: Cannot read ${name}: ${errorMessage(error)}\n`);
     return 1;
   }
   const inflated = await decompressSitemap(bytes);
@@ -438,8 +439,4 @@ async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean
   }
   await out.flush();
   return true;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

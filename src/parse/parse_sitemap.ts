@@ -13,6 +13,7 @@ import {
 } from "./_decode.ts";
 import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
+import { errorMessage } from "../_error_message.ts";
 import type { ParseResult } from "./_result.ts";
 import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
@@ -109,7 +110,7 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
   } catch (e) {
     if (e instanceof ParseCancelled) throw e;
     // Readers are written not to throw; this is the net under that promise.
-    return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
+    return invalid(`Unable to parse sitemap: ${errorMessage(e)}`);
   }
 }
 
@@ -126,7 +127,7 @@ export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOpti
     return read(bytes, options, false);
   } catch (e) {
     if (e instanceof ParseCancelled) throw e;
-    return invalid(`Unable to parse sitemap: ${e instanceof Error ? e.message : String(e)}`);
+    return invalid(`Unable to parse sitemap: ${errorMessage(e)}`);
   }
 }
 

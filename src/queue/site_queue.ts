@@ -18,6 +18,8 @@ import {
   siteSummary,
 } from "../format/site_record.ts";
 import { siteKey } from "../_site_key.ts";
+import { errorMessage } from "../_error_message.ts";
+import { DEFAULTS } from "../options.ts";
 
 export { siteKey };
 
@@ -198,7 +200,7 @@ export function directorySink(dir: string): SiteSink {
     mkdirSync(dir, { recursive: true });
     writeWhole(join(dir, ".sitemap-tree-write-test"), "", true);
   } catch (error) {
-    throw new Error(`Cannot write to ${dir}: ${messageOf(error)}`, { cause: error });
+    throw new Error(`Cannot write to ${dir}: ${errorMessage(error)}`, { cause: error });
   }
   return {
     write(summary, pageLines): Promise<void> {
@@ -208,7 +210,7 @@ export function directorySink(dir: string): SiteSink {
         writeWhole(file, [...pageLines, siteEndLine(summary)].join(""), false);
       } catch (error) {
         return Promise.reject(
-          new Error(`Cannot write ${file}: ${messageOf(error)}`, { cause: error }),
+          new Error(`Cannot write ${file}: ${errorMessage(error)}`, { cause: error }),
         );
       }
       return Promise.resolve();
@@ -323,7 +325,7 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
         try {
           await sink.write(summary, sitePageLines(result));
         } catch (error) {
-          throw new SiteSinkError(messageOf(error), error);
+          throw new SiteSinkError(errorMessage(error), error);
         }
         return summary;
       } finally {
@@ -333,7 +335,7 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
     {
       ...workerOptions,
       connection: connection as ConnectionOptions,
-      concurrency: siteConcurrency ?? 16,
+      concurrency: siteConcurrency ?? DEFAULTS.siteConcurrency,
     },
   );
   return {
@@ -362,8 +364,4 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
       return { handedBack };
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
