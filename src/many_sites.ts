@@ -200,8 +200,8 @@ export class SiteCrawler {
     };
     this.#scheduler = new RequestScheduler(shared);
     // Not warmed: small sites parse on this thread (discover.ts) and never
-    // need a worker, whose isolate held ~35 MiB of RSS each over a batch of
-    // 1,000 small sites (bench/batch.ts); a document that needs one starts it.
+    // need a worker, whose isolate costs memory for the whole batch
+    // (bench/README.md#batch-memory); a document that needs one starts it.
     const { pool, own } = poolForCall(shared, false);
     this.#pool = pool;
     this.#own = own;

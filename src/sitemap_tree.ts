@@ -61,11 +61,10 @@ const WARM_SITE: Readonly<Record<string, string>> = {
  * Readies the calling thread for a first call, so that its cost lands at
  * start-up rather than in the call: one `fetch` of a `data:` URL (no
  * network) makes the runtime load its fetch, streams and abort code, which
- * Deno loads on first use (that held the calling thread ~30-40 ms inside a
- * first call's first request, measured on Deno 2.9.6); then a crawl of a
- * three-document site held in memory (an injected `fetch`, parsing on this
- * thread) makes V8 compile the crawler, which it does on first use too
- * (5-14 ms before the first call's first request). Never rejects.
+ * Deno loads on first use, inside a first call's first request; then a crawl
+ * of a three-document site held in memory (an injected `fetch`, parsing on
+ * this thread) makes V8 compile the crawler, which it does on first use too
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation). Never rejects.
  */
 async function prepareCallingThread(): Promise<void> {
   try {

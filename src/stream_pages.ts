@@ -105,9 +105,9 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
  * call's counters once the crawl is over.
  *
  * It is an async iterator written out
- * rather than an async generator, since a generator's `yield` cost ~2x more
- * per page on the consumer's side (measured: 275 vs 135 ns an item in Deno,
- * 210 vs 135 in Bun). While a sitemap's pages last, `next()` builds the next
+ * rather than an async generator, since a generator's `yield` costs more per
+ * page on the consumer's side (bench/README.md#page-iteration). While a
+ * sitemap's pages last, `next()` builds the next
  * page and returns it in a settled promise; it waits only between sitemaps.
  * Like a generator, nothing starts before the first `next()`, options are
  * checked there, and `return()` (a `break` out of `for await`) or `throw()`
@@ -316,8 +316,8 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     this.#currentEntry = null;
     if (entry?.owned !== true) return;
     // Freed now rather than at this thread's next collection, which a small
-    // heap makes rare (consumed results held 43-64 MB of a 2-worker run): the
-    // pages yielded hold strings and numbers, not views of these columns.
+    // heap makes rare (bench/README.md#memory-freed-early): the pages yielded
+    // hold strings and numbers, not views of these columns.
     detachPackedPages(entry.pages);
   }
 

@@ -42,7 +42,8 @@ export function setCallingThreadWarmUp(warmUp: CallingThreadWarmUp): void {
  * closing its own.
  *
  * Starting a worker holds the calling thread while the runtime sets it up
- * (measured ~25–35 ms per worker in Deno 2.9, ~4 ms in Bun); a program that
+ * (tens of milliseconds per worker in Deno:
+ * bench/README.md#workers-start-up-warm-up-and-cancellation); a program that
  * reads sitemaps while serving other work, or reads many sites one after
  * another, pays that once here, at start-up, rather than in every call.
  * The workers start at once. They keep the process alive until
@@ -86,7 +87,7 @@ export class SitemapParserPool implements Disposable {
   /**
    * Resolves once every worker has started and warmed up (each parses
    * ~28,500 synthetic URLs so that the runtime has compiled the parser;
-   * ~0.3-0.5 s on 2 cores) and the runtime has loaded its fetch
+   * well under a second) and the runtime has loaded its fetch
    * implementation (Deno loads it on first use), so that a program can
    * finish its start-up before it begins reading sitemaps. A call made
    * sooner is not held up: a worker stops warming up at its first job.
