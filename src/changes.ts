@@ -1,6 +1,6 @@
 /**
  * What changed between two crawls of a site: `compareSitemapTrees()` and
- * the shapes of its answer (DESIGN.md §8).
+ * the shapes of its answer (docs/design.md#changes-between-crawls).
  *
  * Pages are compared by URL across each whole tree; a URL listed in several
  * sitemaps counts once, as its first listing in tree order. The counts are
@@ -604,7 +604,8 @@ export interface SitemapChangeLine {
 }
 
 /**
- * One change as the plain object of its NDJSON line (DESIGN.md §8), for
+ * One change as the plain object of its NDJSON line
+ * (docs/design.md#changes-between-crawls), for
  * `JSON.stringify`: `change` is `added`, `removed`, `changed` or
  * `unavailable`; page lines carry `page` and `sitemap`, sitemap lines
  * `sitemap` and no `page`; `changed` lines carry `fields` and the `before`

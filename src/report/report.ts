@@ -1,6 +1,6 @@
 /**
  * `reportHtml()`: a sitemap tree as one self-contained HTML page a person
- * can read, print or send on (DESIGN.md §10).
+ * can read, print or send on (docs/design.md#the-report).
  *
  * @module
  */
