@@ -70,7 +70,9 @@ Deno.test("the relative links of ARCHITECTURE.md, docs/ and bench/README.md name
       const [path = "", anchor] = target!.split("#");
       const resolved = path === "" ? file : relative(ROOT, resolve(ROOT, dirname(file), path));
       if (!existsSync(join(ROOT, resolved))) broken.push(`${file}: ${target}`);
-      else if (anchor !== undefined && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor)) {
+      else if (
+        anchor !== undefined && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor)
+      ) {
         broken.push(`${file}: ${target}`);
       }
     }
