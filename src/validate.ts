@@ -87,12 +87,27 @@ function iso(ms: number): string {
  * @param options The present and how many examples to keep.
  * @returns The problems and their counts.
  *
- * @example Count a site's protocol errors
- * ```ts ignore
+ * @example A site's protocol problems
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreeForHomepage, validateSitemapTree } from "@sitemap/tree";
  *
- * const report = validateSitemapTree(await sitemapTreeForHomepage("https://www.example.com/"));
- * for (const p of report.problems) console.log(p.severity, p.code, p.sitemap, p.url, p.value);
+ * // A site served from memory whose sitemap lists a page of another host.
+ * const site = new Map([
+ *   ["https://www.example.com/robots.txt", "Sitemap: https://www.example.com/urls.txt\n"],
+ *   ["https://www.example.com/urls.txt", "https://www.example.com/a\nhttps://cdn.example.net/b\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * const tree = await sitemapTreeForHomepage("https://www.example.com/", { fetch });
+ * const report = validateSitemapTree(tree);
+ * deepStrictEqual(
+ *   report.problems.map((p) => [p.severity, p.code, p.url]),
+ *   [["error", "cross-host", "https://cdn.example.net/b"]],
+ * );
  * ```
  */
 export function validateSitemapTree(

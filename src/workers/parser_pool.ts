@@ -50,14 +50,27 @@ export function setCallingThreadWarmUp(warmUp: CallingThreadWarmUp): void {
  * {@linkcode SitemapParserPool.close} (or `using`) ends them.
  *
  * @example Share the workers between calls
- * ```ts ignore
- * import { SitemapParserPool, sitemapTreeForHomepage } from "@sitemap/tree";
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { SitemapParserPool, sitemapTreeForSitemap } from "@sitemap/tree";
  *
- * using pool = new SitemapParserPool();
- * for (const site of ["https://a.example/", "https://b.example/"]) {
- *   const tree = await sitemapTreeForHomepage(site, { pool });
- *   console.log(site, [...tree.allPages()].length);
+ * // Two sitemaps served from memory (leave `fetch` out to use the network).
+ * const site = new Map([
+ *   ["https://a.example/sitemap.txt", "https://a.example/1\nhttps://a.example/2\n"],
+ *   ["https://b.example/sitemap.txt", "https://b.example/1\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * using pool = new SitemapParserPool({ workers: 1 });
+ * const pages: number[] = [];
+ * for (const url of ["https://a.example/sitemap.txt", "https://b.example/sitemap.txt"]) {
+ *   const tree = await sitemapTreeForSitemap(url, { fetch, pool });
+ *   pages.push([...tree.allPages()].length);
  * }
+ * deepStrictEqual(pages, [2, 1]);
  * ```
  */
 export class SitemapParserPool implements Disposable {
