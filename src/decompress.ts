@@ -114,6 +114,7 @@ type Inflater = (
  *
  * @example Inflate a gzipped sitemap
  * ```ts
+ * import { ok, strictEqual } from "node:assert/strict";
  * import { decompressIfGzip } from "./decompress.ts";
  *
  * const gzipped = new Uint8Array(
@@ -122,7 +123,8 @@ type Inflater = (
  *   ).arrayBuffer(),
  * );
  * const result = await decompressIfGzip(gzipped, 50 * 1024 * 1024);
- * if (result.ok) console.log(new TextDecoder().decode(result.bytes)); // "<urlset/>"
+ * ok(result.ok);
+ * strictEqual(new TextDecoder().decode(result.bytes), "<urlset/>");
  * ```
  */
 export async function decompressIfGzip(

@@ -271,18 +271,33 @@ export class Slots {
  *
  * @example Fetch one file
  * ```ts
+ * import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
  * import { WebClient } from "./fetch.ts";
+ *
+ * // A server in memory: robots.txt, and 404 for anything else.
+ * const fetch = (input: RequestInfo | URL): Promise<Response> =>
+ *   Promise.resolve(
+ *     String(input) === "https://example.com/robots.txt"
+ *       ? new Response("Sitemap: https://example.com/sitemap.xml\n")
+ *       : new Response(null, { status: 404, statusText: "Not Found" }),
+ *   );
  * const client = new WebClient({
+ *   fetch,
  *   userAgent: "my-crawler/1.0",
  *   timeoutMs: 30_000,
  *   retries: 2,
  *   maxDownloadBytes: 50 * 1024 * 1024,
  *   concurrency: 4,
  * });
- * async function robotsTxt(): Promise<string | null> {
- *   const result = await client.get("https://example.com/robots.txt");
- *   return result.ok ? new TextDecoder().decode(result.bytes) : null;
- * }
+ * const robots = await client.get("https://example.com/robots.txt");
+ * ok(robots.ok);
+ * strictEqual(
+ *   new TextDecoder().decode(robots.bytes),
+ *   "Sitemap: https://example.com/sitemap.xml\n",
+ * );
+ * const missing = await client.get("https://example.com/sitemap.xml");
+ * deepStrictEqual([missing.ok, missing.status], [false, 404]);
+ * strictEqual(client.stats.requests, 2);
  * ```
  */
 export class WebClient {

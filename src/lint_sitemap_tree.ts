@@ -61,7 +61,7 @@ export interface SitemapLintResult {
  *
  * @example Lint a site
  * ```ts
- * import { deepEqual } from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { lintSitemapTree } from "@sitemap/tree";
  *
  * const pages = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -78,7 +78,10 @@ export interface SitemapLintResult {
  *   fetch,
  *   workers: 0,
  * });
- * deepEqual([tree.stats.outcome, report.errors, report.problems[0]?.code], ["ok", 1, "bad-priority"]);
+ * deepStrictEqual(
+ *   [tree.stats.outcome, report.errors, report.problems[0]?.code],
+ *   ["ok", 1, "bad-priority"],
+ * );
  * ```
  */
 export async function lintSitemapTree(

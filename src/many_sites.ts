@@ -104,7 +104,11 @@ const PROBE_HOMEPAGE = "http://127.0.0.1/";
  *   if (result.error) pages[result.homepage] = result.error.name;
  *   else pages[result.homepage] = [...result.tree.allPages()].length;
  * }
- * deepStrictEqual(pages, { "https://a.example/": 2, "https://b.example/": 1, "not a url": "TypeError" });
+ * deepStrictEqual(pages, {
+ *   "https://a.example/": 2,
+ *   "https://b.example/": 1,
+ *   "not a url": "TypeError",
+ * });
  * ```
  */
 export async function* sitemapTreesForHomepages(

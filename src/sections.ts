@@ -47,7 +47,7 @@ export interface SectionsOptions {
  * @example Sections one segment deep
  * ```ts
  * import { sectionsOf, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString(
  *   [
@@ -58,7 +58,7 @@ export interface SectionsOptions {
  *   ].join("\n"),
  *   { url: "https://example.com/sitemap.txt" },
  * );
- * assert.deepEqual(sectionsOf(tree).map((s) => [s.prefix, s.pages, s.share]), [
+ * deepStrictEqual(sectionsOf(tree).map((s) => [s.prefix, s.pages, s.share]), [
  *   ["https://example.com/", 1, 0.25],
  *   ["https://example.com/blog", 2, 0.5],
  *   ["https://example.com/about", 1, 0.25],

@@ -58,7 +58,7 @@ import { defaultWorkerCount } from "./workers/_parse_pool.ts";
  *   "https://www.example.com/",
  *   "https://www.example.com/about",
  * ]);
- * deepStrictEqual([...tree.allSitemaps()].map((sitemap) => sitemap.type), ["robots", "index", "urlset"]);
+ * deepStrictEqual([...tree.allSitemaps()].map((node) => node.type), ["robots", "index", "urlset"]);
  * ```
  */
 export async function sitemapTreeForHomepage(

@@ -66,11 +66,11 @@ const UNCHANGED = 0x80;
  * @example Tell a snapshot from JSON
  * ```ts
  * import { encodeSitemapTree, isSitemapSnapshot, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString("https://www.example.com/a\n");
- * assert.equal(isSitemapSnapshot(encodeSitemapTree(tree)), true);
- * assert.equal(isSitemapSnapshot(new TextEncoder().encode(JSON.stringify(tree))), false);
+ * strictEqual(isSitemapSnapshot(encodeSitemapTree(tree)), true);
+ * strictEqual(isSitemapSnapshot(new TextEncoder().encode(JSON.stringify(tree))), false);
  * ```
  */
 export function isSitemapSnapshot(bytes: Uint8Array): boolean {
@@ -94,7 +94,7 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  * @example Save a tree and read it back
  * ```ts
  * import { decodeSitemapTree, encodeSitemapTree, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString(
  *   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -103,7 +103,7 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  *   { url: "https://www.example.com/sitemap.xml" },
  * );
  * const bytes = encodeSitemapTree(tree);
- * assert.deepEqual(decodeSitemapTree(bytes).toJSON(), tree.toJSON());
+ * deepStrictEqual(decodeSitemapTree(bytes).toJSON(), tree.toJSON());
  * ```
  */
 export function encodeSitemapTree(tree: AbstractSitemap): Uint8Array {
@@ -188,11 +188,11 @@ function writeNode(w: ByteWriter, node: AbstractSitemap): void {
  * @example A damaged snapshot throws
  * ```ts
  * import { decodeSitemapTree, encodeSitemapTree, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { throws } from "node:assert/strict";
  *
  * const bytes = encodeSitemapTree(sitemapFromString("https://www.example.com/a\n"));
  * bytes[30]! ^= 1;
- * assert.throws(() => decodeSitemapTree(bytes), /^SitemapSnapshotError: Snapshot checksum mismatch/);
+ * throws(() => decodeSitemapTree(bytes), /^SitemapSnapshotError: Snapshot checksum mismatch/);
  * ```
  */
 export function decodeSitemapTree(bytes: Uint8Array): AbstractSitemap {

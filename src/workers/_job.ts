@@ -116,6 +116,7 @@ export type WorkerReply =
  *
  * @example Parse a plain robots.txt body
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { runParseJob } from "./_job.ts";
  *
  * const outcome = await runParseJob({
@@ -126,7 +127,10 @@ export type WorkerReply =
  *   contentType: "text/plain",
  *   maxSitemapBytes: 52_428_800,
  * });
- * console.log(outcome.result.kind);
+ * deepStrictEqual(
+ *   outcome.result.kind === "index" ? outcome.result.children.map((child) => child.url) : [],
+ *   ["https://example.com/sitemap.xml"],
+ * );
  * ```
  */
 export async function runParseJob(

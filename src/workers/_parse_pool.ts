@@ -105,9 +105,12 @@ export interface StoppedJob {
  *
  * @example Size a pool to the machine
  * ```ts
+ * import { ok } from "node:assert/strict";
  * import { createParsePool, defaultWorkerCount } from "./_parse_pool.ts";
  *
- * const pool = createParsePool({ workers: defaultWorkerCount(), jobTimeoutMs: 60_000 });
+ * const workers = defaultWorkerCount();
+ * ok(workers >= 1 && workers <= 4);
+ * const pool = createParsePool({ workers, jobTimeoutMs: 60_000 });
  * pool.close();
  * ```
  */
@@ -127,6 +130,7 @@ export function defaultWorkerCount(): number {
  *
  * @example Parse a body on a worker
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { createParsePool } from "./_parse_pool.ts";
  *
  * const pool = createParsePool({ workers: 1, jobTimeoutMs: 60_000 });
@@ -139,7 +143,7 @@ export function defaultWorkerCount(): number {
  *     contentType: "text/plain",
  *     maxSitemapBytes: 52_428_800,
  *   });
- *   console.log(outcome.result.kind);
+ *   deepStrictEqual([outcome.result.kind, outcome.decompressedBytes], ["pages", 44]);
  * } finally {
  *   pool.close();
  * }
