@@ -85,7 +85,8 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  * their packed form, without building page objects.
  *
  * URLs are front-coded and lastmods stored as differences, so a sitemap of
- * similar URLs costs a few bytes per page (bench/README.md has the figures).
+ * similar URLs costs a few bytes per page
+ * (bench/README.md#change-detection-and-snapshots).
  *
  * @param tree The root of the tree (any node).
  * @returns The snapshot, in a buffer of its own; {@linkcode decodeSitemapTree} reads it back.
