@@ -7,21 +7,11 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { filesUnder, ROOT } from "./_repo_files.ts";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DOCUMENTS = ["bench/README.md", "docs/design.md", "ARCHITECTURE.md"];
-
-/** Every file under `folder` (from the root) whose name ends with one of `endings`. */
-function filesUnder(folder: string, endings: readonly string[]): string[] {
-  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${folder}/${entry.name}`;
-    if (entry.isDirectory()) return entry.name === "generated" ? [] : filesUnder(path, endings);
-    return endings.some((e) => entry.name.endsWith(e)) ? [path] : [];
-  });
-}
 
 /** A heading's anchor as GitHub and JSR make it: lower case, punctuation dropped, spaces as `-`. */
 function slug(heading: string): string {
@@ -41,7 +31,7 @@ function sources(): string[] {
     "parse.ts",
     "cli.ts",
     "bullmq.ts",
-    ...["src", "bench", "tests", "fixtures"].flatMap((f) => filesUnder(f, [".ts"])),
+    ...["src", "bench", "tests", "fixtures"].flatMap((f) => filesUnder(f)),
   ];
 }
 
@@ -63,7 +53,7 @@ Deno.test("every bench/README.md, docs/design.md or ARCHITECTURE.md anchor a sou
 
 Deno.test("the relative links of ARCHITECTURE.md, docs/ and bench/README.md name files and headings that exist", () => {
   const broken: string[] = [];
-  for (const file of [...DOCUMENTS, ...filesUnder("docs", [".md"])]) {
+  for (const file of [...DOCUMENTS, ...filesUnder("docs", ".md")]) {
     const text = readFileSync(join(ROOT, file), "utf8");
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^[a-z]+:/.test(target!)) continue;
