@@ -3,8 +3,11 @@
  * (after USP's `usp ls`) prints a site's sitemap tree (`tabtree`, the
  * default), its page URLs (`pages`), the tree as JSON (`json`), one JSON
  * object per page (`ndjson`), a CSV table (`csv`), one row per sitemap
- * (`summary`) or a chart of pages by lastmod month (`histogram`); `lint URL`
- * reports protocol problems per sitemap. `sitemap-tree --help` lists the
+ * (`summary`) or a chart of pages by lastmod month (`histogram`), and with
+ * `--save FILE` keeps it as a snapshot; `lint URL` reports protocol problems
+ * per sitemap; `diff BEFORE AFTER` prints what changed between two
+ * snapshots, JSON trees or crawls, and `watch URL --state DIR` what changed
+ * since its last run. `sitemap-tree --help` lists the
  * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
  * set of flag names for every command: `src/cli/_spec.ts`).
  *
@@ -67,8 +70,10 @@ import { parseArgs, type RunArgs, UsageError } from "./src/cli/_args.ts";
 import { type CliIO, isBrokenPipe, processIO, runAsCommand, SerialWriter } from "./src/cli/_io.ts";
 import { commandUsage, PROGRAM, programUsage } from "./src/cli/_spec.ts";
 import { batchCommand } from "./src/cli/batch.ts";
+import { diffCommand } from "./src/cli/diff.ts";
 import { lintCommand } from "./src/cli/lint.ts";
 import { lsCommand } from "./src/cli/ls.ts";
+import { watchCommand } from "./src/cli/watch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
 
@@ -82,6 +87,8 @@ type CommandHandler = (
 const HANDLERS: Map<string, CommandHandler> = new Map([
   ["ls", lsCommand],
   ["lint", lintCommand],
+  ["diff", diffCommand],
+  ["watch", watchCommand],
   ["batch", batchCommand],
   ["enqueue", queue("enqueue")],
   ["worker", queue("worker")],

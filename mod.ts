@@ -85,6 +85,7 @@ export * from "./src/objects/page.ts";
 export * from "./src/objects/from_json.ts";
 export * from "./src/snapshot.ts";
 export * from "./src/changes.ts";
+export * from "./src/snapshot_store.ts";
 export { DEFAULT_USER_AGENT, DEFAULTS, KNOWN_PATHS } from "./src/options.ts";
 export type {
   RecurseCallback,

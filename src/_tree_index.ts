@@ -9,6 +9,7 @@ import { urlByteEnds } from "./parse/_url_bytes.ts";
 import { pagesColumns } from "./objects/_columns.ts";
 import { packedPageAt } from "./objects/_packed_pages.ts";
 import type { SitemapPage } from "./objects/page.ts";
+import type { SitemapTreeStats } from "./stats.ts";
 import {
   AbstractPagesSitemap,
   type AbstractSitemap,
@@ -42,7 +43,7 @@ export class TreeIndex {
    */
   readonly outage: string | null;
   /** Sitemaps the crawl requested and could not read but left out of the tree, with why. */
-  readonly failures: Map<string, string> = new Map();
+  readonly failures: ReadonlyMap<string, string> = new Map();
 
   /** @param root The tree's root. */
   constructor(root: AbstractSitemap) {
@@ -56,18 +57,7 @@ export class TreeIndex {
           stats.outcome === "unreachable" ? "Site unreachable" : `Site ${stats.outcome}`
         }: ${why}`;
       }
-      // A failed robots.txt or well-known path is left out of the tree, not forgotten:
-      // one that could not be read, that is; one that is gone (404, 410) or is no
-      // sitemap (an HTML page answered 200) is simply not there.
-      for (const fetch of stats.fetches) {
-        const status = fetch.status;
-        if (fetch.outcome !== "failed" || status === 404 || status === 410) continue;
-        if (status !== null && status >= 200 && status < 300) continue;
-        const why = status === null ? "no response" : `HTTP ${status}`;
-        this.failures.set(fetch.url, `Unable to fetch sitemap from URL: ${why}`);
-        this.failures.set(fetch.finalUrl, `Unable to fetch sitemap from URL: ${why}`);
-      }
-      for (const invalid of stats.invalid) this.failures.set(invalid.url, invalid.reason);
+      this.failures = failuresLeftOut(stats);
       const children = root.subSitemaps;
       for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, -1]);
     } else {
@@ -149,6 +139,30 @@ export class TreeIndex {
     }
     return this.failures.get(url) ?? null;
   }
+}
+
+/**
+ * The sitemaps a crawl requested and could not read, with why, from its
+ * counters: a robots.txt or well-known path that failed is left out of the
+ * tree, not forgotten (one that could not be read, that is; one that is
+ * gone, 404 or 410, or is no sitemap, an HTML page answering 200, is simply
+ * not there), and the invalid sitemaps the counters list.
+ *
+ * @param stats A crawl's counters.
+ * @returns Reasons by URL, requested and final.
+ */
+export function failuresLeftOut(stats: SitemapTreeStats): Map<string, string> {
+  const failures = new Map<string, string>();
+  for (const fetch of stats.fetches) {
+    const status = fetch.status;
+    if (fetch.outcome !== "failed" || status === 404 || status === 410) continue;
+    if (status !== null && status >= 200 && status < 300) continue;
+    const why = status === null ? "no response" : `HTTP ${status}`;
+    failures.set(fetch.url, `Unable to fetch sitemap from URL: ${why}`);
+    failures.set(fetch.finalUrl, `Unable to fetch sitemap from URL: ${why}`);
+  }
+  for (const invalid of stats.invalid) failures.set(invalid.url, invalid.reason);
+  return failures;
 }
 
 /**

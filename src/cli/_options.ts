@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { SitemapTreeOptions, SitemapTreesOptions } from "../../mod.ts";
+import { FileSitemapCache, type SitemapTreeOptions, type SitemapTreesOptions } from "../../mod.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "./_spec.ts";
 
@@ -34,6 +34,8 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
     headers: flags.headers("header"),
   };
   if (since !== null) options.since = since;
+  const cache = flags.nonEmpty("cache", "a directory");
+  if (cache !== null) options.cache = new FileSitemapCache(cache);
   const numbers: [keyof SitemapTreeOptions, string, number][] = [
     ["concurrency", "concurrency", 1],
     ["maxConnections", "max-connections", 1],
@@ -103,6 +105,8 @@ export interface LsOutput {
   readonly pages: boolean;
   /** Add advertools' per-sitemap columns (ndjson, csv). */
   readonly sitemapColumns: boolean;
+  /** Where to write the tree's snapshot (`--save`), or null. */
+  readonly save: string | null;
 }
 
 /**
@@ -120,6 +124,7 @@ export function lsOutput(flags: ParsedFlags): LsOutput {
     unique: flags.has("unique"),
     pages: !flags.has("no-pages"),
     sitemapColumns: flags.has("sitemap-columns"),
+    save: flags.nonEmpty("save", "a file name"),
   };
   if (out.sitemapColumns && format !== "ndjson" && format !== "csv") {
     throw flags.error(

@@ -327,6 +327,12 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
           help: "ndjson, csv: add each sitemap's Last-Modified, ETag and download date\n" +
             "(advertools' columns; written once the crawl is done)",
         },
+        {
+          name: "save",
+          value: "FILE",
+          help: "also write the tree as a snapshot to FILE, for diff (written whole,\n" +
+            "by rename, once the crawl is done; not when it read no sitemap)",
+        },
       ],
     },
     CRAWL_FLAGS,
@@ -334,6 +340,100 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
     META_FLAGS,
   ],
   footer: EXIT_STATUS,
+};
+
+/** The output formats of `diff` and `watch`. */
+export type ChangeFormat = "tabtree" | "ndjson" | "summary";
+
+/** Every change format, in the order the usage lists them. */
+export const CHANGE_FORMATS: readonly ChangeFormat[] = ["tabtree", "ndjson", "summary"];
+
+/** The output flags of `diff` and `watch`. */
+const CHANGE_OUTPUT: readonly FlagSpec[] = [
+  formatFlag(
+    "tabtree",
+    "tabtree (default): a line per change, grouped by sitemap: + added,\n" +
+      "- removed, ~ changed (fields as before → after), ? unavailable\n" +
+      "ndjson: one JSON object per change (nothing when nothing changed)\n" +
+      "summary: pages and sitemaps per kind of change",
+  ),
+  {
+    name: "strip-url",
+    short: "u",
+    help: "tabtree: print URLs on the site's host as paths",
+  },
+];
+
+/** `diff`: what changed between two versions of a site. */
+export const DIFF: CommandSpec = {
+  name: "diff",
+  operands: "BEFORE AFTER",
+  summary: "print what changed between two snapshots, JSON trees or crawls of a site",
+  description: `Compares two versions of a site's sitemaps and prints what changed: pages
+added, removed, changed (naming the fields: lastModified, changeFrequency,
+priority, images, videos, alternates, newsStory, sitemap when it moved) or
+unavailable (their sitemap could not be read in AFTER: an outage is not a
+deletion), and sitemaps added, removed or changed. BEFORE and AFTER are each a
+snapshot (ls --save), a JSON tree (ls -f json), a sitemap file, or a URL
+crawled now with the crawl flags.`,
+  minOperands: 2,
+  maxOperands: 2,
+  flags: [
+    { heading: "Output", flags: CHANGE_OUTPUT },
+    CRAWL_FLAGS,
+    {
+      heading: "Reporting",
+      flags: REPORT_FLAGS.flags.filter((f) =>
+        ["verbose", "log-file", "no-progress"].includes(f.name)
+      ),
+    },
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 compared (whether or not anything changed), 1 a side could
+not be read (a damaged snapshot: one line says what is wrong) or its site not
+reached, 2 usage error, 3 a URL's site answered but publishes no sitemap,
+130 interrupted.
+`,
+};
+
+const STATE: FlagSpec = {
+  name: "state",
+  value: "DIR",
+  help: "keep each site's last good snapshot, and the crawl cache, in DIR",
+};
+
+/** `watch`: the cron form of `diff`. */
+export const WATCH: CommandSpec = {
+  name: "watch",
+  operands: "URL",
+  summary: "print what changed on a site since the last run (state kept in --state DIR)",
+  description: `The cron form of diff. The first run crawls URL, records its state in DIR and
+says so on stderr. Each later run crawls again with the cache in DIR (an
+unchanged sitemap costs one conditional request and no parse), prints what
+changed since the last good run ("no changes" when nothing did), then replaces
+the state (written whole, by rename). A run whose crawl fails (the site
+unreachable, or no sitemap) leaves the state as it was and exits non-zero, so
+the next good run compares with the last good state. A sitemap that cannot be
+read keeps its last pages in the state and is reported (? lines) on each run
+until it answers again. A DIR may hold many sites (batch --state uses the same
+layout); two runs for one site at once are refused (a lock file beside its
+state, with the process id).`,
+  minOperands: 1,
+  maxOperands: 1,
+  flags: [
+    {
+      heading: "Output",
+      flags: [{ ...STATE, help: STATE.help + " (required)" }, ...CHANGE_OUTPUT],
+    },
+    CRAWL_FLAGS,
+    REPORT_FLAGS,
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 the changes were printed and the state replaced (or the first
+state recorded), 1 the site could not be reached (the state is kept), the state
+is damaged, in use by another run, or cannot be written, 2 usage error, 3 the
+site answered but publishes no sitemap (the state is kept), 130 interrupted.
+`,
 };
 
 /** `lint`: protocol problems per sitemap. */
@@ -406,10 +506,17 @@ A line is written whole or not at all, so --resume continues a killed run.`,
           "summary (default): one line per site: homepage, status (ok,\n" +
             "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
             "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
-            'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}',
+            "(with --state: state, changes)\n" +
+            'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}\n' +
+            'changes: with --state, one line per change with its site, then {"site":…,"summary":{…}}',
         ),
         { name: "out", short: "o", value: "FILE", help: "append to FILE instead of stdout" },
         { name: "resume", help: "with --out: skip the sites already finished in FILE" },
+        {
+          ...STATE,
+          help: STATE.help + ", as watch does;\n" +
+            "summary lines gain the site's state and change counts",
+        },
         SITE_CONCURRENCY,
       ],
     },
@@ -418,7 +525,8 @@ A line is written whole or not at all, so --resume continues a killed run.`,
     META_FLAGS,
   ],
   footer: `Exit status: 0 the run completed (a site's failure is data in the output),
-1 it could not run (input or output unusable), 2 usage error, 130 interrupted.
+1 it could not run (input or output unusable) or a site's state could not be
+written (one stderr line per site), 2 usage error, 130 interrupted.
 `,
 };
 
@@ -494,6 +602,11 @@ signal exits at once. A lost Redis is one line, its return another.`,
         QUEUE,
         { name: "out", short: "o", value: "DIR", help: "where the site files go (required)" },
         { name: "drain", help: "stop once the queue has no job waiting, delayed or active" },
+        {
+          ...STATE,
+          help: STATE.help + " (shared storage for\n" +
+            "a fleet); summaries gain the site's state and change counts",
+        },
         redisTimeout("worker", ", at start or later"),
         {
           name: "grace",
@@ -526,7 +639,7 @@ queue (restarted without persistence), 2 usage error, 130 interrupted (143 by SI
 
 /** The commands, in the order the program's help lists them. */
 export const COMMANDS: Map<string, CommandSpec> = new Map(
-  [LS, LINT, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
+  [LS, LINT, DIFF, WATCH, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
 );
 
 /** The program's help: the commands, and where each one's flags are. */
@@ -554,7 +667,7 @@ export function commandUsage(spec: CommandSpec): string {
         flag.value === undefined ? "" : ` ${flag.value}`
       }`;
       const [first, ...rest] = flag.help.split("\n");
-      if (left.length > 24) {
+      if (left.length >= 24) {
         out.push(`  ${left}`, `  ${" ".repeat(24)}${first}`);
       } else {
         out.push(`  ${left.padEnd(24)}${first}`);

@@ -15,7 +15,12 @@ import { closeSync, ftruncateSync, statSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { siteKey } from "../_site_key.ts";
-import { sitemapTreesForHomepages, type SitemapTreesOptions } from "../../mod.ts";
+import {
+  sitemapTreesForHomepages,
+  type SitemapTreesOptions,
+  SnapshotStore,
+  type StoredComparison,
+} from "../../mod.ts";
 import type { ParsedFlags, RunArgs } from "./_args.ts";
 import { sitesOptions } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";
@@ -24,18 +29,22 @@ import { drawsProgress, ProgressLine } from "./_progress.ts";
 import {
   siteEndLine,
   sitePageLines,
+  siteStateFields,
   type SiteSummary,
   siteSummary,
 } from "../format/site_record.ts";
+import { changeLines } from "../format/changes.ts";
 import { formatCount } from "../format/_units.ts";
 import { errorMessage } from "../_error_message.ts";
 
 /** What `batch` was asked to do. */
 export interface BatchConfig {
   readonly input: string;
-  readonly format: "summary" | "pages";
+  readonly format: "summary" | "pages" | "changes";
   readonly out: string | null;
   readonly resume: boolean;
+  /** The state directory (`--state`), or null. */
+  readonly state: string | null;
   readonly progress: boolean;
   readonly options: SitemapTreesOptions;
 }
@@ -49,18 +58,27 @@ export interface BatchConfig {
  * @throws {UsageError} For a bad flag or value, naming it.
  */
 export function batchConfig(operands: readonly string[], flags: ParsedFlags): BatchConfig {
-  const format = flags.choice("format", ["summary", "pages"] as const)!;
+  const format = flags.choice("format", ["summary", "pages", "changes"] as const)!;
   const out = flags.nonEmpty("out", "a file name");
   if (flags.has("resume") && out === null) {
     throw flags.error("Option --resume needs --out FILE");
   }
+  const state = flags.nonEmpty("state", "a directory");
+  if (format === "changes" && state === null) {
+    throw flags.error("Option --format changes needs --state DIR (the state to compare with)");
+  }
+  const options = sitesOptions(flags);
   return {
     input: operands[0]!,
     format,
     out,
     resume: flags.has("resume"),
+    state,
     progress: !flags.has("no-progress"),
-    options: sitesOptions(flags),
+    // With --state, the state's cache unless --cache names another.
+    options: state === null || options.cache !== undefined
+      ? options
+      : { ...options, cache: new SnapshotStore(state).cache },
   };
 }
 
@@ -368,19 +386,40 @@ async function crawlSites(
     ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
   };
+  const store = config.state === null ? null : new SnapshotStore(config.state);
+  let unsaved = "";
   try {
     for await (const result of sitemapTreesForHomepages(inputs, options)) {
-      const summary: SiteSummary = siteSummary(result);
+      let summary: SiteSummary = siteSummary(result);
+      let comparison: StoredComparison | null = null;
+      if (store !== null) {
+        if (result.error === undefined) {
+          comparison = await store.compare(siteKey(result.homepage), result.tree);
+        }
+        summary = { ...summary, ...siteStateFields(comparison) };
+      }
       await write(
-        config.format === "summary"
-          ? JSON.stringify(summary) + "\n"
-          : [...sitePageLines(result), siteEndLine(summary)].join(""),
+        config.format === "summary" ? JSON.stringify(summary) + "\n" : [
+          ...(config.format === "pages"
+            ? sitePageLines(result)
+            : changeLines(comparison?.changes ?? [], result.homepage)),
+          siteEndLine(summary),
+        ].join(""),
       );
+      // Saved once the site's lines are out: a run killed in between
+      // reports the same changes again, rather than losing them.
+      try {
+        await comparison?.save();
+      } catch (error) {
+        unsaved += `${PROGRAM} batch: Cannot write the state of ${result.homepage} (${
+          comparison!.file
+        }): ${errorMessage(error)}\n`;
+      }
       counts.done++;
       counts.pages += summary.pages;
       if (summary.status === "unreachable" || summary.status === "invalid-input") counts.failures++;
     }
-    return { status: 0, failure: "" };
+    return { status: unsaved === "" ? 0 : 1, failure: unsaved };
   } catch (error) {
     if (io.signal?.aborted) return { status: 130, failure: "" };
     if (isBrokenPipe(error)) return { status: 0, failure: "" };

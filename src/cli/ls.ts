@@ -13,9 +13,9 @@ import { readFile } from "node:fs/promises";
 import {
   type AbstractSitemap,
   decompressSitemap,
-  FileSitemapCache,
   InvalidSitemap,
   type PageStream,
+  saveSnapshot,
   type SitemapFetchStat,
   sitemapFromString,
   type SitemapPage,
@@ -90,17 +90,15 @@ export async function lsCommand(
   try {
     const crawl: SitemapTreeOptions = {
       ...options,
-      ...(flags.has("cache")
-        ? { cache: new FileSitemapCache(flags.nonEmpty("cache", "a directory")!) }
-        : {}),
       onProgress: reporting.onProgress,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     };
     reporting.progress?.start();
     const run: LsCrawl = { input, output, options: crawl, io, reporting };
-    // The sitemap columns come from the fetch records, complete once the crawl is.
-    return FLAT.has(output.format) && !output.sitemapColumns
+    // The sitemap columns come from the fetch records, complete once the crawl
+    // is; a snapshot needs the whole tree.
+    return FLAT.has(output.format) && !output.sitemapColumns && output.save === null
       ? await lsStream(run)
       : await lsTree(run);
   } finally {
@@ -110,7 +108,7 @@ export async function lsCommand(
 }
 
 /** Where `ls` reports besides its output: stderr, the progress line, the log, `--stats`. */
-interface Reporting {
+export interface Reporting {
   readonly stderr: SerialWriter;
   readonly progress: ProgressLine | null;
   /** The crawl's progress events, to the progress line and (`-v`) the log. */
@@ -124,7 +122,7 @@ interface Reporting {
 }
 
 /** Opens the log file (null, after one stderr line, when it cannot be) and the progress line. */
-async function openReporting(
+export async function openReporting(
   flags: ParsedFlags,
   logFile: string | null,
   io: CliIO,
@@ -177,7 +175,7 @@ async function openReporting(
 }
 
 /** The status of an interrupted command, after its one stderr line. */
-function interrupted(stderr: SerialWriter): number {
+export function interrupted(stderr: SerialWriter): number {
   stderr.write(INTERRUPTED);
   return 130;
 }
@@ -222,11 +220,39 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
       status = 1;
     }
   }
+  if (status === 0) status = await save(output, root, stderr);
   reporting.report(stats);
   return status;
 }
 
-async function crawlTree(
+/** Writes `--save`'s snapshot, if asked for: 0, or 1 after one stderr line. */
+async function save(
+  output: LsOutput,
+  root: AbstractSitemap,
+  stderr: SerialWriter,
+): Promise<number> {
+  if (output.save === null) return 0;
+  try {
+    await saveSnapshot(output.save, root);
+    return 0;
+  } catch (error) {
+    stderr.write(
+      `${PROGRAM}: Cannot write the snapshot ${JSON.stringify(output.save)}: ${
+        errorMessage(error)
+      }\n`,
+    );
+    return 1;
+  }
+}
+
+/**
+ * Crawls a homepage (with discovery) or one sitemap.
+ *
+ * @param input What to crawl.
+ * @param options The crawl options.
+ * @returns The tree, the call's counters and its exit status.
+ */
+export async function crawlTree(
   input: UrlInput,
   options: SitemapTreeOptions,
 ): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
@@ -413,7 +439,7 @@ async function lsLocal(
   } catch (error) {
     if (!isBrokenPipe(error)) throw error;
   }
-  return 0;
+  return await save(output, root, stderr);
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
@@ -427,7 +453,7 @@ function* withNewlines(lines: Iterable<string>): Generator<string, void, undefin
 }
 
 /** Writes the output; false when interrupted part way. */
-async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
+export async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<boolean> {
   const out = new BatchWriter(io.stdout);
   for (const piece of pieces) {
     // Await only when a batch was written: one await per page would cost more than the page.

@@ -86,11 +86,13 @@ export async function queueCommand(
   const lockDuration = flags.integer("lock-duration", 1);
   const name = flags.nonEmpty("name", "a name");
   const graceMs = flags.integer("grace", 0)!;
+  const stateDir = flags.nonEmpty("state", "a directory");
   const options: SiteWorkerOptions = {
     ...sitesOptions(flags),
     connection: place.connection,
     queue: place.queue,
     outDir,
+    ...(stateDir === null ? {} : { stateDir }),
     workerOptions: {
       ...(stalledInterval === null ? {} : { stalledInterval }),
       ...(lockDuration === null ? {} : { lockDuration }),

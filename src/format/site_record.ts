@@ -6,6 +6,8 @@
  */
 import { InvalidSitemap } from "../objects/sitemap.ts";
 import type { SiteResult } from "../many_sites.ts";
+import type { SitemapChangeCounts } from "../changes.ts";
+import type { SnapshotState, StoredComparison } from "../snapshot_store.ts";
 import { ndjsonFormat } from "./page_records.ts";
 
 /**
@@ -43,6 +45,38 @@ export interface SiteSummary {
   readonly requests: number;
   /** Milliseconds the site took. */
   readonly ms: number;
+  /**
+   * With a state directory (`batch --state`, the worker's `stateDir`): what
+   * became of the site's stored state (see {@linkcode siteStateFields}).
+   */
+  readonly state?: SnapshotState;
+  /** With a state directory: the changes since the stored state (`updated` only; else null). */
+  readonly changes?: SitemapChangeCounts | null;
+  /** With a state directory whose snapshot of the site is damaged: the file and what is wrong. */
+  readonly stateError?: string;
+}
+
+/** The fields a state directory adds to a site's summary. */
+export type SiteStateFields = Required<Pick<SiteSummary, "state" | "changes">> & {
+  readonly stateError?: string;
+};
+
+/**
+ * The summary fields of a site's comparison with its stored state: `state`
+ * (`recorded`, `updated`, `kept` when the crawl failed or the input was not
+ * a homepage, `damaged`), `changes` (the counts, for `updated`) and, for
+ * `damaged`, `stateError`.
+ *
+ * @param comparison The comparison, or null when there was nothing to compare (an input error).
+ * @returns The fields.
+ */
+export function siteStateFields(comparison: StoredComparison | null): SiteStateFields {
+  if (comparison === null) return { state: "kept", changes: null };
+  return {
+    state: comparison.state,
+    changes: comparison.changes?.counts ?? null,
+    ...(comparison.state === "damaged" ? { stateError: comparison.reason ?? "" } : {}),
+  };
 }
 
 /**

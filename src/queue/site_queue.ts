@@ -14,12 +14,14 @@ import { SiteCrawler, type SitemapTreesOptions, type SiteResult } from "../many_
 import {
   siteEndLine,
   sitePageLines,
+  siteStateFields,
   type SiteSummary,
   siteSummary,
 } from "../format/site_record.ts";
 import { siteKey } from "../_site_key.ts";
 import { errorMessage } from "../_error_message.ts";
 import { DEFAULTS } from "../options.ts";
+import { SnapshotStore } from "../snapshot_store.ts";
 
 export { siteKey };
 
@@ -302,6 +304,17 @@ export interface SiteWorkerOptions extends SitemapTreesOptions {
   /** With no `sink`: the directory of {@linkcode directorySink}. */
   readonly outDir?: string;
   /**
+   * A state directory ({@linkcode SnapshotStore}), for monitoring: each site
+   * is compared with its stored snapshot, its summary gains `state` and
+   * `changes` (the counts), and the snapshot is replaced once the sink has
+   * the summary (a crawl that failed leaves it as it was). The crawl cache
+   * lives there too, unless `cache` is given. Workers on several machines
+   * may share it: each snapshot is written whole and renamed into place, so
+   * two workers never leave a mix (a site's job runs on one worker at a
+   * time; if a stalled job runs twice, the later snapshot wins).
+   */
+  readonly stateDir?: string;
+  /**
    * More BullMQ worker options (`lockDuration`, `stalledInterval`,
    * `maxStalledCount` …); `concurrency` is `siteConcurrency`.
    */
@@ -373,13 +386,24 @@ export interface SiteWorker {
  * ```
  */
 export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
-  const { connection, queue, sink: given, outDir, workerOptions, siteConcurrency, ...crawl } =
-    options;
+  const {
+    connection,
+    queue,
+    sink: given,
+    outDir,
+    stateDir,
+    workerOptions,
+    siteConcurrency,
+    ...crawl
+  } = options;
   if (given === undefined && outDir === undefined) {
     throw new TypeError("startSiteWorker needs a sink or an outDir");
   }
   const sink = given ?? directorySink(outDir!);
-  const crawler = new SiteCrawler(crawl);
+  const store = stateDir === undefined ? null : new SnapshotStore(stateDir);
+  const crawler = new SiteCrawler(
+    store === null || crawl.cache !== undefined ? crawl : { ...crawl, cache: store.cache },
+  );
   let inHand = 0;
   let handingBack = false;
   let handedBack = 0;
@@ -398,11 +422,23 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
           handedBack++;
           throw new WaitingError();
         }
-        const summary = siteSummary(result);
+        let summary = siteSummary(result);
+        const comparison = store === null || result.error !== undefined
+          ? null
+          : await store.compare(siteKey(job.data.homepage), result.tree);
+        if (store !== null) summary = { ...summary, ...siteStateFields(comparison) };
         try {
           await sink.write(summary, sitePageLines(result));
         } catch (error) {
           throw new SiteSinkError(errorMessage(error), error);
+        }
+        try {
+          await comparison?.save();
+        } catch (error) {
+          throw new SiteSinkError(
+            `Cannot write the state ${comparison!.file}: ${errorMessage(error)}`,
+            error,
+          );
         }
         return summary;
       } finally {

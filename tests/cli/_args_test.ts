@@ -82,9 +82,15 @@ Deno.test("parseArgs() gives help and version precedence over everything else", 
 
 Deno.test("parseArgs() names the flag in every usage error", () => {
   const cases: [string[], string][] = [
-    [[], "Missing command (one of ls, lint, batch, enqueue, worker)"],
-    [["list", URL_], 'Unknown command "list" (one of ls, lint, batch, enqueue, worker)'],
-    [[URL_], 'Unknown command "https://example.com/" (one of ls, lint, batch, enqueue, worker)'],
+    [[], "Missing command (one of ls, lint, diff, watch, batch, enqueue, worker)"],
+    [
+      ["list", URL_],
+      'Unknown command "list" (one of ls, lint, diff, watch, batch, enqueue, worker)',
+    ],
+    [
+      [URL_],
+      'Unknown command "https://example.com/" (one of ls, lint, diff, watch, batch, enqueue, worker)',
+    ],
     [["ls"], "Missing URL|FILE|-"],
     [
       ["ls", URL_, "https://example.org/"],

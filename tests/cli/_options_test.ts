@@ -30,6 +30,7 @@ Deno.test("crawlOptions() and lsOutput() give the library's defaults for `ls URL
     unique: false,
     pages: true,
     sitemapColumns: false,
+    save: null,
   });
   assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
 });
@@ -172,11 +173,11 @@ Deno.test("crawlOptions() sets the library option each crawl flag's spec names",
     UA: "probe/1.0",
     '"NAME: VALUE"': "X-A: 1",
     URL: "http://proxy.example:3128",
+    DIR: "cache-dir",
   };
   const base = crawlOptions(flags()) as Record<string, unknown>;
   const named = CRAWL_FLAGS.flags.filter((flag) => flag.option !== undefined);
-  // --cache is a store the command opens, not a value crawlOptions() maps.
-  for (const flag of named.filter((f) => f.name !== "cache")) {
+  for (const flag of named) {
     const args = flag.value === undefined
       ? [`--${flag.name}`]
       : [`--${flag.name}`, samples[flag.value]!];

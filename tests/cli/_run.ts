@@ -6,9 +6,12 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { main } from "../../cli.ts";
 import { generateIndex } from "../../fixtures/generate.ts";
-import { FixtureSite } from "../../fixtures/site.ts";
+import { FixtureSite, type ListeningSite } from "../../fixtures/site.ts";
 
 export const ROOT: URL = new URL("../../", import.meta.url);
 export const CLI: string = new URL("cli.ts", ROOT).pathname;
@@ -32,6 +35,24 @@ export function smallSite(): FixtureSite {
     .file("/robots.txt", ROBOTS_TXT)
     .file("/index.xml", INDEX_XML)
     .file("/pages.xml", PAGES_XML);
+}
+
+/**
+ * Serves `site` and makes a temporary directory (for snapshots, state) for
+ * `body`; both are gone afterwards.
+ */
+export async function withSiteAndDir(
+  site: FixtureSite,
+  body: (server: ListeningSite, dir: string) => Promise<void>,
+): Promise<void> {
+  const server = await site.listen();
+  const dir = mkdtempSync(join(tmpdir(), "cli-test-"));
+  try {
+    await body(server, dir);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface Run {

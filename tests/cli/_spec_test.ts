@@ -44,7 +44,7 @@ const UNSHOWN = new Set(["userAgent", "headers", "extraKnownPaths"]);
 
 /** The library options a command line of `command` with `--flag value` stands for. */
 function optionsFor(command: CommandSpec, flag: string, value: string): Record<string, unknown> {
-  const operands = command.minOperands > 0 ? ["x"] : [];
+  const operands = Array<string>(command.minOperands).fill("x");
   const parsed = parseArgs([command.name, ...operands, `--${flag}`, value]);
   assert.equal(parsed.kind, "run");
   return sitesOptions((parsed as RunArgs).flags) as Record<string, unknown>;

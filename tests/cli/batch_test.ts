@@ -280,7 +280,8 @@ Deno.test("batch, enqueue and worker usage errors name the flag and exit 2; an u
     [["batch"], "sitemap-tree: Missing FILE|-" + see("batch")],
     [
       ["batch", "x.txt", "--format", "csv"],
-      'sitemap-tree: Option --format must be one of summary, pages, got "csv"' + see("batch"),
+      'sitemap-tree: Option --format must be one of summary, pages, changes, got "csv"' +
+      see("batch"),
     ],
     [
       ["batch", "x.txt", "--site-concurrency", "0"],

@@ -1,0 +1,229 @@
+/**
+ * `sitemap-tree diff BEFORE AFTER`: what changed between two versions of a
+ * site, each a snapshot (`ls --save`), a JSON tree (`ls -f json`), a
+ * sitemap file or a URL crawled now; printed as `tabtree`, `ndjson` or
+ * `summary` (the formats are in `src/format/changes.ts`, shared with
+ * `watch`). It exits 0 whether or not anything changed, as `git diff` does
+ * without `--exit-code`: 1 is a failure here (DESIGN §6), and the `ndjson`
+ * output is empty when nothing changed, which a script can test.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import process from "node:process";
+import {
+  type AbstractSitemap,
+  compareSitemapTrees,
+  decodeSitemapTree,
+  decompressSitemap,
+  InvalidSitemap,
+  isSitemapSnapshot,
+  type SitemapChanges,
+  sitemapFromString,
+  SitemapSnapshotError,
+  sitemapTreeFromJSON,
+  type SitemapTreeOptions,
+} from "../../mod.ts";
+import { changeLines, changeSummary, changeTabTree } from "../format/changes.ts";
+import { originOf } from "../format/tab_tree.ts";
+import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
+import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
+import { crawlOptions, type Input, readInput } from "./_options.ts";
+import { CHANGE_FORMATS, type ChangeFormat, PROGRAM } from "./_spec.ts";
+import { crawlTree, interrupted, openReporting, type Reporting, writePieces } from "./ls.ts";
+import { errorMessage } from "../_error_message.ts";
+
+/** How `diff` and `watch` print changes. */
+export interface ChangeOutput {
+  readonly format: ChangeFormat;
+  readonly stripUrl: boolean;
+}
+
+/**
+ * The output flags of `diff` and `watch`, checked against each other.
+ *
+ * @param flags The command line's flags.
+ * @returns What to print.
+ * @throws {UsageError} For `-u` with a format other than tabtree.
+ */
+export function changeOutput(flags: ParsedFlags): ChangeOutput {
+  const format = flags.choice("format", CHANGE_FORMATS)!;
+  const stripUrl = flags.has("strip-url");
+  if (stripUrl && format !== "tabtree") {
+    throw flags.error(`Option --strip-url applies to the tabtree format, not ${format}`);
+  }
+  if (flags.has("json") && !flags.has("stats")) {
+    throw flags.error("Option --json applies to --stats; add --stats");
+  }
+  return { format, stripUrl };
+}
+
+/**
+ * The output of the changes in a format.
+ *
+ * @param output The format, and whether to strip the site's origin.
+ * @param changes The changes.
+ * @param after The later tree (its origin is stripped with `-u`).
+ * @returns The text, in pieces.
+ */
+export function changePieces(
+  output: ChangeOutput,
+  changes: SitemapChanges,
+  after: AbstractSitemap,
+): Iterable<string> {
+  switch (output.format) {
+    case "tabtree":
+      return changeTabTree(changes, output.stripUrl ? originOf(after) : "");
+    case "ndjson":
+      return changeLines(changes);
+    case "summary":
+      return changeSummary(changes);
+  }
+}
+
+/**
+ * Writes the changes to stdout: 0, 130 when interrupted, 1 after one stderr
+ * line when stdout cannot be written (a reader that went away is no failure).
+ */
+export async function writeChanges(
+  pieces: Iterable<string>,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  try {
+    return await writePieces(io, pieces) ? 0 : interrupted(stderr);
+  } catch (error) {
+    if (isBrokenPipe(error)) return 0;
+    stderr.write(`${PROGRAM}: Cannot write the output: ${errorMessage(error)}\n`);
+    return 1;
+  }
+}
+
+/** One side of a diff, read; or why it could not be, with the exit status. */
+type Side =
+  | { readonly tree: AbstractSitemap }
+  | { readonly status: number; readonly line: string };
+
+/**
+ * Runs `diff`.
+ *
+ * @param parsed The parsed command line.
+ * @param io The standard streams.
+ * @param stderr Where messages and the progress line go.
+ * @returns The exit status.
+ * @throws {UsageError} For a bad flag or value, or a file that does not exist.
+ */
+export async function diffCommand(
+  parsed: RunArgs,
+  io: CliIO,
+  stderr: SerialWriter,
+): Promise<number> {
+  const flags = parsed.flags;
+  const output = changeOutput(flags);
+  const options = crawlOptions(flags);
+  const inputs = parsed.operands.map((operand) => readInput(operand, flags));
+  if (inputs.some((input) => input.kind === "stdin")) {
+    throw flags.error("diff compares files and URLs, not stdin");
+  }
+  const logFile = flags.nonEmpty("log-file", "a file name");
+  const reporting = await openReporting(flags, logFile, io, stderr);
+  if (reporting === null) return 1;
+  try {
+    const trees: AbstractSitemap[] = [];
+    for (const input of inputs) {
+      const side = await readSide(input, options, io, reporting);
+      if (!("tree" in side)) {
+        await reporting.settle();
+        if (io.signal?.aborted) return interrupted(stderr);
+        stderr.write(`${PROGRAM}: ${side.line}\n`);
+        return side.status;
+      }
+      trees.push(side.tree);
+    }
+    await reporting.settle();
+    const [before, after] = trees as [AbstractSitemap, AbstractSitemap];
+    return await writeChanges(
+      changePieces(output, compareSitemapTrees(before, after), after),
+      io,
+      stderr,
+    );
+  } finally {
+    await reporting.settle();
+    reporting.close();
+  }
+}
+
+/** Reads one side: crawls a URL, or reads a file as a snapshot, a JSON tree or a sitemap. */
+async function readSide(
+  input: Input,
+  options: SitemapTreeOptions,
+  io: CliIO,
+  reporting: Reporting,
+): Promise<Side> {
+  if (input.kind === "homepage" || input.kind === "sitemap") {
+    reporting.progress?.start();
+    try {
+      const { root, outcome } = await crawlTree(input, {
+        ...options,
+        onProgress: reporting.onProgress,
+        ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+      });
+      if (outcome.status !== 0) return { status: outcome.status, line: outcome.reason };
+      return { tree: root };
+    } catch (error) {
+      return { status: 1, line: errorMessage(error) };
+    } finally {
+      await reporting.settle();
+    }
+  }
+  const path = input.kind === "file" ? input.path : "-";
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "ENOENT") {
+      throw new UsageError(
+        `No such file ${JSON.stringify(path)} (a URL starts with http:// or https://)`,
+        "diff",
+      );
+    }
+    return { status: 1, line: `Cannot read ${path}: ${errorMessage(error)}` };
+  }
+  return await treeOfFile(path, bytes);
+}
+
+/** A file's tree: a snapshot, a JSON tree, or a sitemap (gzip inflated). */
+async function treeOfFile(path: string, bytes: Uint8Array): Promise<Side> {
+  if (isSitemapSnapshot(bytes)) {
+    try {
+      return { tree: decodeSitemapTree(bytes) };
+    } catch (error) {
+      if (!(error instanceof SitemapSnapshotError)) throw error;
+      return { status: 1, line: `${path}: ${error.message}` };
+    }
+  }
+  const text = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+  if (text.startsWith("{")) {
+    try {
+      return { tree: sitemapTreeFromJSON(JSON.parse(new TextDecoder().decode(bytes))) };
+    } catch (error) {
+      return { status: 1, line: `${path}: not a JSON tree (ls -f json): ${errorMessage(error)}` };
+    }
+  }
+  const inflated = await decompressSitemap(bytes);
+  const root = inflated.ok ? sitemapFromString(inflated.bytes, { url: fileUrl(path) }) : null;
+  if (root === null || root instanceof InvalidSitemap) {
+    const why = root === null ? (inflated as { reason: string }).reason : root.reason;
+    return {
+      status: 1,
+      line: `${path} is not a snapshot (ls --save), a JSON tree (ls -f json) or a sitemap: ${why}`,
+    };
+  }
+  return { tree: root };
+}
+
+/** The file's URL, as `ls FILE` names a local sitemap. */
+function fileUrl(path: string): string {
+  return new URL(path, `file://${process.cwd()}/`).href;
+}
