@@ -21,7 +21,7 @@
  *   shared machines, where a wall-clock limit flags other processes' load).
  *
  * With `--all` it then runs bench/fuzz_tokenizer.ts, bench/fuzz_parse.ts,
- * bench/fuzz_urlset_fast.ts and bench/fuzz_url.ts (when present) for the same time each and prints
+ * bench/fuzz_byte_readers.ts and bench/fuzz_url.ts (when present) for the same time each and prints
  * one summary.
  * Failing seeds are printed; replay one with `--seed N --seconds 0`.
  *
@@ -317,7 +317,7 @@ const summary = [
 if (process.argv.includes("--all")) {
   summary.push(runScript("./fuzz_tokenizer.ts", seconds, seed));
   summary.push(runScript("./fuzz_parse.ts", seconds, seed));
-  summary.push(runScript("./fuzz_urlset_fast.ts", seconds, seed));
+  summary.push(runScript("./fuzz_byte_readers.ts", seconds, seed));
   summary.push(runScript("./fuzz_url.ts", seconds, seed));
 }
 console.log(summary.join("\n"));

@@ -11,8 +11,8 @@
 import process from "node:process";
 import { SHAPES, shapeUrlset } from "../fixtures/realistic.ts";
 import { parseSitemap, parseSitemapGeneral } from "../src/parse/parse_sitemap.ts";
-import { readSitemapIndexBytes } from "../src/parse/_sitemapindex_fast.ts";
-import { readUrlsetBytes } from "../src/parse/_urlset_fast.ts";
+import { readSitemapIndexBytes } from "../src/parse/_sitemapindex_bytes.ts";
+import { readUrlsetBytes } from "../src/parse/_urlset_bytes.ts";
 import { numberFlag } from "./_flags.ts";
 
 const entries = numberFlag("entries", 20_000);

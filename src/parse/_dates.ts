@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 
 const MS_PER_DAY = 86_400_000;
 
@@ -108,10 +109,6 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
-}
-
 /** Cursor of {@linkcode digits}, a module field so that the hot path allocates nothing. */
 let pos = 0;
 
@@ -144,9 +141,8 @@ function digits(b: Uint8Array, end: number, min: number, max: number): number {
  * @returns Epoch milliseconds, or NaN.
  */
 export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): number {
-  let i = start;
-  while (i < end && isSpace(b[i]!)) i++;
-  while (end > i && isSpace(b[end - 1]!)) end--;
+  const i = skipSpace(b, start, end);
+  end = trimSpaceEnd(b, i, end);
   if (end - i < 4) return NaN;
   // Most lastmods are a bare date or a date-time with seconds and a zone:
   // read those at fixed positions, everything else with the scanner.
@@ -159,8 +155,16 @@ export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): nu
       if (t === t) return date + t;
     }
   }
-  pos = i;
+  return scanW3cDate(b, i, end);
+}
 
+/**
+ * The W3C forms {@linkcode parseW3cDateBytes} does not read at fixed
+ * positions (one-digit months and days, a year or month alone, no seconds,
+ * fractions, a space before the time), by a scanner over `b[i, end)`.
+ */
+function scanW3cDate(b: Uint8Array, i: number, end: number): number {
+  pos = i;
   const year = digits(b, end, 4, 4);
   if (year < 0) return NaN;
   if (pos === end) return utc(year, 1, 1, 0, 0, 0, 0);
@@ -179,6 +183,16 @@ export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): nu
   if (sep !== 84 /* T */ && sep !== 116 /* t */ && sep !== 32) return NaN;
   pos++;
   while (pos < end && b[pos] === 32) pos++;
+  const local = scanTime(b, end, year, month, day);
+  return local === local ? scanZone(b, end, local) : NaN;
+}
+
+/**
+ * Reads `hh:mm[:ss[.fff]]` at {@linkcode pos} and the spaces after it.
+ *
+ * @returns The date and time as UTC epoch ms, or NaN.
+ */
+function scanTime(b: Uint8Array, end: number, year: number, month: number, day: number): number {
   const hour = digits(b, end, 2, 2);
   if (hour < 0 || pos >= end || b[pos] !== 58 /* : */) return NaN;
   pos++;
@@ -205,9 +219,17 @@ export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): nu
     }
   }
   while (pos < end && b[pos] === 32) pos++;
-  const local = utc(year, month, day, hour, minute, second, ms);
-  if (pos === end) return local;
+  return utc(year, month, day, hour, minute, second, ms);
+}
 
+/**
+ * Applies the zone at {@linkcode pos} (none, `Z`, or `±hh[[:]mm]`) to a
+ * local time, which must end the text.
+ *
+ * @returns Epoch ms, or NaN.
+ */
+function scanZone(b: Uint8Array, end: number, local: number): number {
+  if (pos === end) return local;
   const z = b[pos];
   if ((z === 90 /* Z */ || z === 122 /* z */) && pos + 1 === end) return local;
   if (z !== 43 /* + */ && z !== 45 /* - */) return NaN;

@@ -7,14 +7,14 @@
 import { FeedReader } from "./_feeds.ts";
 import { Ns, nsKind } from "./_ns.ts";
 import type { DocumentReader } from "./_reader.ts";
-import { SitemapIndexReader } from "./_sitemapindex.ts";
+import { SitemapIndexReader } from "./_sitemapindex_tokens.ts";
 import {
   type XmlAttribute,
   type XmlHandler,
   XmlTokenizer,
   type XmlTokenizerOptions,
 } from "./_tokenizer.ts";
-import { UrlsetReader } from "./_urlset.ts";
+import { UrlsetReader } from "./_urlset_tokens.ts";
 
 /** What the start of a document says it is. */
 export type Sniffed = "xml" | "text" | "undecided";

@@ -30,6 +30,7 @@ import type {
   PageExtrasData,
   VideoData,
 } from "./_result.ts";
+import { fnv1a, FNV_BASIS, mixHash } from "./_fnv.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -399,11 +400,73 @@ const N_FLOAT = 3;
 /** Strings at most this long are candidates for the dictionary as a whole. */
 const DICT_WHOLE = 32;
 const DICT_MAX = 1 << 16;
-/** FNV-1a over a dictionary key's bytes. */
-const HASH_SEED = 0x811c9dc5 | 0;
-const HASH_PRIME = 0x01000193;
 /** Shortest URL prefix worth a dictionary entry. */
 const DICT_PREFIX_MIN = 12;
+
+/**
+ * Distinct byte ranges of one buffer (dictionary keys), numbered in order
+ * of first sight and found again through an open-addressing table of their
+ * FNV-1a hashes.
+ */
+class KeySet {
+  /** How many keys there are. */
+  size = 0;
+  /** Per key: where its bytes start, how many there are, its length in UTF-16 units, its uses. */
+  readonly start: Int32Array;
+  readonly bytes: Int32Array;
+  readonly units: Int32Array;
+  readonly uses: Float64Array;
+  readonly #b: Uint8Array;
+  readonly #hashes: Int32Array;
+  readonly #slots: Int32Array;
+  readonly #mask: number;
+
+  constructor(b: Uint8Array, most: number) {
+    let capacity = 16;
+    while (capacity < most * 2) capacity *= 2;
+    this.#b = b;
+    this.#mask = capacity - 1;
+    this.#slots = new Int32Array(capacity).fill(-1);
+    this.#hashes = new Int32Array(most);
+    this.start = new Int32Array(most);
+    this.bytes = new Int32Array(most);
+    this.units = new Int32Array(most);
+    this.uses = new Float64Array(most);
+  }
+
+  /**
+   * Counts `n` uses of the key `b[a, a + length)`, added when new.
+   *
+   * @param a Start of its bytes.
+   * @param length Its length in bytes.
+   * @param units Its length in UTF-16 units.
+   * @param h Its FNV-1a state (not mixed).
+   * @param n Uses to count.
+   * @returns The key's number.
+   */
+  add(a: number, length: number, units: number, h: number, n: number): number {
+    const slots = this.#slots;
+    let slot = mixHash(h) & this.#mask;
+    let key = slots[slot]!;
+    while (key >= 0) {
+      if (
+        this.#hashes[key] === h && this.bytes[key] === length &&
+        sameBytes(this.#b, this.start[key]!, a, length)
+      ) break;
+      slot = (slot + 1) & this.#mask;
+      key = slots[slot]!;
+    }
+    if (key < 0) {
+      key = slots[slot] = this.size++;
+      this.start[key] = a;
+      this.#hashes[key] = h;
+      this.bytes[key] = length;
+      this.units[key] = units;
+    }
+    this.uses[key] = this.uses[key]! + n;
+    return key;
+  }
+}
 
 /**
  * The writer's string table as {@linkcode ExtrasWriter.pack} reads it: each
@@ -461,84 +524,67 @@ class Table {
    * @returns The entries, in order of first use.
    */
   dictionary(uses: Uint32Array): { text: Uint8Array; ends: Uint32Array } {
-    const size = this.size;
-    const b = this.text;
-    // Distinct keys, as byte ranges of the table, in order of first use:
-    // found through an open-addressing table of their hashes.
-    let capacity = 16;
-    while (capacity < size * 2) capacity *= 2;
-    const mask = capacity - 1;
-    const slots = new Int32Array(capacity).fill(-1);
-    const keyStart = new Int32Array(size);
-    const keyHash = new Int32Array(size);
-    const keyBytes = new Int32Array(size);
-    const keyUnits = new Int32Array(size);
-    const counts = new Float64Array(size);
-    const keyOf = new Int32Array(size + 1).fill(-1);
-    let keys = 0;
-    for (let ref = 1; ref <= size; ref++) {
+    const keys = new KeySet(this.text, this.size);
+    const keyOf = this.#keysOf(uses, keys);
+    // The entries: the keys used twice or more, up to DICT_MAX.
+    const entryOf = new Int32Array(keys.size).fill(-1);
+    let entries = 0;
+    let textLength = 0;
+    for (let key = 0; key < keys.size; key++) {
+      if (keys.uses[key]! < 2 || entries === DICT_MAX) continue;
+      entryOf[key] = entries++;
+      textLength += keys.bytes[key]!;
+    }
+    const text = new Uint8Array(textLength);
+    const ends = new Uint32Array(entries);
+    for (let key = 0, o = 0, units = 0; key < keys.size; key++) {
+      const k = entryOf[key]!;
+      if (k < 0) continue;
+      const a = keys.start[key]!;
+      text.set(this.text.subarray(a, a + keys.bytes[key]!), o);
+      o += keys.bytes[key]!;
+      ends[k] = units += keys.units[key]!;
+    }
+    this.#indexEntries(keyOf, entryOf, keys);
+    return { text, ends };
+  }
+
+  /**
+   * Adds every used string's key to `keys`, counting its uses.
+   *
+   * @returns Per reference, its key's number in `keys`, or -1 for none.
+   */
+  #keysOf(uses: Uint32Array, keys: KeySet): Int32Array {
+    const keyOf = new Int32Array(this.size + 1).fill(-1);
+    for (let ref = 1; ref <= this.size; ref++) {
       const n = uses[ref]!;
       if (n === 0) continue;
       const units = this.#keyLengthOf(ref);
       if (units === 0) continue;
       const a = this.byteStart(ref);
-      let length = units;
-      let h = this.#hash;
-      if (!this.ascii(ref)) {
-        length = this.#bytesOfUnits(ref, units);
-        h = HASH_SEED;
-        for (let i = a, e = a + length; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
+      if (this.ascii(ref)) {
+        keyOf[ref] = keys.add(a, units, units, this.#hash, n);
+      } else {
+        const length = this.#bytesOfUnits(ref, units);
+        keyOf[ref] = keys.add(a, length, units, fnv1a(this.text, a, a + length), n);
       }
-      let slot = (h ^ (h >>> 15)) & mask;
-      let key: number;
-      while (true) {
-        key = slots[slot]!;
-        if (key < 0) {
-          key = slots[slot] = keys++;
-          keyStart[key] = a;
-          keyHash[key] = h;
-          keyBytes[key] = length;
-          keyUnits[key] = units;
-          break;
-        }
-        if (
-          keyHash[key] === h && keyBytes[key] === length && sameBytes(b, keyStart[key]!, a, length)
-        ) break;
-        slot = (slot + 1) & mask;
-      }
-      counts[key] = counts[key]! + n;
-      keyOf[ref] = key;
     }
-    const entryOf = new Int32Array(keys).fill(-1);
-    let entries = 0;
-    let textLength = 0;
-    for (let key = 0; key < keys; key++) {
-      if (counts[key]! < 2 || entries === DICT_MAX) continue;
-      entryOf[key] = entries++;
-      textLength += keyBytes[key]!;
-    }
-    const text = new Uint8Array(textLength);
-    const ends = new Uint32Array(entries);
-    for (let key = 0, o = 0, units = 0; key < keys; key++) {
-      const k = entryOf[key]!;
-      if (k < 0) continue;
-      const a = keyStart[key]!;
-      text.set(b.subarray(a, a + keyBytes[key]!), o);
-      o += keyBytes[key]!;
-      ends[k] = units += keyUnits[key]!;
-    }
-    const dictIndex = this.dictIndex = new Int32Array(size + 1).fill(-1);
-    for (let ref = 1; ref <= size; ref++) {
+    return keyOf;
+  }
+
+  /** Records each reference's dictionary entry and its key's lengths. */
+  #indexEntries(keyOf: Int32Array, entryOf: Int32Array, keys: KeySet): void {
+    const dictIndex = this.dictIndex = new Int32Array(this.size + 1).fill(-1);
+    for (let ref = 1; ref <= this.size; ref++) {
       const key = keyOf[ref]!;
       if (key < 0) continue;
       const k = entryOf[key]!;
       if (k >= 0) {
         dictIndex[ref] = k;
-        this.keyLength[ref] = keyUnits[key]!;
-        this.keyBytes[ref] = keyBytes[key]!;
+        this.keyLength[ref] = keys.units[key]!;
+        this.keyBytes[ref] = keys.bytes[key]!;
       }
     }
-    return { text, ends };
   }
 
   /** How many bytes of string `ref` (valid UTF-8) its first `units` UTF-16 units take. */
@@ -577,18 +623,19 @@ class Table {
     const a = this.byteStart(ref);
     const e = this.byteEnd(ref);
     const b = this.text;
-    let h = HASH_SEED;
     if (e - a <= DICT_WHOLE) {
-      for (let i = a; i < e; i++) h = Math.imul(h ^ b[i]!, HASH_PRIME);
-      this.#hash = h;
+      this.#hash = fnv1a(b, a, e);
       return e - a;
     }
+    // FNV-1a over the bytes up to each `/`, as fnv1a gives it over the key
+    // (its prime a literal in the loop, as in _fnv.ts).
+    let h = FNV_BASIS;
     let scheme = false;
     let slash = -1;
     for (let i = a; i < e; i++) {
       const c = b[i]!;
       if (c === 0x3f || c === 0x23) break; // "?" or "#"
-      h = Math.imul(h ^ c, HASH_PRIME);
+      h = Math.imul(h ^ c, 0x01000193);
       if (c === 0x2f) {
         if (!scheme && i > a && b[i - 1] === 0x3a && b[i + 1] === 0x2f) scheme = true;
         slash = i;

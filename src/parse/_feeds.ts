@@ -16,10 +16,11 @@
 import { parseDate } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
-import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
-import { joinWarnings, type NewsStoryData, type ParseResult } from "./_result.ts";
+import { type DocumentReader, FieldText } from "./_reader.ts";
+import { joinWarnings, type ParseResult } from "./_result.ts";
 import { XML_NAMESPACE, type XmlAttribute } from "./_tokenizer.ts";
 import { isNotUrl, resolvePageUrl } from "./_url.ts";
+import { newNews } from "./_urlset_fields.ts";
 
 const F_LINK = 1;
 const F_GUID = 2;
@@ -61,9 +62,7 @@ export class FeedReader implements DocumentReader {
   #itemDepth = 0;
   #field = 0;
   #fieldDepth = 0;
-  #text = "";
-  /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
-  #overflow = false;
+  readonly #text = new FieldText();
 
   /** The item's page URL from its first link that resolves. */
   #link: string | null = null;
@@ -149,7 +148,6 @@ export class FeedReader implements DocumentReader {
     this.#field = field;
     this.#fieldDepth = d;
     this.#fieldBase = this.#base;
-    this.#text = "";
   }
 
   #startRssField(d: number, kind: NsKind, local: string, attrs: readonly XmlAttribute[]): void {
@@ -213,9 +211,7 @@ export class FeedReader implements DocumentReader {
 
   /** Called by the tokenizer with character data. */
   onText(text: string): void {
-    if (this.#field === 0) return;
-    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
-    else this.#overflow = true;
+    if (this.#field !== 0) this.#text.add(text);
   }
 
   /** Called by the tokenizer when an element ends. */
@@ -227,10 +223,9 @@ export class FeedReader implements DocumentReader {
     }
     if (this.#field !== 0) {
       if (d !== this.#fieldDepth) return;
-      if (!this.#overflow) this.#endField(this.#field, this.#text);
+      const text = this.#text.take();
+      if (text !== null) this.#endField(this.#field, text);
       this.#field = 0;
-      this.#text = "";
-      this.#overflow = false;
       return;
     }
     if (d === this.#itemDepth) {
@@ -292,16 +287,9 @@ export class FeedReader implements DocumentReader {
       const date = this.#pubDate ?? this.#dcDate;
       lastModified = publishDate = date === null ? NaN : parseDate(date);
     }
-    const newsStory: NewsStoryData = {
-      title: this.#title ?? "",
-      publishDate,
-      publicationName: null,
-      publicationLanguage: null,
-      access: null,
-      genres: [],
-      keywords: [],
-      stockTickers: [],
-    };
+    const newsStory = newNews();
+    newsStory.title = this.#title ?? "";
+    newsStory.publishDate = publishDate;
     this.#builder.add(url, lastModified, 0.5, 0, { newsStory });
   }
 

@@ -20,6 +20,7 @@
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
 import { type ExtrasSource, ExtrasWriter } from "./_extras.ts";
+import { fnv1aWords, mixHash } from "./_fnv.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import {
@@ -57,9 +58,6 @@ export function decodeRawText(src: Uint8Array, a: number, b: number): string {
 
 /** Pages processed per batch: big enough to amortise the joins, small enough to hold little. */
 const BATCH = 1024;
-
-/** FNV-1a's prime; the basis is random per builder. */
-const FNV_PRIME = 0x01000193;
 
 /** Host name bytes the WHATWG parser keeps as they are: `a-z 0-9 -` (`.` handled apart; `xn--` labels are not). */
 const HOST_OK = new Uint8Array(256);
@@ -137,27 +135,12 @@ function isXnLabel(src: Uint8Array, i: number): boolean {
   return src[i] === 0x78 && src[i + 1] === 0x6e && src[i + 2] === 0x2d && src[i + 3] === 0x2d;
 }
 
-/** Ends the FNV state so the low bits, which pick the slot, depend on every byte. */
-function finalMix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
-}
-
 /**
- * FNV-1a over `bytes[a, b)` four bytes at a time (then byte by byte), with
- * `seed` as basis; `view` is a DataView of the same bytes, whose word reads
- * compile to one load each. A step per byte made the multiply chain the
- * builder's largest cost (~1.5 ns a byte); words assembled from four byte
- * reads still cost ~90 ns a URL, ~7% of a parse more than these.
+ * FNV-1a over `bytes[a, b)` with `seed` (random per builder) as basis, four
+ * bytes a step through `view`, a DataView of the same bytes; mixed.
  */
 function hashBytes(view: DataView, bytes: Uint8Array, a: number, b: number, seed: number): number {
-  let h = seed;
-  let k = a;
-  for (const end4 = b - 3; k < end4; k += 4) h = Math.imul(h ^ view.getUint32(k, true), FNV_PRIME);
-  for (; k < b; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
-  return finalMix(h);
+  return mixHash(fnv1aWords(view, bytes, a, b, seed));
 }
 
 const NO_VIEW = new DataView(new ArrayBuffer(0));

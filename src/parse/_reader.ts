@@ -29,6 +29,38 @@ export interface DocumentReader extends XmlHandler {
  */
 export const MAX_FIELD_LENGTH = 64 << 10;
 
+/**
+ * The text of the field a token reader captures, gathered across the
+ * tokenizer's text events (CDATA sections, split runs); a value longer than
+ * {@linkcode MAX_FIELD_LENGTH} is dropped rather than buffered.
+ */
+export class FieldText {
+  #text = "";
+  #overflow = false;
+
+  /**
+   * Adds a text event's text.
+   *
+   * @param text The text.
+   */
+  add(text: string): void {
+    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
+    else this.#overflow = true;
+  }
+
+  /**
+   * Ends the field.
+   *
+   * @returns The text gathered, or null when it ran past the limit.
+   */
+  take(): string | null {
+    const text = this.#overflow ? null : this.#text;
+    this.#text = "";
+    this.#overflow = false;
+    return text;
+  }
+}
+
 /** Makes the readonly fields of a result type writable while it is being filled. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -936,6 +936,9 @@ function frameKey(c1: number, c2: number): number {
  * attribute is dropped) and an unquoted value (read up to a space, a quote or
  * the end of the tag).
  *
+ * The byte-level reader's `scanAttributes` (_xml_bytes.ts) is the same
+ * grammar over bytes in place; see there why they are two.
+ *
  * @returns The index of the `>`; when `s` ends first, -1, or -2/-3 when it
  * ends inside a `"`/`'` quoted stretch.
  */

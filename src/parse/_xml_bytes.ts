@@ -16,6 +16,8 @@
  * @module
  */
 import { type Checkpoint, CHECKPOINT_BYTES } from "../_checkpoint.ts";
+import { atAscii, isSpace } from "./_ascii_bytes.ts";
+import { fnv1a, mixHash } from "./_fnv.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
@@ -90,11 +92,6 @@ export interface ByteReader {
   discard(): void;
 }
 
-/** Whether `c` is XML whitespace. */
-export function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-}
-
 /** Index of the first of two bytes `x y` at or after `from`, or -1. */
 function find2(b: Uint8Array, from: number, x: number, y: number): number {
   for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
@@ -109,12 +106,6 @@ function find3(b: Uint8Array, from: number, x: number, y: number, z: number): nu
     if (b[i + 1] === y && b[i + 2] === z) return i;
   }
   return -1;
-}
-
-/** Whether `b` holds the ASCII `word` at `i`. */
-function atAscii(b: Uint8Array, i: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
-  return true;
 }
 
 /**
@@ -148,6 +139,12 @@ function closingQuote(b: Uint8Array, from: number, n: number, quote: number): nu
  * stretch too. With `out`, records each attribute as four offsets (name
  * start, name end, value start, value end; quotes excluded). Returns the
  * index of the `>`, or -1 when there is none within {@linkcode MAX_MARKUP}.
+ *
+ * The tokenizer's `scanAttributes` (_tokenizer.ts) is the same grammar over
+ * a decoded string, resumable at a chunk's end. They stay two: one body for
+ * both, recording offsets for the tokenizer to cut its strings from, slowed
+ * the general path on attribute-heavy documents (bench/README.md, "Shared
+ * parse modules"). The differential tests and fuzzers hold them together.
  */
 export function scanAttributes(b: Uint8Array, from: number, out: number[] | null): number {
   const n = Math.min(b.length, from + MAX_MARKUP);
@@ -384,9 +381,7 @@ class NameTable {
   /** The name `b[a, e)`, resolved. */
   get(b: Uint8Array, a: number, e: number): ElementName {
     const len = e - a;
-    let h = 0x811c9dc5;
-    for (let k = a; k < e; k++) h = Math.imul(h ^ b[k]!, 0x01000193);
-    const slot = (h ^ (h >>> 15)) & 511;
+    const slot = mixHash(fnv1a(b, a, e)) & 511;
     const cached = this.#slots[slot];
     if (cached !== undefined && cached.bytes.length === len) {
       const bytes = cached.bytes;
@@ -550,7 +545,51 @@ export function readXmlBytes(
 ): ParseResult | null {
   const i = prologEnd(b);
   if (i === -1) return null;
-  // The root's start tag: a name, then name="value" pairs whose values need no decoding.
+  const tag = rootTag(b, i);
+  if (tag === null) return null;
+  const names = new NameTable(tag.defaultNs, tag.prefixes);
+  const root = names.resolve(b.slice(tag.nameAt, tag.nameAt + tag.nameLen));
+  if (root.local !== rootLocal) return null;
+  const reader = make(root.ns);
+  let result: ParseResult | null = null;
+  try {
+    result = walk(b, tag.end, names, tag.nameAt, tag.nameLen, reader, checkpoint);
+  } finally {
+    if (result === null) reader.discard();
+  }
+  return result;
+}
+
+/** Bytes accepted in the root's name and attribute names: `A-Z a-z 0-9 _ : . -`. */
+const NAME_CHAR = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-") {
+  NAME_CHAR[c.charCodeAt(0)] = 1;
+}
+
+/** A root element's start tag, as {@linkcode rootTag} reads it. */
+export interface RootTag {
+  /** Where its qualified name starts. */
+  readonly nameAt: number;
+  /** Its name's length in bytes. */
+  readonly nameLen: number;
+  /** The index after its `>`. */
+  readonly end: number;
+  /** The default namespace it declares, "" for none. */
+  readonly defaultNs: string;
+  /** The prefixes it binds. */
+  readonly prefixes: Map<string, string>;
+}
+
+/**
+ * Reads the root's start tag at `i` (its `<`) in the one form read from
+ * bytes: a name, then `name="value"` pairs of ASCII names whose values hold
+ * no reference, `<` or control byte but whitespace.
+ *
+ * @param b The document.
+ * @param i The index of the root's `<`.
+ * @returns The tag, or null when it has another form (left to the general path).
+ */
+export function rootTag(b: Uint8Array, i: number): RootTag | null {
   const nameAt = i + 1;
   let j = nameAt;
   const limit = Math.min(b.length, i + MAX_MARKUP);
@@ -563,7 +602,7 @@ export function readXmlBytes(
     const before = j;
     while (j < limit && isSpace(b[j]!)) j++;
     if (j >= limit) return null;
-    if (b[j] === GT) break;
+    if (b[j] === GT) return { nameAt, nameLen, end: j + 1, defaultNs, prefixes };
     if (j === before) return null; // `<urlset/>`, or attributes run together
     const name = j;
     while (j < limit && NAME_CHAR[b[j]!] === 1) j++;
@@ -593,23 +632,6 @@ export function readXmlBytes(
       if (prefix !== "" && prefix !== "xml" && prefix !== "xmlns") prefixes.set(prefix, value);
     }
   }
-  const names = new NameTable(defaultNs, prefixes);
-  const root = names.resolve(b.slice(nameAt, nameAt + nameLen));
-  if (root.local !== rootLocal) return null;
-  const reader = make(root.ns);
-  let result: ParseResult | null = null;
-  try {
-    result = walk(b, j + 1, names, nameAt, nameLen, reader, checkpoint);
-  } finally {
-    if (result === null) reader.discard();
-  }
-  return result;
-}
-
-/** Bytes accepted in the root's name and attribute names: `A-Z a-z 0-9 _ : . -`. */
-const NAME_CHAR = new Uint8Array(256);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.-") {
-  NAME_CHAR[c.charCodeAt(0)] = 1;
 }
 
 function walk(

@@ -19,9 +19,9 @@ import { RobotsTxtReader } from "./_robots.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
-import { readSitemapIndexBytes } from "./_sitemapindex_fast.ts";
-import { readUrlsetBytes } from "./_urlset_fast.ts";
-import { readPlainUrlset } from "./_urlset_plain.ts";
+import { readSitemapIndexBytes } from "./_sitemapindex_bytes.ts";
+import { readUrlsetBytes } from "./_urlset_bytes.ts";
+import { readCoreUrlsetBytes } from "./_urlset_core_bytes.ts";
 
 /** Options of {@linkcode parseSitemap}. */
 export interface ParseSitemapOptions {
@@ -105,13 +105,7 @@ function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
  * @returns Pages, index children, or the reason the document is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  try {
-    return read(bytes, options);
-  } catch (e) {
-    if (e instanceof ParseCancelled) throw e;
-    // Readers are written not to throw; this is the net under that promise.
-    return invalid(`Unable to parse sitemap: ${errorMessage(e)}`);
-  }
+  return readOrInvalid(bytes, options, true);
 }
 
 /**
@@ -123,10 +117,20 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
  * @returns What {@linkcode parseSitemap} returns.
  */
 export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
+  return readOrInvalid(bytes, options, false);
+}
+
+/** {@linkcode read}, with what it throws (a cancellation aside) as the reason the document is invalid. */
+function readOrInvalid(
+  bytes: Uint8Array,
+  options: ParseSitemapOptions,
+  fast: boolean,
+): ParseResult {
   try {
-    return read(bytes, options, false);
+    return read(bytes, options, fast);
   } catch (e) {
     if (e instanceof ParseCancelled) throw e;
+    // Readers are written not to throw; this is the net under that promise.
     return invalid(`Unable to parse sitemap: ${errorMessage(e)}`);
   }
 }
@@ -136,7 +140,7 @@ function defaultLimits(options: ParseSitemapOptions): boolean {
   return options.maxDepth === undefined && options.maxTokenLength === undefined;
 }
 
-function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): ParseResult {
+function read(bytes: Uint8Array, options: ParseSitemapOptions, fast: boolean): ParseResult {
   const since = options.since ?? NaN;
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const base = parseBase(options.url);
@@ -149,7 +153,7 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   if (fast && encoding === "utf-8" && options.robots !== true && defaultLimits(options)) {
     // Nearly every sitemap is a well-formed UTF-8 urlset or index: read those
     // straight from the bytes.
-    const fastResult = readPlainUrlset(bytes, base, since, checkpoint) ??
+    const fastResult = readCoreUrlsetBytes(bytes, base, since, checkpoint) ??
       readUrlsetBytes(bytes, base, since, checkpoint) ??
       readSitemapIndexBytes(bytes, base, checkpoint);
     if (fastResult !== null) return fastResult;
@@ -157,21 +161,45 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);
   const chunks = decodeChunks(bytes, encoding, chunkBytes, first, checkpoint);
-
   if (options.robots === true) {
     const robots = new RobotsTxtReader(base);
     for (const chunk of chunks) robots.write(chunk);
     return robots.end();
   }
+  const doc = readChunks(chunks, base, since, bytes.length, tokenizerOptions(options));
+  if (doc.xml === null) {
+    // Only whitespace, or nothing at all: an empty text sitemap.
+    return (doc.text ?? new TextSitemapReader(since)).end();
+  }
+  return xmlResult(doc.xml);
+}
 
+/** An XML document being read: its reader's dispatcher and tokenizer. */
+interface XmlRead {
+  readonly dispatcher: XmlDispatcher;
+  readonly tokenizer: XmlTokenizer;
+  /** Whether the document starts with an HTML doctype. */
+  readonly htmlDoctype: boolean;
+}
+
+/**
+ * Feeds the decoded chunks to the reader of the format the first
+ * non-whitespace text shows: a text sitemap's, or the XML tokenizer and its
+ * dispatcher, which stop early once the root has closed or the XML breaks.
+ */
+function readChunks(
+  chunks: Iterable<string>,
+  base: URL | null,
+  since: number,
+  sizeHint: number,
+  tokenizerOptions: XmlTokenizerOptions,
+): { text: TextSitemapReader | null; xml: XmlRead | null } {
   let text: TextSitemapReader | null = null;
-  let dispatcher: XmlDispatcher | null = null;
-  let tokenizer: XmlTokenizer | null = null;
-  let htmlDoctype = false;
+  let xml: XmlRead | null = null;
   for (const chunk of chunks) {
-    if (tokenizer !== null) {
-      tokenizer.write(chunk);
-      if (tokenizer.error !== null || dispatcher!.done) break;
+    if (xml !== null) {
+      xml.tokenizer.write(chunk);
+      if (xml.tokenizer.error !== null || xml.dispatcher.done) break;
       continue;
     }
     if (text !== null) {
@@ -185,19 +213,18 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast = true): Par
       text.write(chunk);
       continue;
     }
-    htmlDoctype = HTML_DOCTYPE.test(chunk.slice(0, 4096));
-    dispatcher = new XmlDispatcher(base, since, bytes.length);
-    tokenizer = dispatcher.tokenizer(tokenizerOptions(options));
+    const dispatcher = new XmlDispatcher(base, since, sizeHint);
+    const tokenizer = dispatcher.tokenizer(tokenizerOptions);
+    xml = { dispatcher, tokenizer, htmlDoctype: HTML_DOCTYPE.test(chunk.slice(0, 4096)) };
     tokenizer.write(chunk.trimStart());
     if (tokenizer.error !== null || dispatcher.done) break;
   }
+  if (xml !== null && xml.tokenizer.error === null && !xml.dispatcher.done) xml.tokenizer.end();
+  return { text, xml };
+}
 
-  if (tokenizer === null || dispatcher === null) {
-    // Only whitespace, or nothing at all: an empty text sitemap.
-    return (text ?? new TextSitemapReader(since)).end();
-  }
-  if (tokenizer.error === null && !dispatcher.done) tokenizer.end();
-
+/** The result of an XML document read to its end (or to where it broke). */
+function xmlResult({ dispatcher, tokenizer, htmlDoctype }: XmlRead): ParseResult {
   const reader = dispatcher.reader;
   const error = tokenizer.error;
   if (reader === null) {

@@ -1,6 +1,6 @@
 /**
  * The byte-level urlset reader held to the general path, for the tests and
- * for the long differential fuzzer (bench/fuzz_urlset_fast.ts): the same
+ * for the long differential fuzzer (bench/fuzz_byte_readers.ts): the same
  * comparison, and random urlsets built from values that probe its edges.
  *
  * @module
@@ -8,9 +8,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { IMAGE_NS, NEWS_NS, VIDEO_NS, XHTML_NS } from "../../src/parse/_ns.ts";
 import type { ParseResult } from "../../src/parse/_result.ts";
-import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_fast.ts";
-import { readUrlsetBytes } from "../../src/parse/_urlset_fast.ts";
-import { readPlainUrlset } from "../../src/parse/_urlset_plain.ts";
+import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_bytes.ts";
+import { readUrlsetBytes } from "../../src/parse/_urlset_bytes.ts";
+import { readCoreUrlsetBytes } from "../../src/parse/_urlset_core_bytes.ts";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import type { Rng } from "./_xml_gen.ts";
 import { BASE, extrasJson, rows } from "./_unpack.ts";
@@ -59,7 +59,7 @@ export function compareReaders(doc: string | Uint8Array, since = NaN, url = BASE
   }
   // Each byte-level reader on its own: the plain one, then the one for every shape.
   const base = URL.parse(url);
-  const plainShape = readPlainUrlset(bytes, base, since);
+  const plainShape = readCoreUrlsetBytes(bytes, base, since);
   const anyShape = readUrlsetBytes(bytes, base, since) ?? readSitemapIndexBytes(bytes, base);
   for (const [name, fast] of [["plain-shape", plainShape], ["byte-level", anyShape]] as const) {
     if (fast === null) continue;

@@ -17,9 +17,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { assert, assertEquals } from "../_assert.ts";
 import type { ParseResult } from "../../src/parse/_result.ts";
-import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_fast.ts";
-import { readUrlsetBytes } from "../../src/parse/_urlset_fast.ts";
-import { readPlainUrlset } from "../../src/parse/_urlset_plain.ts";
+import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_bytes.ts";
+import { readUrlsetBytes } from "../../src/parse/_urlset_bytes.ts";
+import { readCoreUrlsetBytes } from "../../src/parse/_urlset_core_bytes.ts";
 import { parseSitemap, parseSitemapGeneral } from "../../src/parse/parse_sitemap.ts";
 import { sitemapFromString } from "../../src/sitemap_from_string.ts";
 import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
@@ -118,7 +118,7 @@ Deno.test("a plain urlset's look-alike <loc>s are dropped with a warning by the 
     LOCS.map((l) => `<url><loc>${l}</loc><lastmod>2025-12-29</lastmod></url>`).join("\n")
   }\n</urlset>\n`;
   readBothWays(doc, `${DIR}sitemap.xml`, { urls: LOC_PAGES, warning: LOC_WARNING });
-  const plain = readPlainUrlset(encoder.encode(doc), URL.parse(`${DIR}sitemap.xml`), NaN);
+  const plain = readCoreUrlsetBytes(encoder.encode(doc), URL.parse(`${DIR}sitemap.xml`), NaN);
   assert(plain !== null, "the plain-shape reader took the document");
   assertEquals(outcome(plain), { urls: LOC_PAGES, warning: LOC_WARNING });
 });

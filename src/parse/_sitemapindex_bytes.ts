@@ -5,7 +5,9 @@
  *
  * @module
  */
+import { plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 import { parseDate, parseW3cDateBytes } from "./_dates.ts";
+import { fnv1aWords, fnv1aWordsAscii, FNV_BASIS, mixHash } from "./_fnv.ts";
 import { decodeRawText, isNormalUrlBytes } from "./_pack.ts";
 import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
 import type { IndexEntry, ParseResult } from "./_result.ts";
@@ -15,7 +17,6 @@ import {
   cdataText,
   type ElementName,
   isCoreName,
-  isSpace,
   readXmlBytes,
   textEnd,
   TextWindow,
@@ -26,44 +27,6 @@ const F_LASTMOD = 2;
 
 /** Longest lastmod read from its bytes; {@linkcode parseW3cDate} trims longer text first. */
 const MAX_DATE_BYTES = 64;
-
-/**
- * Whether `b[a, e)` is ASCII without references, CRs or control bytes other
- * than tab and LF: its text is its bytes as they stand.
- */
-function plainText(b: Uint8Array, a: number, e: number): boolean {
-  for (let i = a; i < e; i++) {
-    const c = b[i]!;
-    if (c >= 0x7f || c === 0x26 || (c < 0x20 && c !== 0x0a && c !== 0x09)) return false;
-  }
-  return true;
-}
-
-/**
- * FNV-1a over `b[a, e)` four bytes at a time (little-endian words from
- * `view`, a DataView of `b`), then byte by byte, mixed so that the low bits
- * depend on every byte.
- */
-function hashBytes(view: DataView, b: Uint8Array, a: number, e: number): number {
-  let h = 0x811c9dc5;
-  let i = a;
-  for (const e4 = e - 3; i < e4; i += 4) h = Math.imul(h ^ view.getUint32(i, true), 0x01000193);
-  for (; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
-  return (h ^ (h >>> 15)) >>> 0;
-}
-
-/** {@linkcode hashBytes} over an ASCII string's characters. */
-function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  let i = 0;
-  for (const e4 = s.length - 3; i < e4; i += 4) {
-    const w = s.charCodeAt(i) | s.charCodeAt(i + 1) << 8 | s.charCodeAt(i + 2) << 16 |
-      s.charCodeAt(i + 3) << 24;
-    h = Math.imul(h ^ w, 0x01000193);
-  }
-  for (; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 15)) >>> 0;
-}
 
 // A name's code: 1 for a core `<sitemap>`, 2 for a core `<loc>`, 3 for a core `<lastmod>`, else 0.
 const N_SITEMAP = 1;
@@ -90,7 +53,7 @@ class SitemapIndexBytes implements ByteReader {
   #lastModified = NaN;
 
   readonly #window: TextWindow;
-  /** The document's bytes, for {@linkcode hashBytes}'s word reads. */
+  /** The document's bytes, for {@linkcode fnv1aWords}'s word reads. */
   readonly #view: DataView;
 
   constructor(rootNs: string, base: URL | null, b: Uint8Array) {
@@ -135,19 +98,17 @@ class SitemapIndexBytes implements ByteReader {
   raw(field: number, b: Uint8Array, a: number, e: number): void {
     if (field === F_LOC) {
       if (this.#loc !== null) return;
-      let s = a;
-      let t = e;
-      while (s < t && isSpace(b[s]!)) s++;
-      while (t > s && isSpace(b[t - 1]!)) t--;
+      const s = skipSpace(b, a, e);
+      const t = trimSpaceEnd(b, s, e);
       // A URL the WHATWG parser keeps as it stands (no fragment either):
       // resolveSitemapUrl would give its text back. Such bytes are
       // printable ASCII without '&', so they are their text.
       if (isNormalUrlBytes(b, s, t)) {
         this.#loc = this.#url = this.#window.decode(s, t);
-        this.#urlHash = hashBytes(this.#view, b, s, t);
+        this.#urlHash = mixHash(fnv1aWords(this.#view, b, s, t, FNV_BASIS));
         return;
       }
-    } else if (e - a <= MAX_DATE_BYTES && plainText(b, a, e)) {
+    } else if (e - a <= MAX_DATE_BYTES && plainAscii(b, a, e, 0x0d)) {
       // parseDate reads W3C dates from the same bytes first.
       const ms = parseW3cDateBytes(b, a, e);
       if (ms === ms) {
@@ -173,7 +134,7 @@ class SitemapIndexBytes implements ByteReader {
     if (this.#loc === null) return;
     const url = this.#url ?? this.#notUrls.sitemapUrl(this.#loc, this.#base);
     if (url === null) return;
-    const h = this.#url !== null ? this.#urlHash : hashString(url);
+    const h = this.#url !== null ? this.#urlHash : mixHash(fnv1aWordsAscii(url, FNV_BASIS));
     const children = this.#children;
     const hashes = this.#hashes;
     let slots = this.#slots;

@@ -1,12 +1,13 @@
 /**
- * `<sitemapindex>` documents: the `<loc>` and `<lastmod>` of each
- * `<sitemap>`.
+ * The general `<sitemapindex>` reader: the `<loc>` and `<lastmod>` of each
+ * `<sitemap>`, from the tokenizer's events. `_sitemapindex_bytes.ts` reads
+ * the UTF-8 documents it can from their bytes and must agree with it.
  *
  * @module
  */
 import { parseDate } from "./_dates.ts";
 import { Ns, nsKind } from "./_ns.ts";
-import { type DocumentReader, MAX_FIELD_LENGTH } from "./_reader.ts";
+import { type DocumentReader, FieldText } from "./_reader.ts";
 import { type IndexEntry, joinWarnings, type ParseResult } from "./_result.ts";
 import type { XmlAttribute } from "./_tokenizer.ts";
 import { NotUrlCounter } from "./_url.ts";
@@ -25,9 +26,7 @@ export class SitemapIndexReader implements DocumentReader {
   #depth = 0;
   #inSitemap = false;
   #field = 0;
-  #text = "";
-  /** The open field's text passed {@linkcode MAX_FIELD_LENGTH}: its value is dropped. */
-  #overflow = false;
+  readonly #text = new FieldText();
   #loc: string | null = null;
   #lastModified = NaN;
 
@@ -64,15 +63,12 @@ export class SitemapIndexReader implements DocumentReader {
     } else if (d === 3 && this.#inSitemap && this.#isCore(ns)) {
       if (local === "loc") this.#field = F_LOC;
       else if (local === "lastmod") this.#field = F_LASTMOD;
-      this.#text = "";
     }
   }
 
   /** Called by the tokenizer with character data. */
   onText(text: string): void {
-    if (this.#field === 0) return;
-    if (this.#text.length + text.length <= MAX_FIELD_LENGTH) this.#text += text;
-    else this.#overflow = true;
+    if (this.#field !== 0) this.#text.add(text);
   }
 
   /** Called by the tokenizer when an element ends. */
@@ -80,11 +76,12 @@ export class SitemapIndexReader implements DocumentReader {
     const d = this.#depth--;
     if (this.#field !== 0) {
       if (d !== 3) return;
-      if (this.#overflow) this.#overflow = false;
-      else if (this.#field === F_LOC) this.#loc ??= this.#text;
-      else this.#lastModified = parseDate(this.#text);
+      const text = this.#text.take();
+      if (text !== null) {
+        if (this.#field === F_LOC) this.#loc ??= text;
+        else this.#lastModified = parseDate(text);
+      }
       this.#field = 0;
-      this.#text = "";
       return;
     }
     if (d !== 2 || !this.#inSitemap) return;

@@ -17,8 +17,8 @@
  * @module
  */
 import { type Checkpoint, NO_CHECKPOINT } from "../_checkpoint.ts";
+import { atAscii, plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
 import { parseW3cDateBytes } from "./_dates.ts";
-import { Ns } from "./_ns.ts";
 import { EXTRAS_MASK, type ExtrasWriter } from "./_extras.ts";
 import {
   isNormalUrlBytes,
@@ -37,103 +37,44 @@ import {
   normalizeUrlBytes,
   RAW_XML,
 } from "./_normalize_url.ts";
-import { frequencyOf, priorityOf } from "./_urlset_plain.ts";
 import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
 import {
   changeFrequencyCode,
-  IMAGE_FIELDS,
+  F_CHANGEFREQ,
+  F_IMAGE_LICENSE,
+  F_IMAGE_LOC,
+  F_LASTMOD,
+  F_LOC,
+  F_NEWS_DATE,
+  F_NEWS_GENRES,
+  F_NEWS_KEYWORDS,
+  F_NEWS_TICKERS,
+  F_PRIORITY,
+  F_VIDEO_CONTENT,
+  F_VIDEO_DURATION,
+  F_VIDEO_EXPIRATION,
+  F_VIDEO_PLAYER,
+  F_VIDEO_PUBLISHED,
+  F_VIDEO_THUMBNAIL,
+  frequencyOf,
+  lastModifiedOf,
   newNews,
-  NEWS_FIELDS,
-  NEWS_PUBLICATION_FIELDS,
   newVideo,
+  priorityOf,
   setNewsField,
   setVideoField,
-  VIDEO_FIELDS,
   type VideoBeingRead,
-} from "./_urlset.ts";
+} from "./_urlset_fields.ts";
+import { LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
 import {
   type ByteReader,
   cdataText,
   type ElementName,
   isCoreName,
-  isSpace,
   readXmlBytes,
   textEnd,
   TextWindow,
 } from "./_xml_bytes.ts";
-
-// Fields of the core elements; extension fields use the codes of _urlset.ts (10 and up).
-const F_LOC = 1;
-const F_LASTMOD = 2;
-const F_PRIORITY = 3;
-const F_CHANGEFREQ = 4;
-
-// Local names, in the low byte of a name's code.
-const L_OTHER = 0;
-const L_URL = 1;
-const L_LOC = 2;
-const L_LASTMOD = 3;
-const L_PRIORITY = 4;
-const L_CHANGEFREQ = 5;
-const L_NEWS = 6;
-const L_IMAGE = 7;
-const L_VIDEO = 8;
-const L_LINK = 9;
-const L_PUBLICATION = 10;
-/** Set when the name is in the root's (or the sitemaps.org, or no) namespace. */
-const CORE = 0x40;
-/** Set when a news/image/video/link name is in its extension's namespace (or none). */
-const EXT = 0x80;
-
-const LOCALS = new Map<string, number>([
-  ["url", L_URL],
-  ["loc", L_LOC],
-  ["lastmod", L_LASTMOD],
-  ["priority", L_PRIORITY],
-  ["changefreq", L_CHANGEFREQ],
-  ["news", L_NEWS],
-  ["image", L_IMAGE],
-  ["video", L_VIDEO],
-  ["link", L_LINK],
-  ["publication", L_PUBLICATION],
-]);
-
-const EXT_KIND: number[] = [];
-EXT_KIND[L_NEWS] = Ns.News;
-EXT_KIND[L_IMAGE] = Ns.Image;
-EXT_KIND[L_VIDEO] = Ns.Video;
-EXT_KIND[L_LINK] = Ns.Xhtml;
-
-/**
- * A name's code: local name id, CORE and EXT flags in the low byte; news,
- * image and video field codes (by local name alone, as the general reader
- * matches them) in the next three; the publication field above.
- */
-function codeOf(name: ElementName, rootNs: string): number {
-  const local = LOCALS.get(name.local) ?? L_OTHER;
-  let code = local;
-  if (isCoreName(name, rootNs)) code |= CORE;
-  const ext = EXT_KIND[local];
-  if (ext !== undefined && (name.kind === ext || name.kind === Ns.None)) code |= EXT;
-  code += (NEWS_FIELDS.get(name.local) ?? 0) * 0x100;
-  code += (IMAGE_FIELDS.get(name.local) ?? 0) * 0x10000;
-  code += (VIDEO_FIELDS.get(name.local) ?? 0) * 0x1000000;
-  code += (NEWS_PUBLICATION_FIELDS.get(name.local) ?? 0) * 0x100000000;
-  return code;
-}
-
-const F_IMAGE_LOC = IMAGE_FIELDS.get("loc")!;
-const F_NEWS_DATE = NEWS_FIELDS.get("publication_date")!;
-const F_NEWS_GENRES = NEWS_FIELDS.get("genres")!;
-const F_NEWS_KEYWORDS = NEWS_FIELDS.get("keywords")!;
-const F_NEWS_TICKERS = NEWS_FIELDS.get("stock_tickers")!;
-const F_VIDEO_PUBLISHED = VIDEO_FIELDS.get("publication_date")!;
-const F_VIDEO_THUMBNAIL = VIDEO_FIELDS.get("thumbnail_loc")!;
-const F_VIDEO_CONTENT = VIDEO_FIELDS.get("content_loc")!;
-const F_VIDEO_PLAYER = VIDEO_FIELDS.get("player_loc")!;
-const F_VIDEO_DURATION = VIDEO_FIELDS.get("duration")!;
-const F_VIDEO_EXPIRATION = VIDEO_FIELDS.get("expiration_date")!;
-const F_IMAGE_LICENSE = IMAGE_FIELDS.get("license")!;
 
 /**
  * Whether `b[a, e)` is ASCII without control bytes (tabs and line breaks
@@ -155,28 +96,11 @@ function plainBytes(b: Uint8Array, a: number, e: number): boolean {
 /** hreflang values remembered by {@linkcode UrlsetBytes}. */
 const LANG_SLOTS = 8;
 
-const C_NONE = 0;
-const C_NEWS = 1;
-const C_IMAGE = 2;
-const C_VIDEO = 3;
-
 /** Which `<loc>` a `<url>` has: none yet, one run of bytes, or decoded text. */
 const LOC_NONE = 0;
 const LOC_RAW = 1;
 const LOC_TEXT = 2;
 const LOC_CDATA = 3;
-
-/**
- * Whether `b[a, e)` is short ASCII without references or control bytes other
- * than whitespace, and without `not` (0x0d to refuse CRs too).
- */
-function plainAscii(b: Uint8Array, a: number, e: number, not = -1): boolean {
-  for (let i = a; i < e; i++) {
-    const c = b[i]!;
-    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c)) || c === not) return false;
-  }
-  return true;
-}
 
 /** Whether `b[a, e)` holds a tab, LF or CR. */
 function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
@@ -193,20 +117,11 @@ function hasAmp(b: Uint8Array, a: number, e: number): boolean {
   return false;
 }
 
-/** Whether `b` holds the ASCII `word` at `i`. */
-function isAscii(b: Uint8Array, i: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
-  return true;
-}
-
 /** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
-class UrlsetBytes implements ByteReader {
+class UrlsetBytes extends UrlNesting implements ByteReader {
   readonly #builder: PackedPagesBuilder;
   readonly #base: URL | null;
   readonly #rootNs: string;
-  #inUrl = false;
-  #container = C_NONE;
-  #inPublication = false;
 
   #locKind = LOC_NONE;
   #locStart = 0;
@@ -249,6 +164,7 @@ class UrlsetBytes implements ByteReader {
   readonly #lastText: string[] = new Array(64).fill("");
 
   constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
+    super();
     this.#rootNs = rootNs;
     this.#base = base;
     this.#doc = doc;
@@ -261,31 +177,14 @@ class UrlsetBytes implements ByteReader {
 
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
     let code = name.code;
-    if (code === -1) code = name.code = codeOf(name, this.#rootNs);
-    if (d === 2) {
-      if ((code & 0x7f) === (L_URL | CORE)) this.#startUrl();
-      return 0;
+    if (code === -1) {
+      code = name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
     }
-    if (!this.#inUrl) return 0;
-    if (d === 3) return this.#startUrlChild(code, b, attrs);
-    if (d === 4) {
-      if (this.#container === C_NEWS) {
-        if ((code & 0x3f) === L_PUBLICATION) {
-          this.#inPublication = true;
-          return 0;
-        }
-        return (code >>> 8) & 0xff;
-      }
-      if (this.#container === C_IMAGE) return (code >>> 16) & 0xff;
-      if (this.#container === C_VIDEO) return code >>> 24;
-      return 0;
-    }
-    if (d === 5 && this.#inPublication) return Math.floor(code / 0x100000000);
-    return 0;
+    const field = this.nestedStart(d, code);
+    return field !== LINK ? field : this.#link(b, attrs);
   }
 
-  #startUrl(): void {
-    this.#inUrl = true;
+  protected override openUrl(): void {
     this.#locKind = LOC_NONE;
     this.#lastModified = NaN;
     this.#priority = 0.5;
@@ -296,25 +195,17 @@ class UrlsetBytes implements ByteReader {
     this.#alternateRefs.length = 0;
   }
 
-  #startUrlChild(code: number, b: Uint8Array, attrs: readonly number[]): number {
-    const local = code & 0x3f;
-    if (local >= L_LOC && local <= L_CHANGEFREQ) return (code & CORE) === 0 ? 0 : local - 1;
-    if ((code & EXT) === 0) return 0;
-    if (local === L_NEWS) {
-      this.#container = C_NEWS;
-      // A second <news:news> in one <url> adds to the first rather than replacing it.
-      this.#news ??= newNews();
-    } else if (local === L_IMAGE) {
-      this.#container = C_IMAGE;
-      this.#image.fill(0);
-      this.#inImage = true;
-    } else if (local === L_VIDEO) {
-      this.#container = C_VIDEO;
-      this.#video = newVideo();
-    } else if (local === L_LINK) {
-      return this.#link(b, attrs);
-    }
-    return 0;
+  protected override openNews(): void {
+    this.#news ??= newNews();
+  }
+
+  protected override openImage(): void {
+    this.#image.fill(0);
+    this.#inImage = true;
+  }
+
+  protected override openVideo(): void {
+    this.#video = newVideo();
   }
 
   /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
@@ -328,11 +219,11 @@ class UrlsetBytes implements ByteReader {
       const e = out[k + 1]!;
       const len = e - a;
       for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
-      if (len === 3 && isAscii(b, a, "rel")) {
+      if (len === 3 && atAscii(b, a, "rel")) {
         if (rel === -1) rel = k;
-      } else if (len === 4 && isAscii(b, a, "href")) {
+      } else if (len === 4 && atAscii(b, a, "href")) {
         if (href === -1) href = k;
-      } else if (len === 8 && isAscii(b, a, "hreflang")) {
+      } else if (len === 8 && atAscii(b, a, "hreflang")) {
         if (hreflang === -1) hreflang = k;
       }
     }
@@ -340,7 +231,7 @@ class UrlsetBytes implements ByteReader {
     const relA = out[rel + 2]!;
     const relE = out[rel + 3]!;
     if (
-      !(relE - relA === 9 && isAscii(b, relA, "alternate")) &&
+      !(relE - relA === 9 && atAscii(b, relA, "alternate")) &&
       this.#window.attribute(relA, relE).trim().toLowerCase() !== "alternate"
     ) {
       return 0;
@@ -389,10 +280,8 @@ class UrlsetBytes implements ByteReader {
    * else by {@linkcode #urlRef} or from its text.
    */
   #dataUrlRef(b: Uint8Array, a: number, e: number, attribute: boolean): number {
-    let s = a;
-    let t = e;
-    while (s < t && isSpace(b[s]!)) s++;
-    while (t > s && isSpace(b[t - 1]!)) t--;
+    const s = skipSpace(b, a, e);
+    const t = trimSpaceEnd(b, s, e);
     if (s < t) {
       const kind = normalRawUrl(b, s, t);
       if (kind === 1) return this.#writer.bytes(b, s, t);
@@ -420,8 +309,8 @@ class UrlsetBytes implements ByteReader {
    * they stand when already normal, else resolved from their text.
    */
   #urlRef(b: Uint8Array, a: number, e: number): number {
-    while (a < e && isSpace(b[a]!)) a++;
-    while (e > a && isSpace(b[e - 1]!)) e--;
+    a = skipSpace(b, a, e);
+    e = trimSpaceEnd(b, a, e);
     if (a === e) return 0;
     const w = this.#writer;
     if (hasAmp(b, a, e)) {
@@ -439,8 +328,8 @@ class UrlsetBytes implements ByteReader {
   #textRef(b: Uint8Array, a: number, e: number): number {
     // A CR inside would read as LF: such text goes the string way.
     if (!plainAscii(b, a, e, 0x0d)) return this.#writer.ref(textOrNull(this.#window.run(a, e)));
-    while (a < e && isSpace(b[a]!)) a++;
-    while (e > a && isSpace(b[e - 1]!)) e--;
+    a = skipSpace(b, a, e);
+    e = trimSpaceEnd(b, a, e);
     if (a === e) return 0;
     // Short values (languages, names) repeat: the string form is stored once.
     return e - a <= 8 ? this.#writer.ref(this.#window.decode(a, e)) : this.#writer.bytes(b, a, e);
@@ -464,70 +353,82 @@ class UrlsetBytes implements ByteReader {
           this.#locEnd = e;
         }
         return;
-      case F_LASTMOD: {
-        let ms = parseW3cDateBytes(b, a, e);
-        if (Number.isNaN(ms)) ms = parseDateText(this.#window.run(a, e));
-        this.#lastModified = ms;
+      case F_LASTMOD:
+        this.#lastModified = lastModifiedOf(b, a, e);
         return;
-      }
       case F_PRIORITY:
-        this.#priority = plainAscii(b, a, e)
-          ? priorityOf(b, a, e)
-          : parsePriority(this.#window.run(a, e));
+        this.#priority = priorityOf(b, a, e);
         return;
       case F_CHANGEFREQ:
-        this.#changeFrequency = plainAscii(b, a, e)
-          ? frequencyOf(b, a, e)
-          : changeFrequencyCode(this.#window.run(a, e));
+        this.#changeFrequency = frequencyOf(b, a, e);
         return;
     }
     if (field >= F_IMAGE_LOC && field <= F_IMAGE_LICENSE) {
-      if (!this.#inImage) return;
-      const slot = field - F_IMAGE_LOC;
-      this.#image[slot] = slot === 0 || slot === 4
-        ? this.#dataUrlRef(b, a, e, false)
-        : this.#textRef(b, a, e);
-      return;
+      this.#imageField(field, b, a, e);
+    } else if (
+      !(field >= F_VIDEO_THUMBNAIL && this.#video !== null && this.#videoField(field, b, a, e)) &&
+      !this.#dateField(field, b, a, e) && !this.#newsListField(field, b, a, e)
+    ) {
+      this.#extensionField(field, this.#fieldText(field, b, a, e));
     }
-    if (field >= F_VIDEO_THUMBNAIL && this.#video !== null && this.#videoField(field, b, a, e)) {
-      return;
+  }
+
+  /** Sets an image's field from its bytes: a URL's or a text's reference. */
+  #imageField(field: number, b: Uint8Array, a: number, e: number): void {
+    if (!this.#inImage) return;
+    const slot = field - F_IMAGE_LOC;
+    this.#image[slot] = slot === 0 || slot === 4
+      ? this.#dataUrlRef(b, a, e, false)
+      : this.#textRef(b, a, e);
+  }
+
+  /**
+   * Sets a news or video date straight from its bytes when they hold a W3C
+   * date, which parseDate reads from the same bytes first (text this short
+   * is not trimmed first). False leaves the field to the text.
+   */
+  #dateField(field: number, b: Uint8Array, a: number, e: number): boolean {
+    if (field !== F_NEWS_DATE && field !== F_VIDEO_PUBLISHED && field !== F_VIDEO_EXPIRATION) {
+      return false;
     }
-    if (field === F_NEWS_DATE || field === F_VIDEO_PUBLISHED || field === F_VIDEO_EXPIRATION) {
-      // parseDate reads W3C dates from the same bytes first (text this short is not trimmed first).
-      const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
-      if (ms === ms) {
-        if (field === F_NEWS_DATE) {
-          if (this.#news !== null) this.#news.publishDate = ms;
-        } else if (this.#video !== null) {
-          if (field === F_VIDEO_PUBLISHED) this.#video.publicationDate = ms;
-          else this.#video.expirationDate = ms;
-        }
-        return;
-      }
+    const ms = e - a <= 64 && plainAscii(b, a, e, 0x0d) ? parseW3cDateBytes(b, a, e) : NaN;
+    if (ms !== ms) return false;
+    if (field === F_NEWS_DATE) {
+      if (this.#news !== null) this.#news.publishDate = ms;
+    } else if (this.#video !== null) {
+      if (field === F_VIDEO_PUBLISHED) this.#video.publicationDate = ms;
+      else this.#video.expirationDate = ms;
     }
-    if (field >= F_NEWS_GENRES && field <= F_NEWS_TICKERS && plainAscii(b, a, e, 0x0d)) {
-      // commaList from the bytes: with no reference or CR, the text is the
-      // bytes, and its only whitespace is what isSpace takes.
-      if (this.#news === null) return;
-      const list: string[] = [];
-      let from = a;
-      for (;;) {
-        let comma = from;
-        while (comma < e && b[comma] !== 0x2c) comma++;
-        let s = from;
-        let t = comma;
-        while (s < t && isSpace(b[s]!)) s++;
-        while (t > s && isSpace(b[t - 1]!)) t--;
-        if (s < t) list.push(this.#window.decode(s, t));
-        if (comma === e) break;
-        from = comma + 1;
-      }
-      if (field === F_NEWS_GENRES) this.#news.genres = list;
-      else if (field === F_NEWS_KEYWORDS) this.#news.keywords = list;
-      else this.#news.stockTickers = list;
-      return;
+    return true;
+  }
+
+  /**
+   * Sets a news story's genres, keywords or tickers straight from their
+   * bytes when they hold no reference or CR: then the text is the bytes,
+   * and its only whitespace is what isSpace takes, as commaList reads it.
+   * False leaves the field to the text.
+   */
+  #newsListField(field: number, b: Uint8Array, a: number, e: number): boolean {
+    if (field < F_NEWS_GENRES || field > F_NEWS_TICKERS || !plainAscii(b, a, e, 0x0d)) {
+      return false;
     }
-    this.#extensionField(field, this.#fieldText(field, b, a, e));
+    const news = this.#news;
+    if (news === null) return true;
+    const list: string[] = [];
+    let from = a;
+    for (;;) {
+      let comma = from;
+      while (comma < e && b[comma] !== 0x2c) comma++;
+      const s = skipSpace(b, from, comma);
+      const t = trimSpaceEnd(b, s, comma);
+      if (s < t) list.push(this.#window.decode(s, t));
+      if (comma === e) break;
+      from = comma + 1;
+    }
+    if (field === F_NEWS_GENRES) news.genres = list;
+    else if (field === F_NEWS_KEYWORDS) news.keywords = list;
+    else news.stockTickers = list;
+    return true;
   }
 
   /**
@@ -538,10 +439,8 @@ class UrlsetBytes implements ByteReader {
    */
   #videoField(field: number, b: Uint8Array, a: number, e: number): boolean {
     const video = this.#video!;
-    let s = a;
-    let t = e;
-    while (s < t && isSpace(b[s]!)) s++;
-    while (t > s && isSpace(b[t - 1]!)) t--;
+    const s = skipSpace(b, a, e);
+    const t = trimSpaceEnd(b, s, e);
     if (field === F_VIDEO_DURATION) {
       if (t === s || t - s > 15) return false;
       let n = 0;
@@ -631,27 +530,21 @@ class UrlsetBytes implements ByteReader {
   }
 
   end(d: number): void {
-    if (!this.#inUrl) return;
-    if (d === 2) {
-      this.#inUrl = false;
-      this.#commit();
-    } else if (d === 3) {
-      if (this.#container === C_IMAGE) {
-        // An image without a loc is dropped, as in the general reader.
-        if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
-        this.#inImage = false;
-      } else if (this.#container === C_VIDEO) {
-        if (this.#video !== null) (this.#videos ??= []).push(this.#video);
-        this.#video = null;
-      }
-      this.#container = C_NONE;
-      this.#inPublication = false;
-    } else if (d === 4) {
-      this.#inPublication = false;
-    }
+    this.nestedEnd(d);
   }
 
-  #commit(): void {
+  protected override closeImage(): void {
+    // An image without a loc is dropped, as in the general reader.
+    if (this.#inImage && this.#image[0] !== 0) this.#imageRefs.push(...this.#image);
+    this.#inImage = false;
+  }
+
+  protected override closeVideo(): void {
+    if (this.#video !== null) (this.#videos ??= []).push(this.#video);
+    this.#video = null;
+  }
+
+  protected override closeUrl(): void {
     if (this.#locKind === LOC_NONE) return;
     if (this.#lastModified < this.#since) {
       // Never copied, checked or hashed.
@@ -661,38 +554,21 @@ class UrlsetBytes implements ByteReader {
     }
     const any = this.#news !== null || this.#videos !== null || this.#imageRefs.length > 0 ||
       this.#alternateRefs.length > 0;
+    const extras = any ? this : null;
+    const builder = this.#builder;
+    const doc = this.#doc;
+    const start = this.#locStart;
+    const end = this.#locEnd;
+    const modified = this.#lastModified;
+    const priority = this.#priority;
+    const frequency = this.#changeFrequency;
     if (this.#locKind === LOC_RAW) {
-      const extras = any ? this : null;
-      if (this.#since === this.#since) {
-        this.#builder.copyLoc(this.#doc, this.#locStart, MAX_FIELD_LENGTH);
-      }
-      this.#builder.commitLoc(
-        this.#doc,
-        this.#locStart,
-        this.#locEnd,
-        this.#lastModified,
-        this.#priority,
-        this.#changeFrequency,
-        extras,
-      );
+      if (this.#since === this.#since) builder.copyLoc(doc, start, MAX_FIELD_LENGTH);
+      builder.commitLoc(doc, start, end, modified, priority, frequency, extras);
     } else if (this.#locKind === LOC_CDATA) {
-      this.#builder.commitBytes(
-        this.#doc,
-        this.#locStart,
-        this.#locEnd,
-        this.#lastModified,
-        this.#priority,
-        this.#changeFrequency,
-        any ? this : null,
-      );
+      builder.commitBytes(doc, start, end, modified, priority, frequency, extras);
     } else {
-      this.#builder.commitText(
-        this.#locText,
-        this.#lastModified,
-        this.#priority,
-        this.#changeFrequency,
-        any ? this : null,
-      );
+      builder.commitText(this.#locText, modified, priority, frequency, extras);
       this.#locText = "";
     }
   }

@@ -20,7 +20,7 @@ import {
   urlsetOf as urlset,
 } from "./_urlset_diff.ts";
 import { Rng, urlsetDocument } from "./_xml_gen.ts";
-import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_fast.ts";
+import { readSitemapIndexBytes } from "../../src/parse/_sitemapindex_bytes.ts";
 import { BASE, extras, rows } from "./_unpack.ts";
 
 const encoder = new TextEncoder();
@@ -108,7 +108,7 @@ Deno.test("byte-level reader: takes every common shape and declines what is real
     `<urlset><url><loc>https://www.example.com/${"a".repeat(70_000)}</loc></url></urlset>`,
     "<urlset><url><loc>https://www.example.com/<b>a</b></loc></url></urlset>",
     "<urlset><url><loc>https://www.example.com/a</loc></urlset>",
-    // Found by bench/fuzz_urlset_fast.ts (seed 11412): a quote and non-ASCII
+    // Found by bench/fuzz_byte_readers.ts (seed 11412): a quote and non-ASCII
     // bytes inside an attribute name, which the tokenizer reads as a value
     // that never closes, so the document has no root element.
     new Uint8Array([

@@ -2,7 +2,7 @@
  * Long-running differential fuzzing of the byte-level urlset reader, not run
  * in CI (the suite runs the same comparison on a few thousand inputs):
  *
- *   deno run -A bench/fuzz_urlset_fast.ts --seconds 600 [--seed 1]
+ *   deno run -A bench/fuzz_byte_readers.ts --seconds 600 [--seed 1]
  *
  * Each input is a random plain urlset built from edge values (entities, CRs,
  * non-ASCII, relative and odd URLs, every date and priority form), or such a
