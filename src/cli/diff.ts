@@ -4,8 +4,8 @@
  * sitemap file or a URL crawled now; printed as `tabtree`, `ndjson` or
  * `summary` (the formats are in `src/format/changes.ts`, shared with
  * `watch`). It exits 0 whether or not anything changed, as `git diff` does
- * without `--exit-code`: 1 is a failure here (DESIGN §6), and the `ndjson`
- * output is empty when nothing changed, which a script can test.
+ * without `--exit-code`: 1 is a failure here (docs/design.md#exit-status), and
+ * the `ndjson` output is empty when nothing changed, which a script can test.
  *
  * @module
  */

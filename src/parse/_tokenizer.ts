@@ -878,9 +878,9 @@ export class XmlTokenizer {
     let e = to;
     while (e > from && isXmlSpace(s.charCodeAt(e - 1))) e--;
     const name = s.slice(from, e);
-    // Counting open names makes a stray end tag cost O(1), not a walk down the stack (a
-    // million of them under 256 open elements took 44 s). Sitemaps that never have one
-    // never pay for the counting.
+    // Counting open names makes a stray end tag cost O(1), not a walk down the stack
+    // (quadratic on a hostile document: bench/README.md#parsing). Sitemaps that never
+    // have one never pay for the counting.
     let names = this.#openNames;
     if (names === null) {
       names = this.#openNames = new Map();
