@@ -240,6 +240,7 @@ export function decodeEntities(t: string, amp: number): string {
  *
  * @example Counting URLs
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { XmlTokenizer } from "./_tokenizer.ts";
  *
  * let urls = 0;
@@ -253,7 +254,8 @@ export function decodeEntities(t: string, amp: number): string {
  * tokenizer.write("<urlset><url><loc>https://a.example/</loc></u");
  * tokenizer.write("rl></urlset>");
  * tokenizer.end();
- * if (urls !== 1 || tokenizer.error !== null) throw new Error("unexpected");
+ * strictEqual(urls, 1);
+ * strictEqual(tokenizer.error, null);
  * ```
  */
 export class XmlTokenizer {
