@@ -69,3 +69,20 @@ Deno.test("the relative links of ARCHITECTURE.md, docs/ and bench/README.md name
   }
   assert.deepStrictEqual(broken, []);
 });
+
+Deno.test("every file ARCHITECTURE.md names exists", () => {
+  const files = [
+    ...["mod.ts", "parse.ts", "cli.ts", "bullmq.ts"],
+    ...["src", "tests", "bench", "bin", "fixtures"].flatMap((f) => filesUnder(f)),
+  ];
+  const text = readFileSync(join(ROOT, "ARCHITECTURE.md"), "utf8");
+  // Placeholders such as `src/cli/NAME.ts` are in capitals.
+  const named = [...text.matchAll(/`([\w./-]+\.ts)`/g)].map((m) => m[1]!).filter((n) =>
+    !/[A-Z]{2}/.test(n)
+  );
+  assert.ok(named.length >= 60, `only ${named.length} files named`);
+  const missing = named.filter((name) =>
+    !files.some((file) => file === name || file.endsWith(`/${name}`))
+  );
+  assert.deepStrictEqual(missing, []);
+});
