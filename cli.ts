@@ -7,7 +7,8 @@
  * `--save FILE` keeps it as a snapshot; `lint URL` reports protocol problems
  * per sitemap; `diff BEFORE AFTER` prints what changed between two
  * snapshots, JSON trees or crawls, and `watch URL --state DIR` what changed
- * since its last run. `sitemap-tree --help` lists the
+ * since its last run; `report URL -o FILE.html` writes them all as one
+ * self-contained HTML page. `sitemap-tree --help` lists the
  * commands, `sitemap-tree COMMAND --help` their flags (one parser and one
  * set of flag names for every command: `src/cli/_spec.ts`).
  *
@@ -73,6 +74,7 @@ import { batchCommand } from "./src/cli/batch.ts";
 import { diffCommand } from "./src/cli/diff.ts";
 import { lintCommand } from "./src/cli/lint.ts";
 import { lsCommand } from "./src/cli/ls.ts";
+import { reportCommand } from "./src/cli/report.ts";
 import { watchCommand } from "./src/cli/watch.ts";
 
 export type { CliIO, CliWriter } from "./src/cli/_io.ts";
@@ -89,6 +91,7 @@ const HANDLERS: Map<string, CommandHandler> = new Map([
   ["lint", lintCommand],
   ["diff", diffCommand],
   ["watch", watchCommand],
+  ["report", reportCommand],
   ["batch", batchCommand],
   ["enqueue", queue("enqueue")],
   ["worker", queue("worker")],

@@ -1,10 +1,11 @@
 /**
- * Writes `docs/report.png`, the README's picture of a report: the fixture
- * site with defects (fixtures/demo_site.ts) crawled on 127.0.0.1, its lint
- * problems, and its changes since an "earlier crawl" made from the same
- * tree's JSON with a few edits (two pages gone, one new, a lastmod moved,
- * the missing sitemap still readable then), so every section shows.
- * Also writes the page itself to `docs/report-example.html`.
+ * Writes `docs/report.png`, the README's picture of a report, through the
+ * command line as a user makes one: the fixture site with defects
+ * (fixtures/demo_site.ts) served on 127.0.0.1, `sitemap-tree ls URL -f json`
+ * edited into an "earlier crawl" (two pages gone, one new, a lastmod moved,
+ * the missing sitemap still readable then), and `sitemap-tree report URL
+ * --against earlier.json --sample 5 -o report.html`, so every section
+ * shows: the problems, and the changes.
  *
  *     npx --yes deno@2.9.6 run -A scripts/report_screenshot.ts
  *
@@ -16,15 +17,12 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { launch } from "../fixtures/browser.ts";
 import { defectsSite } from "../fixtures/demo_site.ts";
+import { main } from "../cli.ts";
 import {
   type PagesSitemapJSON,
-  reportHtml,
   type SitemapJSON,
   SitemapPage,
   type SitemapPageJSON,
-  sitemapTreeForHomepage,
-  sitemapTreeFromJSON,
-  validateSitemapTree,
 } from "../mod.ts";
 
 /** The earlier crawl: the JSON of this one, edited where a month of a site's life would. */
@@ -50,33 +48,55 @@ function pageJSON(url: string): SitemapPageJSON {
   return new SitemapPage({ url }).toJSON();
 }
 
-const server = await defectsSite().listen();
-let html: string;
-try {
-  const tree = await sitemapTreeForHomepage(server.url("/"), { workers: 0 });
-  const before = sitemapTreeFromJSON(earlier(tree.toJSON(), server.origin));
-  html = reportHtml(tree, {
-    problems: validateSitemapTree(tree),
-    against: before,
-    sample: 5,
+/** Runs the command line in this process; its stdout, or a throw naming the failure. */
+async function cli(args: string[]): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  const decoder = new TextDecoder();
+  const status = await main([...args, "--workers", "0"], {
+    stdout: {
+      write(chunk) {
+        stdout += decoder.decode(chunk, { stream: true });
+        return Promise.resolve();
+      },
+    },
+    stderr: {
+      write(chunk) {
+        stderr += decoder.decode(chunk);
+        return Promise.resolve();
+      },
+    },
+    stderrIsTerminal: false,
   });
-} finally {
-  await server.close();
+  if (status !== 0) throw new Error(`sitemap-tree ${args.join(" ")}: exit ${status}: ${stderr}`);
+  return stdout + decoder.decode();
 }
-const docs = new URL("../docs/", import.meta.url);
-mkdirSync(docs, { recursive: true });
+
 const dir = mkdtempSync(join(tmpdir(), "sitemap-report-shot-"));
-const file = join(dir, "report.html");
-writeFileSync(file, html);
-const { context, profile } = await launch();
 try {
-  const page = context.pages()[0] ?? await context.newPage();
-  await page.setViewportSize({ width: 1100, height: 900 });
-  await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
-  await page.screenshot({ path: new URL("report.png", docs).pathname, fullPage: true });
+  const file = join(dir, "report.html");
+  const server = await defectsSite().listen();
+  try {
+    const json = JSON.parse(await cli(["ls", server.url("/"), "-f", "json"])) as SitemapJSON;
+    const before = join(dir, "earlier.json");
+    writeFileSync(before, JSON.stringify(earlier(json, server.origin)));
+    await cli(["report", server.url("/"), "--against", before, "--sample", "5", "-o", file]);
+  } finally {
+    await server.close();
+  }
+  const docs = new URL("../docs/", import.meta.url);
+  mkdirSync(docs, { recursive: true });
+  const { context, profile } = await launch();
+  try {
+    const page = context.pages()[0] ?? await context.newPage();
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    await page.screenshot({ path: new URL("report.png", docs).pathname, fullPage: true });
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 }
 console.log("wrote docs/report.png");

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { runtime } from "./runtime/mod.ts";
+import { replaceFile, runtime } from "./runtime/mod.ts";
 
 /**
  * Where `sitemapTreeForHomepage()` keeps one entry per sitemap URL between
@@ -218,26 +218,5 @@ export class FileSitemapCache implements SitemapCache {
     for (let i = 0; i < 16; i++) name += digest[i]!.toString(16).padStart(2, "0");
     const separator = this.directory.endsWith("/") || this.directory.endsWith("\\") ? "" : "/";
     return `${this.directory}${separator}${name}.sitemap-cache`;
-  }
-}
-
-/**
- * Writes `bytes` to `path` whole or not at all: to a temporary file beside
- * it, then renamed over it, so a reader sees the old file or the new one; a
- * failed write removes its temporary file.
- *
- * @param path The file; its directory must exist.
- * @param bytes The content.
- * @throws When the file cannot be written.
- */
-export async function replaceFile(path: string, bytes: Uint8Array): Promise<void> {
-  const { rename, rm, writeFile } = await runtime.loadFileSystem();
-  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw error;
   }
 }

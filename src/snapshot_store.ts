@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { FileSitemapCache, replaceFile } from "./cache.ts";
+import { FileSitemapCache } from "./cache.ts";
 import { compareSitemapTrees, type SitemapChanges } from "./changes.ts";
 import { decodeSitemapTree, encodeSitemapTree, SitemapSnapshotError } from "./snapshot.ts";
 import { failuresLeftOut } from "./_tree_index.ts";
@@ -27,7 +27,7 @@ import {
   InvalidSitemap,
 } from "./objects/sitemap.ts";
 import type { SitemapTreeStats } from "./stats.ts";
-import { runtime } from "./runtime/mod.ts";
+import { replaceFile, runtime } from "./runtime/mod.ts";
 import { errorMessage } from "./_error_message.ts";
 
 /**

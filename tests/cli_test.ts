@@ -462,7 +462,7 @@ Deno.test("main() answers --help and --version on stdout, usage errors with 2 an
       ],
       [
         ["frobnicate"],
-        'Unknown command "frobnicate" (one of ls, lint, diff, watch, batch, enqueue, worker)',
+        'Unknown command "frobnicate" (one of ls, lint, diff, watch, report, batch, enqueue, worker)',
         null,
       ],
     ] as const

@@ -86,3 +86,17 @@ Deno.test("every file ARCHITECTURE.md names exists", () => {
   );
   assert.deepStrictEqual(missing, []);
 });
+
+Deno.test("no source or document cites a section of DESIGN.md, which is not in the repository", () => {
+  const files = [
+    ...["mod.ts", "parse.ts", "cli.ts", "bullmq.ts", "README.md", "ARCHITECTURE.md"],
+    ...["src", "tests", "bench", "fixtures"].flatMap((f) => filesUnder(f)),
+    ...filesUnder("docs", ".md"),
+    "bench/README.md",
+  ];
+  const cites = files.filter((file) =>
+    /DESIGN(\.md)? §/.test(readFileSync(join(ROOT, file), "utf8"))
+  );
+  // Cite docs/design.md#… instead.
+  assert.deepStrictEqual(cites, []);
+});

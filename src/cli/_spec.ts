@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { DEFAULTS, type SitemapTreesOptions } from "../../mod.ts";
+import { DEFAULTS, REPORT_DEFAULTS, type SitemapTreesOptions } from "../../mod.ts";
 
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
@@ -471,6 +471,68 @@ answered but publishes no sitemap.
 `,
 };
 
+/** `report`: one self-contained HTML page of a site's sitemaps. */
+export const REPORT: CommandSpec = {
+  name: "report",
+  operands: "URL|FILE|-",
+  summary: "write a site's sitemaps as one self-contained HTML page",
+  description: `Crawls the website at URL as ls does (a URL that is evidently a sitemap is
+read alone), or reads FILE or - (a snapshot from ls --save, the JSON of
+ls -f json, or a sitemap), and writes one HTML page: the outcome and totals, the sitemap
+tree, pages by lastmod month and by section, the protocol problems, and with
+--against what changed since an earlier crawl. It loads nothing when viewed
+and runs no script from the site. The file is written whole (to a temporary
+name, then renamed), also when the site cannot be reached or publishes no
+sitemap, so the report shows that outcome; the exit status says it too.`,
+  minOperands: 1,
+  maxOperands: 1,
+  flags: [
+    {
+      heading: "Output",
+      flags: [
+        {
+          name: "out",
+          short: "o",
+          value: "FILE",
+          help: "where the report goes (required); - for stdout",
+        },
+        {
+          name: "against",
+          value: "FILE",
+          help: "an earlier crawl (ls --save or ls -f json output): show the changes",
+        },
+        {
+          name: "sample",
+          value: "N",
+          default: String(REPORT_DEFAULTS.sample),
+          help:
+            `page URLs listed per sitemap and per kind of change (default ${REPORT_DEFAULTS.sample})`,
+        },
+        {
+          name: "depth",
+          value: "N",
+          default: String(REPORT_DEFAULTS.depth),
+          help: `path segments of a section (default ${REPORT_DEFAULTS.depth})`,
+        },
+        {
+          name: "no-problems",
+          help: "leave out the protocol problems (checking a large tree takes longer than\n" +
+            "crawling it)",
+        },
+      ],
+    },
+    CRAWL_FLAGS,
+    REPORT_FLAGS,
+    META_FLAGS,
+  ],
+  footer: `Exit status: 0 the report was written (at least one sitemap was read, or
+FILE held a tree), 1 the site could not be reached (the report is written and
+says so) or another runtime failure (one line on stderr says which; no
+report), 2 usage error, 3 the site answered but publishes no sitemap (the
+report is written and says so), 130 interrupted.
+`,
+};
+
 /** The crawl flags that apply to a list of homepages (`--homepage` is implied). */
 const SITES_CRAWL_FLAGS: FlagGroup = {
   heading: CRAWL_FLAGS.heading,
@@ -639,7 +701,7 @@ queue (restarted without persistence), 2 usage error, 130 interrupted (143 by SI
 
 /** The commands, in the order the program's help lists them. */
 export const COMMANDS: Map<string, CommandSpec> = new Map(
-  [LS, LINT, DIFF, WATCH, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
+  [LS, LINT, DIFF, WATCH, REPORT, BATCH, ENQUEUE, WORKER].map((c) => [c.name, c]),
 );
 
 /** The program's help: the commands, and where each one's flags are. */

@@ -9,24 +9,16 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
-import process from "node:process";
 import {
   type AbstractSitemap,
   compareSitemapTrees,
-  decodeSitemapTree,
-  decompressSitemap,
-  InvalidSitemap,
-  isSitemapSnapshot,
   type SitemapChanges,
-  sitemapFromString,
-  SitemapSnapshotError,
-  sitemapTreeFromJSON,
   type SitemapTreeOptions,
 } from "../../mod.ts";
 import { changeLines, changeSummary, changeTabTree } from "../format/changes.ts";
 import { originOf } from "../format/tab_tree.ts";
 import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
+import { loadTreeFile, TreeFileError } from "./_files.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { crawlOptions, type Input, readInput } from "./_options.ts";
 import { CHANGE_FORMATS, type ChangeFormat, PROGRAM } from "./_spec.ts";
@@ -153,7 +145,7 @@ export async function diffCommand(
   }
 }
 
-/** Reads one side: crawls a URL, or reads a file as a snapshot, a JSON tree or a sitemap. */
+/** Reads one side: crawls a URL, or reads a file as a snapshot, a JSON tree or a sitemap (`readSitemapTreeFile()`). */
 async function readSide(
   input: Input,
   options: SitemapTreeOptions,
@@ -178,52 +170,15 @@ async function readSide(
     }
   }
   const path = input.kind === "file" ? input.path : "-";
-  let bytes: Uint8Array;
+  const missing = () =>
+    new UsageError(
+      `No such file ${JSON.stringify(path)} (a URL starts with http:// or https://)`,
+      "diff",
+    );
   try {
-    bytes = await readFile(path);
+    return { tree: await loadTreeFile(path, io, missing) };
   } catch (error) {
-    if ((error as { code?: unknown }).code === "ENOENT") {
-      throw new UsageError(
-        `No such file ${JSON.stringify(path)} (a URL starts with http:// or https://)`,
-        "diff",
-      );
-    }
-    return { status: 1, line: `Cannot read ${path}: ${errorMessage(error)}` };
+    if (!(error instanceof TreeFileError)) throw error;
+    return { status: 1, line: error.message };
   }
-  return await treeOfFile(path, bytes);
-}
-
-/** A file's tree: a snapshot, a JSON tree, or a sitemap (gzip inflated). */
-async function treeOfFile(path: string, bytes: Uint8Array): Promise<Side> {
-  if (isSitemapSnapshot(bytes)) {
-    try {
-      return { tree: decodeSitemapTree(bytes) };
-    } catch (error) {
-      if (!(error instanceof SitemapSnapshotError)) throw error;
-      return { status: 1, line: `${path}: ${error.message}` };
-    }
-  }
-  const text = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
-  if (text.startsWith("{")) {
-    try {
-      return { tree: sitemapTreeFromJSON(JSON.parse(new TextDecoder().decode(bytes))) };
-    } catch (error) {
-      return { status: 1, line: `${path}: not a JSON tree (ls -f json): ${errorMessage(error)}` };
-    }
-  }
-  const inflated = await decompressSitemap(bytes);
-  const root = inflated.ok ? sitemapFromString(inflated.bytes, { url: fileUrl(path) }) : null;
-  if (root === null || root instanceof InvalidSitemap) {
-    const why = root === null ? (inflated as { reason: string }).reason : root.reason;
-    return {
-      status: 1,
-      line: `${path} is not a snapshot (ls --save), a JSON tree (ls -f json) or a sitemap: ${why}`,
-    };
-  }
-  return { tree: root };
-}
-
-/** The file's URL, as `ls FILE` names a local sitemap. */
-function fileUrl(path: string): string {
-  return new URL(path, `file://${process.cwd()}/`).href;
 }

@@ -42,6 +42,7 @@ import {
 import { histogramFormat } from "../format/histogram.ts";
 import { summaryFormat } from "../format/summary.ts";
 import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
+import { readAll } from "./_files.ts";
 import { BatchWriter, type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { logLine, type LogSink, openLogFile } from "./_log.ts";
 import { crawlOptions, type Input, type LsOutput, lsOutput, readInput } from "./_options.ts";
@@ -56,7 +57,7 @@ const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 const FLAT = new Set<OutputFormat>(["pages", "ndjson", "csv"]);
 
 /** A crawl's input: a homepage, or a sitemap read alone. */
-type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
+export type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
 
 /**
  * Runs `ls`.
@@ -80,34 +81,66 @@ export async function lsCommand(
   if (input.kind === "file" || input.kind === "stdin") {
     return await lsLocal(input, output, options, io, stderr);
   }
+  return await withCrawl({ input, flags, options, logFile, io, stderr }, (crawl, reporting) => {
+    const run: LsCrawl = { input, output, options: crawl, io, reporting };
+    // The sitemap columns come from the fetch records, complete once the crawl
+    // is; a snapshot needs the whole tree.
+    return FLAT.has(output.format) && !output.sitemapColumns && output.save === null
+      ? lsStream(run)
+      : lsTree(run);
+  });
+}
+
+/** What a command's crawl needs from its command line. */
+export interface CrawlSetup {
+  readonly input: UrlInput;
+  readonly flags: ParsedFlags;
+  /** The options of the crawl flags. */
+  readonly options: SitemapTreeOptions;
+  /** `--log-file`, or null. */
+  readonly logFile: string | null;
+  readonly io: CliIO;
+  readonly stderr: SerialWriter;
+}
+
+/**
+ * Runs `body` with a crawl's options and reporting: says on stderr when a
+ * sitemap is read alone, opens the log and starts the progress line, and
+ * settles and closes them after `body`, whatever it does.
+ *
+ * @param setup The input, flags, crawl options and streams.
+ * @param body What to do with the crawl's options (the streams' web
+ * client, interrupt and progress listener added) and the reporting.
+ * @returns What `body` returns, or 1 when the log file cannot be opened (after one stderr line).
+ */
+export async function withCrawl<T>(
+  setup: CrawlSetup,
+  body: (crawl: SitemapTreeOptions, reporting: Reporting) => Promise<T>,
+): Promise<T | 1> {
+  const { input, io, stderr } = setup;
   if (input.kind === "sitemap") {
     stderr.write(
       `${PROGRAM}: reading the sitemap at ${input.url} alone (--homepage to crawl its site)\n`,
     );
   }
-  const reporting = await openReporting(flags, logFile, io, stderr);
+  const reporting = await openReporting(setup.flags, setup.logFile, io, stderr);
   if (reporting === null) return 1;
   try {
     const crawl: SitemapTreeOptions = {
-      ...options,
+      ...setup.options,
       onProgress: reporting.onProgress,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
       ...(io.signal === undefined ? {} : { signal: io.signal }),
     };
     reporting.progress?.start();
-    const run: LsCrawl = { input, output, options: crawl, io, reporting };
-    // The sitemap columns come from the fetch records, complete once the crawl
-    // is; a snapshot needs the whole tree.
-    return FLAT.has(output.format) && !output.sitemapColumns && output.save === null
-      ? await lsStream(run)
-      : await lsTree(run);
+    return await body(crawl, reporting);
   } finally {
     await reporting.settle();
     reporting.close();
   }
 }
 
-/** Where `ls` reports besides its output: stderr, the progress line, the log, `--stats`. */
+/** Where `ls` (and `report`) report besides the output: stderr, the progress line, the log, `--stats`. */
 export interface Reporting {
   readonly stderr: SerialWriter;
   readonly progress: ProgressLine | null;
@@ -192,18 +225,9 @@ interface LsCrawl {
 /** The tree formats (and the flat ones with sitemap columns): the whole tree, then the output. */
 async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promise<number> {
   const { stderr } = reporting;
-  const done = await crawlTree(input, options).then(
-    (result) => ({ result, error: null }),
-    (error: unknown) => ({ result: null, error }),
-  );
-  // stdout may be the same terminal: the erased line must be gone before anything follows.
-  await reporting.settle();
-  if (done.result === null) {
-    if (io.signal?.aborted) return interrupted(stderr);
-    stderr.write(`${PROGRAM}: ${errorMessage(done.error)}\n`);
-    return 1;
-  }
-  const { root, stats, outcome } = done.result;
+  const done = await settledCrawl(input, options, io, reporting);
+  if (typeof done === "number") return done;
+  const { root, stats, outcome } = done;
   if (outcome.status !== 0) {
     reporting.report(stats);
     stderr.write(`${PROGRAM}: ${outcome.reason}\n`);
@@ -245,6 +269,37 @@ async function save(
   }
 }
 
+/** A finished crawl: its tree, its counters and its exit status. */
+export interface CrawlResult {
+  readonly root: AbstractSitemap;
+  readonly stats: SitemapTreeStats;
+  readonly outcome: TreeOutcome;
+}
+
+/**
+ * Crawls, then erases the progress line (stdout may be the same terminal:
+ * the line must be gone before anything follows).
+ *
+ * @returns The crawl, or the exit status of one that failed (after one
+ * stderr line) or was interrupted.
+ */
+export async function settledCrawl(
+  input: UrlInput,
+  options: SitemapTreeOptions,
+  io: CliIO,
+  reporting: Reporting,
+): Promise<CrawlResult | number> {
+  const done = await crawlTree(input, options).then(
+    (result) => ({ result, error: null }),
+    (error: unknown) => ({ result: null, error }),
+  );
+  await reporting.settle();
+  if (done.result !== null) return done.result;
+  if (io.signal?.aborted) return interrupted(reporting.stderr);
+  reporting.stderr.write(`${PROGRAM}: ${errorMessage(done.error)}\n`);
+  return 1;
+}
+
 /**
  * Crawls a homepage (with discovery) or one sitemap.
  *
@@ -255,7 +310,7 @@ async function save(
 export async function crawlTree(
   input: UrlInput,
   options: SitemapTreeOptions,
-): Promise<{ root: AbstractSitemap; stats: SitemapTreeStats; outcome: TreeOutcome }> {
+): Promise<CrawlResult> {
   if (input.kind === "homepage") {
     const root = await sitemapTreeForHomepage(input.url, options);
     return { root, stats: root.stats, outcome: crawlOutcome(root.stats) };
@@ -440,12 +495,6 @@ async function lsLocal(
     if (!isBrokenPipe(error)) throw error;
   }
   return await save(output, root, stderr);
-}
-
-async function readAll(stream: AsyncIterable<Uint8Array | string>): Promise<Uint8Array> {
-  const chunks: (Uint8Array | string)[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
 }
 
 function* withNewlines(lines: Iterable<string>): Generator<string, void, undefined> {

@@ -111,7 +111,7 @@ function kindsTable(groups: readonly ProblemGroup[]): Html {
  */
 export function problemsContent(report: SitemapValidationReport | null, shown: number): Html {
   if (report === null) {
-    return markup`<p class="note">Not checked for this report: pass <code>problems: validateSitemapTree(tree)</code> to <code>reportHtml()</code>.</p>`;
+    return markup`<p class="note">Not checked for this report (<code>report --no-problems</code>, or <code>reportHtml()</code> without <code>problems: validateSitemapTree(tree)</code>).</p>`;
   }
   const scope = `${counted(report.sitemaps, "sitemap", "sitemaps")} and ${
     counted(report.pages, "page", "pages")

@@ -192,7 +192,9 @@ function treeSection(
   };
   const shown = perNode === 0
     ? "No page URLs are listed."
-    : `Open a sitemap to see its first ${counted(perNode, "page URL", "page URLs")}${
+    : `Open a sitemap to see its first ${
+      perNode === 1 ? "page URL" : `${formatCount(perNode)} page URLs`
+    }${
       pagesNodes * perNode > MAX_SAMPLED_URLS
         ? ` (${formatCount(MAX_SAMPLED_URLS)} in all: the sitemaps after that show counts only)`
         : ""

@@ -49,3 +49,26 @@ export const readEnv: (name: string) => string | undefined = runtime.readEnv;
 export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;
 /** Connections of one site of many, closed when the site is done. */
 export const openConnections: () => Connections = runtime.openConnections;
+
+/**
+ * Writes `bytes` to `path` whole or not at all: to a temporary file beside
+ * it, then renamed over it, so a reader sees the old file or the new one; a
+ * failed write removes its temporary file.
+ *
+ * The cache, snapshots and the command line's files all write this way.
+ *
+ * @param path The file; its directory must exist.
+ * @param bytes The content.
+ * @throws When the file cannot be written.
+ */
+export async function replaceFile(path: string, bytes: Uint8Array): Promise<void> {
+  const { rename, rm, writeFile } = await runtime.loadFileSystem();
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
+}

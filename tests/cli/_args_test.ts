@@ -82,14 +82,14 @@ Deno.test("parseArgs() gives help and version precedence over everything else", 
 
 Deno.test("parseArgs() names the flag in every usage error", () => {
   const cases: [string[], string][] = [
-    [[], "Missing command (one of ls, lint, diff, watch, batch, enqueue, worker)"],
+    [[], "Missing command (one of ls, lint, diff, watch, report, batch, enqueue, worker)"],
     [
       ["list", URL_],
-      'Unknown command "list" (one of ls, lint, diff, watch, batch, enqueue, worker)',
+      'Unknown command "list" (one of ls, lint, diff, watch, report, batch, enqueue, worker)',
     ],
     [
       [URL_],
-      'Unknown command "https://example.com/" (one of ls, lint, diff, watch, batch, enqueue, worker)',
+      'Unknown command "https://example.com/" (one of ls, lint, diff, watch, report, batch, enqueue, worker)',
     ],
     [["ls"], "Missing URL|FILE|-"],
     [

@@ -106,7 +106,7 @@ Deno.test("diff: a damaged or truncated snapshot exits 1 with its error as one l
     assert.match(
       foreign.stderr,
       new RegExp(
-        `^sitemap-tree: ${html} is not a snapshot \\(ls --save\\), a JSON tree \\(ls -f json\\) or a sitemap: .*html`,
+        `^sitemap-tree: ${html}: Not a snapshot \\(ls --save\\), a JSON tree \\(ls -f json\\) or a sitemap: .*html`,
         "i",
       ),
     );
