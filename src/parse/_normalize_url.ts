@@ -335,7 +335,14 @@ function copy(from: Uint8Array, out: Uint8Array, o: number): number {
   return o + from.length;
 }
 
-/** The body of {@linkcode normalizeUrlBytes} on trimmed input; `cleaned`: tabs or newlines were removed. */
+/**
+ * The body of {@linkcode normalizeUrlBytes} on trimmed input; `cleaned`:
+ * tabs or newlines were removed.
+ *
+ * One function on purpose: each split tried (the scheme, the authority and
+ * the relative forms in functions of their own) slowed some URL rows of
+ * bench/shapes.ts (bench/README.md#shared-parse-modules).
+ */
 function parse(
   s: Uint8Array,
   a: number,
@@ -348,6 +355,7 @@ function parse(
 ): number {
   // Scheme: ASCII letter, then letters, digits, `+ - .`, then `:`.
   let i = a;
+  let https = -1;
   if ((s[i]! | 0x20) >= 0x61 && (s[i]! | 0x20) <= 0x7a) {
     while (i < b) {
       const c = s[i]!;
@@ -358,95 +366,76 @@ function parse(
       ) i++;
       else break;
     }
+    if (i < b && s[i] === 0x3a) {
+      const len = i - a;
+      if (len !== 4 && len !== 5) return NOT_HTTP;
+      if (lower(s[a]!) !== 0x68 || lower(s[a + 1]!) !== 0x74 || lower(s[a + 2]!) !== 0x74) {
+        return NOT_HTTP;
+      }
+      if (lower(s[a + 3]!) !== 0x70) return NOT_HTTP;
+      if (len === 5 && lower(s[a + 4]!) !== 0x73) return NOT_HTTP;
+      https = len === 5 ? 1 : 0;
+      i++;
+    } else {
+      i = a;
+    }
   }
-  if (i === a || i >= b || s[i] !== 0x3a) return relative(s, a, b, out, o, base, flags, cleaned);
-  const len = i - a;
-  if (len !== 4 && len !== 5) return NOT_HTTP;
-  if (lower(s[a]!) !== 0x68 || lower(s[a + 1]!) !== 0x74 || lower(s[a + 2]!) !== 0x74) {
-    return NOT_HTTP;
-  }
-  if (lower(s[a + 3]!) !== 0x70) return NOT_HTTP;
-  if (len === 5 && lower(s[a + 4]!) !== 0x73) return NOT_HTTP;
-  const https = len === 5 ? 1 : 0;
-  i++;
-  // Exactly two slashes (either way) before the host; other counts mean
-  // relative-to-base or slash-skipping forms, left to the parser.
-  if (!isSlash(s[i]) || !isSlash(s[i + 1]) || isSlash(s[i + 2])) return DECLINE;
-  o = copy(https === 1 ? HTTPS : HTTP, out, o);
-  return authority(s, i + 2, b, out, o, https, flags, false);
-}
-
-/**
- * A value without a scheme, resolved against the base: scheme-relative
- * (`//host/…`), root-relative, a query or fragment alone, or path-relative.
- */
-function relative(
-  s: Uint8Array,
-  i: number,
-  b: number,
-  out: Uint8Array,
-  o: number,
-  base: NormalBase | null,
-  flags: number,
-  cleaned: boolean,
-): number {
+  const relative = https === -1;
   // A relative value with whitespace inside is prose, not a path
   // (docs/design.md#values-that-are-not-urls).
-  if (cleaned) return NOT_HTTP;
-  if (base === null) {
-    // Without a base only absolute values count, and a tab in the scheme hides one.
-    return needsCleaning(s, i, b, (flags & RAW_XML) !== 0) ? RESTART : NOT_HTTP;
+  if (relative && cleaned) return NOT_HTTP;
+  let authority = -1;
+  if (!relative) {
+    // Exactly two slashes (either way) before the host; other counts mean
+    // relative-to-base or slash-skipping forms, left to the parser.
+    if (!isSlash(s[i]) || !isSlash(s[i + 1]) || isSlash(s[i + 2])) return DECLINE;
+    o = copy(https === 1 ? HTTPS : HTTP, out, o);
+    authority = i + 2;
+  } else {
+    if (base === null) {
+      // Without a base only absolute values count, and a tab in the scheme hides one.
+      return !cleaned && needsCleaning(s, a, b, (flags & RAW_XML) !== 0) ? RESTART : NOT_HTTP;
+    }
+    // Bytes past `b` are another value's (the caller's buffers are reused): never read them.
+    if (i + 1 < b && isSlash(s[i]) && isSlash(s[i + 1])) {
+      if (i + 2 < b && isSlash(s[i + 2])) return DECLINE;
+      // RFC 3986 section 4.2: a relative value holding a `\` is no reference.
+      if (hasBackslash(s, i, b)) return NOT_HTTP;
+      https = base.https;
+      o = copy(https === 1 ? HTTPS : HTTP, out, o);
+      authority = i + 2;
+    } else {
+      o = copy(base.origin, out, o);
+    }
   }
-  // Bytes past `b` are another value's (the caller's buffers are reused): never read them.
-  if (i + 1 < b && isSlash(s[i]) && isSlash(s[i + 1])) {
-    if (i + 2 < b && isSlash(s[i + 2])) return DECLINE;
-    // RFC 3986 section 4.2: a relative value holding a `\` is no reference.
-    if (hasBackslash(s, i, b)) return NOT_HTTP;
-    o = copy(base.https === 1 ? HTTPS : HTTP, out, o);
-    return authority(s, i + 2, b, out, o, base.https, flags, true);
-  }
-  o = copy(base.origin, out, o);
   let pathStart: number;
-  if (isSlash(s[i])) {
+  if (authority !== -1) {
+    i = authority;
+    const r = host(s, i, b, out, o, https);
+    if (r < 0) return r;
+    o = r;
+    i = hostEnd;
+    pathStart = o;
+    if (i < b && isSlash(s[i])) i++;
+  } else if (isSlash(s[i])) {
     // Relative: RFC 3986 section 4.2 again.
     if (s[i] === 0x5c) return NOT_HTTP;
     pathStart = o;
     i++;
   } else if (s[i] === 0x3f) {
-    o = copy(base.path, out, o);
-    return queryAndFragment(s, i, b, out, o, flags, true);
+    o = copy(base!.path, out, o);
+    return queryAndFragment(s, i, b, out, o, flags, relative);
   } else if (s[i] === 0x23) {
-    o = copy(base.path, out, o);
-    o = copy(base.query, out, o);
-    return queryAndFragment(s, i, b, out, o, flags, true);
+    o = copy(base!.path, out, o);
+    o = copy(base!.query, out, o);
+    return queryAndFragment(s, i, b, out, o, flags, relative);
   } else {
     // Path-relative: the base's path without its last segment, then this one.
     const colon = colonInFirstSegment(s, i, b, (flags & RAW_XML) !== 0);
     if (colon !== 0) return colon;
     pathStart = o;
-    o = copy(base.dir, out, o);
+    o = copy(base!.dir, out, o);
   }
-  out[o++] = 0x2f;
-  return path(s, i, b, out, o, pathStart, o, flags, true);
-}
-
-/** The host from `s[i]` (after `//`), then the path, query and fragment. */
-function authority(
-  s: Uint8Array,
-  i: number,
-  b: number,
-  out: Uint8Array,
-  o: number,
-  https: number,
-  flags: number,
-  relative: boolean,
-): number {
-  const r = host(s, i, b, out, o, https);
-  if (r < 0) return r;
-  o = r;
-  i = hostEnd;
-  const pathStart = o;
-  if (i < b && isSlash(s[i])) i++;
   out[o++] = 0x2f;
   return path(s, i, b, out, o, pathStart, o, flags, relative);
 }

@@ -25,7 +25,13 @@ import { parseW3cDateBytes } from "./_dates.ts";
 import { PackedPagesBuilder } from "./_pack.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
-import { frequencyOf, lastModifiedOf, priorityOf } from "./_urlset_fields.ts";
+import {
+  frequencyOf,
+  lastModifiedOf,
+  plainFrequencyOf,
+  plainPriorityOf,
+  priorityOf,
+} from "./_urlset_fields.ts";
 import { prologEnd, rootTag, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
 const LT = 0x3c;
@@ -179,16 +185,22 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
       if (lastModified !== lastModified) lastModified = lastModifiedOf(b, t, e);
       i = e + 10;
     } else if (c === 0x70) {
+      if (!at(b, i + 1, PRIORITY)) return -1;
       t = i + 1 + PRIORITY.length;
-      e = valueEnd(b, i, PRIORITY, END_PRIORITY);
-      if (e === -1) return -1;
-      priority = priorityOf(b, t, e);
+      e = plainTextEnd(b, t);
+      if (e >= 0) priority = plainPriorityOf(b, t, e);
+      else if (e === NOT_PLAIN && (e = textEnd(b, t)) !== -1) priority = priorityOf(b, t, e);
+      if (e === -1 || !at(b, e + 1, END_PRIORITY)) return -1;
       i = e + 1 + END_PRIORITY.length;
     } else if (c === 0x63) {
+      if (!at(b, i + 1, CHANGEFREQ)) return -1;
       t = i + 1 + CHANGEFREQ.length;
-      e = valueEnd(b, i, CHANGEFREQ, END_CHANGEFREQ);
-      if (e === -1) return -1;
-      changeFrequency = frequencyOf(b, t, e);
+      e = plainTextEnd(b, t);
+      if (e >= 0) changeFrequency = plainFrequencyOf(b, t, e);
+      else if (e === NOT_PLAIN && (e = textEnd(b, t)) !== -1) {
+        changeFrequency = frequencyOf(b, t, e);
+      }
+      if (e === -1 || !at(b, e + 1, END_CHANGEFREQ)) return -1;
       i = e + 1 + END_CHANGEFREQ.length;
     } else if (c === SLASH) {
       if (word(b, i + 1) !== W_END_URL || b[i + 5] !== GT) return -1;
@@ -209,12 +221,23 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
   }
 }
 
+/** {@linkcode plainTextEnd}'s answer for text that needs decoding. */
+const NOT_PLAIN = -2;
+
 /**
- * The end of the text of the element whose start tag is `<` + `open` at
- * `i`, when its end tag `<` + `close` follows that text; else -1.
+ * The end of the text from `from` (the index of the `<` after it) when it is
+ * short plain ASCII without references, which the plain value readers take
+ * as it stands; {@linkcode NOT_PLAIN} when it is not, -1 when no `<` comes
+ * within {@linkcode MAX_FIELD_LENGTH}. One pass finds the end and checks
+ * the bytes: a second (textEnd, then plainAscii) cost the all-four-fields
+ * row of bench/shapes.ts.
  */
-function valueEnd(b: Uint8Array, i: number, open: Uint8Array, close: Uint8Array): number {
-  if (!at(b, i + 1, open)) return -1;
-  const e = textEnd(b, i + 1 + open.length);
-  return e !== -1 && at(b, e + 1, close) ? e : -1;
+function plainTextEnd(b: Uint8Array, from: number): number {
+  const limit = Math.min(b.length, from + MAX_FIELD_LENGTH);
+  for (let i = from; i < limit; i++) {
+    const c = b[i]!;
+    if (c === LT) return i;
+    if (c >= 0x7f || c === 0x26 || (c < 0x20 && !isSpace(c))) return NOT_PLAIN;
+  }
+  return -1;
 }

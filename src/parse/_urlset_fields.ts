@@ -152,7 +152,19 @@ export function lastModifiedOf(b: Uint8Array, a: number, e: number): number {
  * @returns The priority.
  */
 export function priorityOf(b: Uint8Array, a: number, e: number): number {
-  if (!plainAscii(b, a, e)) return parsePriority(decodeRawText(b, a, e));
+  return plainAscii(b, a, e) ? plainPriorityOf(b, a, e) : parsePriority(decodeRawText(b, a, e));
+}
+
+/**
+ * {@linkcode priorityOf} for bytes known to be plain ASCII: no reference,
+ * no control byte but whitespace.
+ *
+ * @param b The document's bytes.
+ * @param a Start of the value.
+ * @param e End of the value.
+ * @returns The priority.
+ */
+export function plainPriorityOf(b: Uint8Array, a: number, e: number): number {
   const i = skipSpace(b, a, e);
   const end = trimSpaceEnd(b, i, e);
   let value = 0;
@@ -188,7 +200,20 @@ export function priorityOf(b: Uint8Array, a: number, e: number): number {
  * @returns 0, or 1 + index in `CHANGE_FREQUENCIES`.
  */
 export function frequencyOf(b: Uint8Array, a: number, e: number): number {
-  if (!plainAscii(b, a, e)) return changeFrequencyCode(decodeRawText(b, a, e));
+  return plainAscii(b, a, e)
+    ? plainFrequencyOf(b, a, e)
+    : changeFrequencyCode(decodeRawText(b, a, e));
+}
+
+/**
+ * {@linkcode frequencyOf} for bytes known to be plain ASCII.
+ *
+ * @param b The document's bytes.
+ * @param a Start of the value.
+ * @param e End of the value.
+ * @returns 0, or 1 + index in `CHANGE_FREQUENCIES`.
+ */
+export function plainFrequencyOf(b: Uint8Array, a: number, e: number): number {
   a = skipSpace(b, a, e);
   e = trimSpaceEnd(b, a, e);
   next: for (let f = 0; f < FREQUENCY_NAMES.length; f++) {
