@@ -45,42 +45,15 @@ import {
   validateSitemapTree,
 } from "../mod.ts";
 import { openReport } from "../fixtures/browser.ts";
-import type { E2eSites } from "./_e2e_server.ts";
+import { figure, median, ms, ratio, startE2eServer } from "./_rounds.ts";
 import { numberFlag } from "./_flags.ts";
 
 const RUNS = numberFlag("runs", 5);
 const OUT = fileURLToPath(new URL("./generated/report/", import.meta.url));
 mkdirSync(OUT, { recursive: true });
 
-const server = new Deno.Command(Deno.execPath(), {
-  args: ["run", "-A", new URL("./_e2e_server.ts", import.meta.url).pathname, "--no-scale"],
-  stdin: "piped",
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
+const server = await startE2eServer();
 
-/** The server's first stdout line: the sites, once they listen. */
-async function sitesOf(child: Deno.ChildProcess): Promise<E2eSites> {
-  let text = "";
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    text += chunk;
-    const end = text.indexOf("\n");
-    if (end >= 0) return JSON.parse(text.slice(0, end)) as E2eSites;
-  }
-  throw new Error("The benchmark server exited before listening");
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-function figure(values: readonly number[], unit: (x: number) => string): string {
-  return `${unit(median(values))} (${unit(Math.min(...values))}–${unit(Math.max(...values))})`;
-}
-
-const ms = (x: number) => `${Math.round(x).toLocaleString("en")} ms`;
-const ratio = (x: number) => `${x.toFixed(2)}×`;
 const megabytes = (bytes: number) =>
   bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${Math.round(bytes / 1e3)} KB`;
 
@@ -113,7 +86,7 @@ async function reportCommand(args: readonly string[]): Promise<number> {
   return elapsed;
 }
 
-const sites = await sitesOf(server);
+const sites = server.sites;
 const home = `${sites.main.origin}/`;
 const seedFile = `${OUT}seed.html`;
 const seedPlainFile = `${OUT}seed-no-problems.html`;
@@ -149,8 +122,7 @@ try {
     for (let i = 0; i < variants.length; i++) await variants[(round + i) % variants.length]!();
   }
 } finally {
-  await server.stdin.close();
-  await server.status;
+  await server.close();
 }
 
 /** Chromium's load event (the page's navigation timing) and the driver's wall time, per fresh open. */

@@ -70,6 +70,8 @@ interface Header extends Omit<CacheEntry, "result"> {
   readonly extras?: string;
   /** Index: each child as `[url, lastmod epoch ms or null]`. */
   readonly children?: readonly (readonly [string, number | null])[];
+  /** robots.txt: its text, whose rules the tree keeps. */
+  readonly robotsText?: string;
 }
 
 function pad8(n: number): number {
@@ -95,7 +97,10 @@ function pad8(n: number): number {
  *   url: "https://example.com/robots.txt", finalUrl: "https://example.com/robots.txt",
  *   etag: '"v1"', lastModified: null, fetchedAt: 0, status: 200, redirected: false,
  *   downloadedBytes: 40, decompressedBytes: 40,
- *   result: { kind: "index", format: "robots", children: [], warning: null },
+ *   result: {
+ *     kind: "index", format: "robots", children: [], warning: null,
+ *     robotsText: "User-agent: *\nDisallow: /private/\n",
+ *   },
  * };
  * const bytes = encodeCacheEntry(entry);
  * deepStrictEqual(decodeCacheEntry(bytes, "https://example.com/robots.txt"), entry);
@@ -131,6 +136,7 @@ export function encodeCacheEntry(entry: CacheEntry): Uint8Array {
       children: r.children.map((c) =>
         [c.url, Number.isNaN(c.lastModified) ? null : c.lastModified] as const
       ),
+      ...(r.robotsText === undefined ? {} : { robotsText: r.robotsText }),
     };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const headerEnd = PREFIX_BYTES + pad8(headerBytes.byteLength);
@@ -296,6 +302,7 @@ function indexResult(header: Header, frame: Frame): CacheEntry["result"] | strin
     format: header.format as "index" | "robots",
     children,
     warning: header.warning,
+    ...(header.robotsText === undefined ? {} : { robotsText: header.robotsText }),
   };
 }
 
@@ -371,6 +378,10 @@ function checkHeader(h: Header): string | null {
         (c[1] === null || typeof c[1] === "number")
       )
     ) return `"children" is not a list of [url, lastmod]`;
+    // Entries written before the tree kept robots.txt rules have no text: fetched afresh.
+    if (h.format === "robots" && typeof h.robotsText !== "string") {
+      return `the robots.txt entry has no text (written by an older version)`;
+    }
     return null;
   }
   if (h.kind !== "pages") return `unknown kind ${JSON.stringify(h.kind)}`;

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { hashBytes, sameBytes, TreeIndex } from "./_tree_index.ts";
+import { hashBytes, sameBytes, type TreeIndex } from "./_tree_index.ts";
+import { firstListingsOf, treeIndexOf } from "./_tree_listings.ts";
 import type { AbstractSitemap } from "./objects/sitemap.ts";
 
 const SLASH = 0x2f;
@@ -80,10 +81,10 @@ export interface PageInventory {
  * @returns The counts.
  */
 export function pageInventory(tree: AbstractSitemap, options: InventoryOptions): PageInventory {
-  const index = new TreeIndex(tree);
+  const index = treeIndexOf(tree);
   const listings = index.pageCount;
   const seed = (Math.random() * 0x1_0000_0000) | 0;
-  const firsts = options.unique ? firstListings(index, seed) : null;
+  const firsts = options.unique ? firstListingsOf(tree).first : null;
   const depth = options.depth;
   const sections = depth === null ? null : new SectionTable(seed, depth);
   const months = options.months ? new MonthCounter() : null;
@@ -92,7 +93,7 @@ export function pageInventory(tree: AbstractSitemap, options: InventoryOptions):
     const { count, urlBytes: bytes, lastModified: lastmods } = index.columns[k]!;
     const byteEnds = index.byteEnds[k]!;
     for (let i = 0, s = 0; i < count; s = byteEnds[i]!, i++, g++) {
-      const first = firsts === null || firsts[g] === 1;
+      const first = firsts === null || firsts[g] === g;
       const ms = lastmods[i]!;
       if (first) {
         pages++;
@@ -109,85 +110,6 @@ export function pageInventory(tree: AbstractSitemap, options: InventoryOptions):
     months: months === null ? new Map() : months.counts(),
     undated: months === null ? 0 : months.undated,
   };
-}
-
-/** Listings per partition of {@linkcode firstListings}: its table stays in the CPU's cache. */
-const PARTITION_LISTINGS = 4096;
-
-/**
- * Which listings are the first of their URL in tree order (1) and which
- * repeat an earlier one (0).
- *
- * One hash table over a million URLs misses the cache on nearly every
- * probe, which cost four times the rest of the pass. So the listings are
- * hashed, sorted stably by the hash's top bits into partitions of a few
- * thousand, and each partition gets a small table of its own: the earliest
- * listing of a URL still comes first in its partition.
- */
-function firstListings(index: TreeIndex, seed: number): Uint8Array {
-  const total = index.pageCount;
-  const hashes = new Int32Array(total);
-  for (let k = 0, g = 0; k < index.columns.length; k++) {
-    const { count, urlBytes: bytes } = index.columns[k]!;
-    const byteEnds = index.byteEnds[k]!;
-    for (let i = 0, s = 0; i < count; s = byteEnds[i]!, i++) {
-      hashes[g++] = hashBytes(bytes, s, byteEnds[i]!, seed);
-    }
-  }
-  const bits = Math.max(0, Math.ceil(Math.log2(total / PARTITION_LISTINGS)));
-  const shift = 32 - bits;
-  const parts = 1 << bits;
-  const partOf = (h: number) => bits === 0 ? 0 : h >>> shift;
-  const starts = new Int32Array(parts + 1);
-  for (let g = 0; g < total; g++) starts[partOf(hashes[g]!) + 1]!++;
-  let largest = 0;
-  for (let p = 0; p < parts; p++) {
-    largest = Math.max(largest, starts[p + 1]!);
-    starts[p + 1]! += starts[p]!;
-  }
-  const order = new Int32Array(total);
-  const fill = starts.slice(0, parts);
-  for (let g = 0; g < total; g++) order[fill[partOf(hashes[g]!)]!++] = g;
-  const mask = capacityFor(largest) - 1;
-  // Pairs of (hash, listing + 1); 0 marks an empty slot.
-  const slots = new Int32Array((mask + 1) * 2);
-  const firsts = new Uint8Array(total);
-  for (let p = 0; p < parts; p++) {
-    slots.fill(0);
-    for (let at = starts[p]!; at < starts[p + 1]!; at++) {
-      const g = order[at]!;
-      const h = hashes[g]!;
-      let slot = h & mask;
-      let repeat = false;
-      for (let v: number; (v = slots[slot * 2 + 1]!) !== 0; slot = (slot + 1) & mask) {
-        if (slots[slot * 2] === h && sameUrl(index, v - 1, g)) {
-          repeat = true;
-          break;
-        }
-      }
-      if (repeat) continue;
-      slots[slot * 2] = h;
-      slots[slot * 2 + 1] = g + 1;
-      firsts[g] = 1;
-    }
-  }
-  return firsts;
-}
-
-/** Whether listings `a` and `b` (numbered across the tree's pages nodes) have the same URL. */
-function sameUrl(index: TreeIndex, a: number, b: number): boolean {
-  const ka = index.pagesNodeOf(a, 0);
-  const kb = index.pagesNodeOf(b, ka);
-  const ia = a - index.bases[ka]!;
-  const ib = b - index.bases[kb]!;
-  return sameBytes(
-    index.columns[ka]!.urlBytes,
-    index.urlStart(ka, ia),
-    index.byteEnds[ka]![ia]!,
-    index.columns[kb]!.urlBytes,
-    index.urlStart(kb, ib),
-    index.byteEnds[kb]![ib]!,
-  );
 }
 
 /** The days a lookup table maps to months: 1970 to 2099, where nearly every lastmod falls. */
@@ -302,13 +224,6 @@ function sectionEnd(b: Uint8Array, s: number, e: number, depth: number): number 
 
 function isDelimiter(c: number): boolean {
   return c === SLASH || c === QUESTION || c === HASH;
-}
-
-/** Table capacity for `n` entries at most half full. */
-function capacityFor(n: number): number {
-  let capacity = 16;
-  while (capacity < n * 2) capacity *= 2;
-  return capacity;
 }
 
 /** The sections met so far, by key bytes, with their counts in parallel arrays. */

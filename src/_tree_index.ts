@@ -53,9 +53,11 @@ export class TreeIndex {
       const stats = root.stats;
       if (stats.outcome !== "ok" && stats.outcome !== "no-sitemaps") {
         const why = stats.outcomeReason ?? "no request was answered";
-        outage = `${
-          stats.outcome === "unreachable" ? "Site unreachable" : `Site ${stats.outcome}`
-        }: ${why}`;
+        outage = stats.outcome === "blocked"
+          ? `Site ${why}`
+          : `${
+            stats.outcome === "unreachable" ? "Site unreachable" : `Site ${stats.outcome}`
+          }: ${why}`;
       }
       this.failures = failuresLeftOut(stats);
       const children = root.subSitemaps;

@@ -22,6 +22,12 @@ export type SitemapProblemCode =
   | "redirect"
   | "http-status"
   | "invalid-sitemap"
+  | "disallowed-page"
+  | "disallowed-sitemap"
+  | "hreflang-code"
+  | "hreflang-no-return"
+  | "hreflang-no-self"
+  | "hreflang-conflict"
   | "more";
 
 /** One protocol problem of one sitemap. */
@@ -38,6 +44,8 @@ export interface SitemapProblem {
   readonly value: string | null;
   /** One sentence a person can act on. */
   readonly message: string;
+  /** The value to write instead, when it can be told (`hreflang-code`: `en-GB` for `en-UK`). */
+  readonly suggestion?: string;
 }
 
 /** The outcome of {@linkcode validateSitemapTree}. */
@@ -60,16 +68,29 @@ export interface ValidateOptions {
   readonly now?: Date;
   /** Problems kept per sitemap and code; the rest are counted in one `more` entry. @default {5} */
   readonly examples?: number;
+  /**
+   * The crawler whose robots.txt rules `disallowed-page` and
+   * `disallowed-sitemap` check, by user agent or product token
+   * (`Googlebot`, as Search Console does); `*` for the rules every crawler
+   * without a group of its own follows.
+   * @default {"*"}
+   */
+  readonly robotsUserAgent?: string;
+}
+
+/** How many problems of one sitemap and code were kept and left out. */
+interface Count {
+  kept: number;
+  more: number;
+  readonly severity: "error" | "warning";
 }
 
 /** Collects problems, keeping `examples` per (sitemap, code) and counting the rest. */
 export class Problems {
   readonly #examples: number;
   readonly #bySitemap = new Map<string, SitemapProblem[]>();
-  readonly #counts = new Map<
-    string,
-    { kept: number; more: number; severity: "error" | "warning" }
-  >();
+  /** Per sitemap, per code. */
+  readonly #counts = new Map<string, Map<SitemapProblemCode, Count>>();
   errors = 0;
   warnings = 0;
 
@@ -77,15 +98,38 @@ export class Problems {
     this.#examples = examples;
   }
 
+  #count(
+    sitemap: string,
+    code: SitemapProblemCode,
+    severity: "error" | "warning",
+  ): Count {
+    let codes = this.#counts.get(sitemap);
+    if (codes === undefined) this.#counts.set(sitemap, codes = new Map());
+    let count = codes.get(code);
+    if (count === undefined) codes.set(code, count = { kept: 0, more: 0, severity });
+    return count;
+  }
+
+  /**
+   * Whether a problem of `code` in `sitemap` would be kept as an example:
+   * when not, {@linkcode Problems.skip} counts it without building it.
+   */
+  wants(sitemap: string, code: SitemapProblemCode): boolean {
+    const count = this.#counts.get(sitemap)?.get(code);
+    return count === undefined || count.kept < this.#examples;
+  }
+
+  /** Counts `n` problems that are not kept (see {@linkcode Problems.wants}). */
+  skip(sitemap: string, code: SitemapProblemCode, severity: "error" | "warning", n = 1): void {
+    if (severity === "error") this.errors += n;
+    else this.warnings += n;
+    this.#count(sitemap, code, severity).more += n;
+  }
+
   add(problem: SitemapProblem): void {
     if (problem.severity === "error") this.errors++;
     else this.warnings++;
-    const key = `${problem.sitemap}\n${problem.code}`;
-    let count = this.#counts.get(key);
-    if (count === undefined) {
-      count = { kept: 0, more: 0, severity: problem.severity };
-      this.#counts.set(key, count);
-    }
+    const count = this.#count(problem.sitemap, problem.code, problem.severity);
     if (count.kept >= this.#examples) {
       count.more++;
       return;
@@ -108,7 +152,7 @@ export class Problems {
       const codes = [...new Set(list.map((p) => p.code))];
       for (const code of codes) {
         out.push(...list.filter((p) => p.code === code));
-        const count = this.#counts.get(`${sitemap}\n${code}`)!;
+        const count = this.#counts.get(sitemap)!.get(code)!;
         if (count.more > 0) {
           out.push({
             severity: count.severity,
@@ -203,6 +247,8 @@ export function mergeProblems(
 export function formatValidationReport(report: SitemapValidationReport): string[] {
   const lines: string[] = [];
   let current: string | null = null;
+  // The code column fits the longest code shown (15 for the protocol's codes).
+  const width = Math.max(15, ...report.problems.map((p) => p.code === "more" ? 0 : p.code.length));
   for (const p of report.problems) {
     if (p.sitemap !== current) {
       current = p.sitemap;
@@ -216,7 +262,7 @@ export function formatValidationReport(report: SitemapValidationReport): string[
     const where = [p.url, p.value === null ? null : JSON.stringify(p.value)]
       .filter((x) => x !== null).join(" ");
     lines.push(
-      `  ${p.severity.padEnd(7)} ${p.code.padEnd(15)} ${
+      `  ${p.severity.padEnd(7)} ${p.code.padEnd(width)} ${
         where === "" ? "" : where + ": "
       }${p.message}`,
     );

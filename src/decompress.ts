@@ -25,6 +25,7 @@
  * @module
  */
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "./_checkpoint.ts";
+import { concatBytes } from "./_concat.ts";
 import { errorMessage } from "./_error_message.ts";
 import { runtime, type Zlib } from "./runtime/mod.ts";
 
@@ -318,20 +319,9 @@ async function inflateWithStreams(
     }
     return {
       ok: true,
-      bytes: concat(chunks, total),
+      bytes: concatBytes(chunks, total),
       warning: `Gzip data ends early or is damaged: ${message}`,
     };
   }
-  return { ok: true, bytes: concat(chunks, total) };
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return { ok: true, bytes: concatBytes(chunks, total) };
 }

@@ -16,11 +16,12 @@ import { AbortWaiters } from "./_abortable.ts";
 import { errorMessage } from "./_error_message.ts";
 import { decompressIfGzip } from "./decompress.ts";
 import { type FetchResult, WebClient } from "./fetch.ts";
-import { crawlDelayOf, RequestScheduler } from "./schedule.ts";
+import { RequestScheduler } from "./schedule.ts";
 import { createUrlGuard, defaultResolver } from "./guard.ts";
 import { proxyFor } from "./_proxy.ts";
 import { createProxyFetch } from "./runtime/mod.ts";
 import { isRobotsUrl } from "./parse/_detect.ts";
+import { parseRobotsTxt } from "./parse/robots_txt.ts";
 import { decodeHtml, findFeedLinks } from "./parse/html_feeds.ts";
 import { KNOWN_PATHS, type ResolvedOptions } from "./options.ts";
 import type { IndexEntry, PackedPages, PagesFormat, ParseResult } from "./parse/_result.ts";
@@ -329,9 +330,14 @@ export class Crawler {
     try {
       const root = await this.#node(url, 0, [], isRobotsUrl(url));
       if (root instanceof InvalidSitemap) {
-        const cause = this.#unreachableCause();
-        this.stats.outcome = cause === null ? "no-sitemaps" : "unreachable";
-        this.stats.outcomeReason = cause ?? root.reason;
+        const unreachable = this.#unreachableCause();
+        const blocked = unreachable === null ? this.#blockedCause() : null;
+        this.stats.outcome = unreachable !== null
+          ? "unreachable"
+          : blocked !== null
+          ? "blocked"
+          : "no-sitemaps";
+        this.stats.outcomeReason = unreachable ?? blocked ?? root.reason;
       }
       return { root, stats: await this.#finish([root, ...root.allSitemaps()], []) };
     } finally {
@@ -348,6 +354,34 @@ export class Crawler {
       return `no response before the crawl's deadline of ${formatMs(this.#o.deadlineMs!)}`;
     }
     return null;
+  }
+
+  /**
+   * Why the site counts as blocked (a bot wall answered at least one
+   * request), in words: `blocked by a Cloudflare challenge (robots.txt and
+   * 15 other requests)`; null when no wall was met.
+   */
+  #blockedCause(): string | null {
+    const walls = this.#client.challenges;
+    if (walls.size === 0) return null;
+    // "Blocked by a Cloudflare challenge (403)" reads "blocked by a Cloudflare challenge".
+    const phrases = new Set(
+      [...walls.values()].map((wall) => wall.reason.replace(/\s*\([^)]*\)$/, "")),
+    );
+    const vendors = new Set([...walls.values()].map((wall) => wall.vendor));
+    const by = phrases.size === 1
+      ? [...phrases][0]!.replace(/^Blocked/, "blocked")
+      : `blocked by bot walls (${[...vendors].join(", ")})`;
+    const n = walls.size;
+    const requests = (k: number): string => `${k} ${k === 1 ? "request" : "requests"}`;
+    const robots = new URL("/robots.txt", this.#o.homepage).href;
+    let which = requests(n);
+    if (walls.has(robots)) {
+      which = n === 1
+        ? "robots.txt"
+        : `robots.txt and ${n - 1} other ${n === 2 ? "request" : "requests"}`;
+    }
+    return `${by} (${which})`;
   }
 
   /** Waits for cache writes and takes the call's counters for the finished tree. */
@@ -428,6 +462,12 @@ export class Crawler {
     if (unreachable !== null) {
       stats.outcome = "unreachable";
       stats.outcomeReason = unreachable;
+      return;
+    }
+    const blocked = this.#blockedCause();
+    if (blocked !== null) {
+      stats.outcome = "blocked";
+      stats.outcomeReason = blocked;
       return;
     }
     stats.outcome = "no-sitemaps";
@@ -588,7 +628,7 @@ export class Crawler {
       const text = fetched.ok && !(fetched.bytes[0] === 0x1f && fetched.bytes[1] === 0x8b)
         ? new TextDecoder().decode(fetched.bytes)
         : "";
-      this.#openRobotsHold(crawlDelayOf(text, this.#o.userAgent));
+      this.#openRobotsHold(parseRobotsTxt(text, fetched.url).crawlDelay(this.#o.userAgent));
     }
     this.stats.requests = this.#client.stats.requests;
     this.stats.bytesDownloaded = this.#client.stats.bytesDownloaded;
@@ -991,7 +1031,7 @@ export class Crawler {
     const children = await Promise.all(pending);
     this.stats.recordNode(result.format);
     this.#progress("parsed", url, performance.now() - started, { pages: 0 });
-    return indexSitemap(result.format, url, children, entries);
+    return indexSitemap(result.format, url, children, entries, result.robotsText);
   }
 
   async #chooseChildren(

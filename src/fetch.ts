@@ -42,6 +42,12 @@
  * only those, and one that restarts mid-crawl (refusing for a moment) loses
  * nothing once each request's retries get through.
  *
+ * Bot walls. A response that is a bot-protection vendor's challenge or block
+ * page (`challenge.ts`: Cloudflare's `cf-mitigated: challenge` on any status,
+ * the vendors' page markers on a 4xx or 5xx, read from the first
+ * {@linkcode CHALLENGE_SNIFF_BYTES} of the body) fails with a reason naming
+ * the vendor, and is not retried: the next attempt would meet the same wall.
+ *
  * Two clocks bound an attempt: `timeoutMs`, from the request to the last body
  * byte, and `connectTimeoutMs`, from the request to the response headers,
  * which applies only while the host has not answered any request yet. A dead
@@ -52,8 +58,10 @@
  * @module
  */
 import { abortable, AbortWaiters } from "./_abortable.ts";
+import { concatBytes } from "./_concat.ts";
 import { errorMessage } from "./_error_message.ts";
 import { describeFetchError, type FetchFailure, hostAndPort } from "./_fetch_failure.ts";
+import { type Challenge, CHALLENGE_SNIFF_BYTES, detectChallenge } from "./challenge.ts";
 
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
 import { RequestScheduler } from "./schedule.ts";
@@ -144,6 +152,11 @@ export type FetchResult =
      * connection lost mid-body, a refusal by `checkUrl`): its kind and one-line cause.
      */
     readonly failure?: FetchFailure;
+    /**
+     * Present when the response was a bot-protection vendor's challenge or
+     * block page (see `challenge.ts`); `reason` is then its reason. Not retried.
+     */
+    readonly challenge?: Challenge;
   };
 
 /** Counters of a {@linkcode WebClient}, updated as it works. */
@@ -319,6 +332,7 @@ export class WebClient {
   #responses = 0;
   #plainHeaders: Headers | null = null;
   #firstFailure: FetchFailure | null = null;
+  readonly #challenges = new Map<string, Challenge>();
 
   /**
    * @param options Limits, identity and guards.
@@ -362,6 +376,11 @@ export class WebClient {
     return this.#firstFailure;
   }
 
+  /** The URLs (as requested) whose response was a bot wall, with the wall, in the order met. */
+  get challenges(): ReadonlyMap<string, Challenge> {
+    return this.#challenges;
+  }
+
   /**
    * GETs `url`, following redirects, retrying transient failures, and reading
    * the body up to the byte cap and the deadline.
@@ -403,6 +422,9 @@ export class WebClient {
       const outcome = await this.#attempt(start, headers, init.ungated ?? false);
       const result = outcome.result;
       if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
+      if (!result.ok && result.challenge !== undefined) {
+        this.#challenges.set(start.href, result.challenge);
+      }
       if (!outcome.retry || attempt >= this.#options.retries) return result;
       // Given up meanwhile (this attempt or another's): waiting would change nothing.
       if (this.#down.has(hostKey(new URL(result.url)))) return result;
@@ -510,7 +532,13 @@ export class WebClient {
         await discard(response);
         return this.#redirect(state, response.headers.get("location")!, hop);
       }
-      if (status < 200 || status > 299) return await httpError(url, response);
+      if (status < 200 || status > 299) return await this.#httpError(url, response);
+      // A challenge header on a 2xx: the body is the wall's page, not the document.
+      const wall = detectChallenge(status, response.headers, NO_BYTES);
+      if (wall !== null) {
+        await discard(response);
+        return challenged(url, status, wall);
+      }
       const body = await this.#readBody(response, state.deadline);
       if (typeof body === "string") return final(url, status, body);
       return {
@@ -640,6 +668,50 @@ export class WebClient {
     }
   }
 
+  /**
+   * A response outside 2xx (and not a redirect): a bot wall (read from the
+   * start of its body), or why, and whether to retry (408, 429, 5xx).
+   */
+  async #httpError(url: URL, response: Response): Promise<Attempt> {
+    const status = response.status;
+    // A site's own "not found" page is no wall: only its headers are looked at.
+    const start = status === 404 || status === 410
+      ? (await discard(response), NO_BYTES)
+      : await this.#bodyStart(response);
+    const wall = detectChallenge(status, response.headers, start);
+    if (wall !== null) return challenged(url, status, wall);
+    return httpError(url, response);
+  }
+
+  /**
+   * The first {@linkcode CHALLENGE_SNIFF_BYTES} of a body (fewer when it
+   * ends, fails, or has not come within {@linkcode CHALLENGE_SNIFF_MS});
+   * the rest is not read.
+   */
+  async #bodyStart(response: Response): Promise<Uint8Array> {
+    if (response.body === null) return NO_BYTES;
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    // A wall's page comes with its headers; an error body that trickles is not waited for.
+    const timer = setTimeout(() => reader.cancel().catch(() => {}), CHALLENGE_SNIFF_MS);
+    try {
+      while (size < CHALLENGE_SNIFF_BYTES) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        this.stats.bytesDownloaded += value.byteLength;
+        chunks.push(value);
+        size += value.byteLength;
+      }
+    } catch {
+      // A body that breaks off is read as far as it came.
+    } finally {
+      clearTimeout(timer);
+      await reader.cancel().catch(() => {});
+    }
+    return concatBytes(chunks, size);
+  }
+
   /** Reads the body up to the byte cap; returns the bytes, or the reason it stopped. */
   async #readBody(response: Response, deadline: AbortController): Promise<Uint8Array | string> {
     const limit = this.#options.maxDownloadBytes;
@@ -686,14 +758,7 @@ export class WebClient {
       if (exact === null) return new Uint8Array(0);
       return size === exact.byteLength ? exact : exact.slice(0, size);
     }
-    if (chunks.length === 1 && chunks[0]!.byteOffset === 0) return chunks[0]!;
-    const joined = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      joined.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return joined;
+    return concatBytes(chunks, size, true);
   }
 
   /**
@@ -736,9 +801,21 @@ function final(
   return { result, retry: false };
 }
 
-/** A response outside 2xx (and not a redirect): why, and whether to retry (408, 429, 5xx). */
-async function httpError(url: URL, response: Response): Promise<Attempt> {
-  await discard(response);
+const NO_BYTES = new Uint8Array(0);
+
+/** How long the start of an error response's body is waited for, to look for a bot wall. */
+const CHALLENGE_SNIFF_MS = 2_000;
+
+/** A response that was a bot wall: its reason, never retried. */
+function challenged(url: URL, status: number, challenge: Challenge): Attempt {
+  return {
+    result: { ok: false, url: url.href, status, reason: challenge.reason, challenge },
+    retry: false,
+  };
+}
+
+/** A response outside 2xx (and not a redirect), its body read: why, and whether to retry (408, 429, 5xx). */
+function httpError(url: URL, response: Response): Attempt {
   const status = response.status;
   const text = response.statusText || STATUS_TEXT[status] || "";
   const reason = `Unable to fetch sitemap from ${url.href}: ${status} ${text}`.trimEnd();

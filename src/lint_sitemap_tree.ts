@@ -54,7 +54,8 @@ export interface SitemapLintResult {
  * tree hides the pages to check, and a `304` has no body to read.
  *
  * @param url The homepage, or with `from: "sitemap"` the sitemap's URL.
- * @param options As for `sitemapTreeForHomepage()`, plus the checks' `now` and `examples`, and `from`.
+ * @param options As for `sitemapTreeForHomepage()`, plus the checks' `now`, `examples` and
+ * `robotsUserAgent`, and `from`.
  * @returns The tree and the report.
  * @throws {TypeError} When the URL is not an http(s) URL or an option has the wrong type.
  * @throws {RangeError} When a numeric or enumerated option is out of range.
@@ -88,7 +89,7 @@ export async function lintSitemapTree(
   url: string | URL,
   options: LintSitemapTreeOptions = {},
 ): Promise<SitemapLintResult> {
-  const { from = "homepage", now, examples, ...crawl } = options;
+  const { from = "homepage", now, examples, robotsUserAgent, ...crawl } = options;
   if (from !== "homepage" && from !== "sitemap") {
     throw new RangeError(
       `Option "from" must be "homepage" or "sitemap", got ${JSON.stringify(from)}`,
@@ -97,6 +98,7 @@ export async function lintSitemapTree(
   const checks: ValidateOptions = {
     ...(now === undefined ? {} : { now }),
     ...(examples === undefined ? {} : { examples }),
+    ...(robotsUserAgent === undefined ? {} : { robotsUserAgent }),
   };
   const start = from === "sitemap" ? checkSitemapUrl(url) : url;
   const resolved = resolveOptions(start, crawl, defaultWorkerCount());

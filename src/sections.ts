@@ -12,6 +12,9 @@ import type { AbstractSitemap } from "./objects/sitemap.ts";
 
 export type { SitemapSection } from "./_page_inventory.ts";
 
+/** The default of {@linkcode SectionsOptions.depth}, which `ls -f sections --depth` names too. */
+export const SECTIONS_DEFAULTS: Readonly<{ depth: number }> = Object.freeze({ depth: 1 });
+
 /** Options of {@linkcode sectionsOf}. */
 export interface SectionsOptions {
   /**
@@ -69,6 +72,6 @@ export function sectionsOf(
   tree: AbstractSitemap,
   options: SectionsOptions = {},
 ): SitemapSection[] {
-  const depth = integerOption("depth", options.depth, 1, 0);
+  const depth = integerOption("depth", options.depth, SECTIONS_DEFAULTS.depth, 0);
   return pageInventory(tree, { depth, months: false, unique: true }).sections;
 }

@@ -89,7 +89,7 @@ function nodeOf(url: string, result: ParseResult): AbstractSitemap {
       const children = result.children.map((e) =>
         new InvalidSitemap(e.url, UNFETCHED_CHILD_REASON)
       );
-      return indexSitemap(result.format, url, children, result.children);
+      return indexSitemap(result.format, url, children, result.children, result.robotsText);
     }
     case "pages":
       return pagesSitemap(result.format, url, result.pages);

@@ -6,8 +6,8 @@
  * version, reserved flags, a checksum of everything after the prefix, the
  * total length), then the content's length, the root's stats as JSON, the
  * numbers of nodes and pages, and the tree in pre-order: each node's type, URL and what
- * its type has (children and their index lastmods, an invalid node's
- * reason, a pages node's pages in their packed columns, front-coded; see
+ * its type has (children and their index lastmods, a robots.txt's text, an
+ * invalid node's reason, a pages node's pages in their packed columns, front-coded; see
  * `_snapshot_pages.ts`). Nothing is read
  * into a tree unless all of it checks out: a damaged, truncated or foreign
  * file throws a {@linkcode SitemapSnapshotError} saying what is wrong.
@@ -23,6 +23,7 @@ import {
   AbstractIndexSitemap,
   AbstractPagesSitemap,
   type AbstractSitemap,
+  IndexRobotsTxtSitemap,
   IndexWebsiteSitemap,
   InvalidSitemap,
   type PagesSitemapType,
@@ -34,8 +35,14 @@ export { SitemapSnapshotError } from "./_snapshot_io.ts";
 
 const MAGIC = "SMTREESN";
 const MAGIC_BYTES = new TextEncoder().encode(MAGIC);
-/** The format this library writes and reads; bumped when the layout or a meaning changes. */
-const VERSION = 1;
+/**
+ * The format this library writes; bumped when the layout or a meaning
+ * changes. Version 2 added a robots.txt node's text; version 1 is still read
+ * (its robots.txt nodes have no rules).
+ */
+const VERSION = 2;
+/** The oldest format this library reads. */
+const OLDEST_VERSION = 1;
 /** magic (8) + version (4) + flags (4) + checksum (4) + total length (4). */
 const PREFIX_BYTES = 24;
 
@@ -81,7 +88,8 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
 /**
  * Writes a tree as a snapshot: every node, page and extension (images,
  * videos, news, alternates), invalid nodes with their reasons, index
- * lastmods, the `unchanged` flag, and the root's `stats`. Pages are read in
+ * lastmods, robots.txt texts (whose rules `robots` reads back), the
+ * `unchanged` flag, and the root's `stats`. Pages are read in
  * their packed form, without building page objects.
  *
  * URLs are front-coded and lastmods stored as differences, so a sitemap of
@@ -165,6 +173,7 @@ function writeNode(w: ByteWriter, node: AbstractSitemap): void {
     if (node instanceof AbstractIndexSitemap && node.type !== "website") {
       for (const date of node.subSitemapLastModified) w.f64(date === null ? NaN : date.getTime());
     }
+    if (node instanceof IndexRobotsTxtSitemap) w.string(node.robots.text);
   }
 }
 
@@ -200,7 +209,7 @@ export function decodeSitemapTree(bytes: Uint8Array): AbstractSitemap {
   if (!(bytes instanceof Uint8Array)) {
     throw new TypeError(`Expected the snapshot's bytes as a Uint8Array but got ${typeof bytes}`);
   }
-  checkPrefix(bytes);
+  const version = checkPrefix(bytes);
   // The checksum reads 32-bit words, which need an aligned start: a copy
   // (not `slice()`, which a Node Buffer answers with a view).
   if (bytes.byteOffset % 4 !== 0) bytes = new Uint8Array(bytes);
@@ -218,7 +227,8 @@ export function decodeSitemapTree(bytes: Uint8Array): AbstractSitemap {
   const statsJSON = r.string("stats");
   const nodes = r.count("node count", 2);
   const pages = r.varint("page count");
-  const root = readTree(r, statsJSON === "" ? EMPTY_STATS : parseStats(statsJSON), nodes);
+  const stats = statsJSON === "" ? EMPTY_STATS : parseStats(statsJSON);
+  const root = readTree(r, stats, nodes, version);
   let read = root instanceof AbstractPagesSitemap ? root.pageCount : 0;
   for (const node of root.allSitemaps()) {
     if (node instanceof AbstractPagesSitemap) read += node.pageCount;
@@ -246,7 +256,8 @@ function looksLike(bytes: Uint8Array): string {
   return "";
 }
 
-function checkPrefix(bytes: Uint8Array): void {
+/** Checks the prefix; returns the format version. */
+function checkPrefix(bytes: Uint8Array): number {
   const n = bytes.length;
   const head = bytes.subarray(0, MAGIC_BYTES.length);
   if (!MAGIC_BYTES.every((b, i) => i >= n || head[i] === b)) {
@@ -268,9 +279,9 @@ function checkPrefix(bytes: Uint8Array): void {
       `Snapshot version ${version} is newer than this library reads (${VERSION})`,
     );
   }
-  if (version !== VERSION) {
+  if (version < OLDEST_VERSION) {
     throw new SitemapSnapshotError(
-      `Snapshot version ${version} is not one this library reads (${VERSION})`,
+      `Snapshot version ${version} is not one this library reads (${OLDEST_VERSION} to ${VERSION})`,
     );
   }
   const flags = v.getUint32(12, true);
@@ -290,6 +301,7 @@ function checkPrefix(bytes: Uint8Array): void {
       `Snapshot is longer than its header says: ${n} bytes, ${total} announced`,
     );
   }
+  return version;
 }
 
 function parseStats(json: string): SitemapTreeStats {
@@ -319,13 +331,20 @@ interface Frame {
   readonly type: SitemapType;
   readonly url: string;
   readonly size: number;
+  /** A robots.txt node's text. */
+  readonly text: string;
   /** Each child's index lastmod, epoch ms (NaN for none). */
   readonly lastModified: { readonly url: string; readonly lastModified: number }[];
   readonly children: AbstractSitemap[];
 }
 
 /** Reads the nodes in pre-order, building each once its children are built. */
-function readTree(r: ByteReader, stats: SitemapTreeStats, nodes: number): AbstractSitemap {
+function readTree(
+  r: ByteReader,
+  stats: SitemapTreeStats,
+  nodes: number,
+  version: number,
+): AbstractSitemap {
   const open: Frame[] = [];
   let index = 0;
   while (true) {
@@ -355,8 +374,9 @@ function readTree(r: ByteReader, stats: SitemapTreeStats, nodes: number): Abstra
           lastModified.push({ url: "", lastModified: r.f64(`${at}'s lastmods`) });
         }
       }
-      if (size > 0) open.push({ type, url, size, lastModified, children: [] });
-      else node = indexNode(type, url, [], [], stats);
+      const text = type === "robots" && version >= 2 ? r.string(`${at}'s robots.txt`) : "";
+      if (size > 0) open.push({ type, url, size, lastModified, text, children: [] });
+      else node = indexNode(type, url, [], [], stats, text);
     }
     // A finished node completes its parent, which may complete its own.
     while (node !== null) {
@@ -371,7 +391,14 @@ function readTree(r: ByteReader, stats: SitemapTreeStats, nodes: number): Abstra
       node = null;
       if (parent.children.length === parent.size) {
         open.pop();
-        node = indexNode(parent.type, parent.url, parent.children, parent.lastModified, stats);
+        node = indexNode(
+          parent.type,
+          parent.url,
+          parent.children,
+          parent.lastModified,
+          stats,
+          parent.text,
+        );
       }
     }
   }
@@ -383,8 +410,9 @@ function indexNode(
   children: readonly AbstractSitemap[],
   lastModified: readonly { readonly url: string; readonly lastModified: number }[],
   stats: SitemapTreeStats,
+  text: string,
 ): AbstractSitemap {
   return type === "website"
     ? new IndexWebsiteSitemap(url, children, stats)
-    : indexSitemap(type === "robots" ? "robots" : "index", url, children, lastModified);
+    : indexSitemap(type === "robots" ? "robots" : "index", url, children, lastModified, text);
 }

@@ -129,7 +129,7 @@ function withChildren(
     return new IndexWebsiteSitemap(node.url, kept, node.stats);
   }
   return node instanceof IndexRobotsTxtSitemap
-    ? new IndexRobotsTxtSitemap(node.url, kept, lastmods)
+    ? new IndexRobotsTxtSitemap(node.url, kept, lastmods, node.robots)
     : new IndexXMLSitemap(node.url, kept, lastmods);
 }
 

@@ -83,14 +83,19 @@ export type FetchRecord =
  * - `"unreachable"`: no request got an HTTP response: every one failed at the
  *   network, DNS, TLS or permission level, or was refused by the
  *   private-network guard.
+ * - `"blocked"`: no sitemap was read, and a bot-protection vendor's
+ *   challenge or block page (Cloudflare, Akamai, DataDome, HUMAN, Sucuri,
+ *   Imperva) answered at least one request (robots.txt, a well-known path,
+ *   the homepage): what the site publishes is behind the wall, not absent.
  */
-export type SitemapTreeOutcome = "ok" | "no-sitemaps" | "unreachable";
+export type SitemapTreeOutcome = "ok" | "no-sitemaps" | "unreachable" | "blocked";
 
 /** Counters of one `sitemapTreeForHomepage()` or `streamPages()` call. */
 export interface SitemapTreeStats {
   /**
    * How the crawl ended: `"ok"`, `"no-sitemaps"` (the site answered, but
-   * publishes no sitemap) or `"unreachable"` (no request got a response); see
+   * publishes no sitemap), `"unreachable"` (no request got a response) or
+   * `"blocked"` (a bot wall answered instead); see
    * {@linkcode SitemapTreeOutcome}. Trees built by hand or from JSON say `"ok"`.
    */
   readonly outcome: SitemapTreeOutcome;
@@ -99,8 +104,9 @@ export interface SitemapTreeStats {
    * `connection refused (127.0.0.1:59999)`, `host not found (nonexistent.invalid)`,
    * `TLS failure (host:443: …)`, `timeout after 30000 ms (host:443)`,
    * `no response before the crawl's deadline of 90 s`,
-   * `permission denied: run Deno with --allow-net`, or
-   * `no sitemap found (robots.txt 404; no well-known path answered)`. When
+   * `permission denied: run Deno with --allow-net`,
+   * `no sitemap found (robots.txt 404; no well-known path answered)`, or
+   * `blocked by a Cloudflare challenge (robots.txt and 15 other requests)`. When
    * `"ok"` but a limit of the call left sitemaps unfetched (see
    * `notFetched`) or out of the tree, what it cut: `3 sitemaps not fetched:
    * the crawl's limit of 10000 sitemaps (maxSitemaps) was reached`. Else null.

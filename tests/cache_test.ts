@@ -74,6 +74,7 @@ Deno.test("decodeCacheEntry() reads an entry at an unaligned offset and an index
       { url: "https://example.com/b.xml", lastModified: Date.UTC(2025, 0, 2) },
     ],
     warning: "The document ends before </sitemapindex>: it is truncated",
+    robotsText: "User-agent: *\nDisallow: /private/\nSitemap: /a.xml\n",
   };
   const bytes = encodeCacheEntry(entry(index));
   const shifted = new Uint8Array(bytes.byteLength + 3);
@@ -254,4 +255,17 @@ Deno.test("the cache option must be a store", async () => {
     message = `${(error as Error).name}: ${(error as Error).message}`;
   }
   assertEquals(message, 'TypeError: Option "cache" must be an object with get() and set() methods');
+});
+
+Deno.test("decodeCacheEntry() refuses a robots.txt entry without its text, so that its rules are fetched afresh", () => {
+  const older: CacheEntry["result"] = {
+    kind: "index",
+    format: "robots",
+    children: [{ url: "https://example.com/a.xml", lastModified: NaN }],
+    warning: null,
+  };
+  assertEquals(
+    decodeCacheEntry(encodeCacheEntry(entry(older)), KEY),
+    "Cache entry is corrupt: the robots.txt entry has no text (written by an older version)",
+  );
 });

@@ -508,7 +508,7 @@ Deno.test("cli.ts as a process (Deno and Bun): | head ends it quietly with 0; us
     assert.equal(usage.stdout, "");
     assert.equal(
       lines(usage.stderr)[0],
-      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, summary, histogram, got "xml"; see sitemap-tree ls --help',
+      'sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, summary, histogram, sections, got "xml"; see sitemap-tree ls --help',
     );
   });
 });

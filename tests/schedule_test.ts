@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { crawlDelayOf, type Release, RequestScheduler } from "../src/schedule.ts";
+import { type Release, RequestScheduler } from "../src/schedule.ts";
 import { WebClient } from "../src/fetch.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import { serve, type Served } from "../fixtures/serve.ts";
@@ -183,23 +183,6 @@ Deno.test("RequestScheduler rejects out-of-range options, naming them", () => {
   );
 });
 
-Deno.test("crawlDelayOf() reads the agent's own group first, then *, and skips bad values", () => {
-  const text = [
-    "User-agent: *",
-    "Crawl-delay: 2 # seconds",
-    "",
-    "User-agent: otherbot",
-    "User-agent: My-Bot",
-    "Disallow: /private",
-    "Crawl-delay: 0.5",
-  ].join("\r\n");
-  assert.equal(crawlDelayOf(text, "my-bot/1.0 (+https://x.test)"), 0.5);
-  assert.equal(crawlDelayOf(text, "another/2.0"), 2);
-  assert.equal(crawlDelayOf("User-agent: *\nCrawl-delay: soon\n", "a/1"), null);
-  assert.equal(crawlDelayOf("Crawl-delay: 3\n", "a/1"), null);
-  assert.equal(crawlDelayOf("", "a/1"), null);
-});
-
 /**
  * This crawl's User-Agent. The many-host servers answer and log only requests
  * that send it: on a machine where other test processes crawl ports they have
@@ -352,6 +335,48 @@ Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, th
         `request ${i} (${sent[i]![0]}) went ${gap.toFixed(1)} ms after the last`,
       );
     }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("sitemapTreeForHomepage() with respectCrawlDelay takes the Crawl-delay of the agent's own group, never *'s when it has one", async () => {
+  const site = new FixtureSite()
+    .file(
+      "/robots.txt",
+      (o) =>
+        "User-agent: *\nCrawl-delay: 5\n\nUser-agent: slowbot\nCrawl-delay: 0.05\n\n" +
+        `User-agent: fastbot\nDisallow: /private/\n\nSitemap: ${o}/index.xml\n`,
+    )
+    .file("/index.xml", sitemapIndex(["/a.xml", "/b.xml"]))
+    .file("/a.xml", urlset(["/a"]))
+    .file("/b.xml", urlset(["/b"]));
+  const server = await site.listen();
+  try {
+    const crawl = async (userAgent: string) => {
+      const sent: number[] = [];
+      const tree = await sitemapTreeForHomepage(server.url("/"), {
+        workers: 0,
+        useFeeds: false,
+        useKnownPaths: false,
+        retries: 0,
+        userAgent,
+        respectCrawlDelay: true,
+        // The `*` group's 5 s between four requests would miss this.
+        deadlineMs: 4_000,
+        fetch: (input, init) => {
+          sent.push(performance.now());
+          return fetch(input, init);
+        },
+      });
+      const gaps = sent.slice(1).map((at, i) => at - sent[i]!);
+      return { pages: [...tree.allPages()].length, deadline: tree.stats.deadlineReached, gaps };
+    };
+    const slow = await crawl("slowbot/2.0 (+https://x.test/bot)");
+    assert.deepEqual([slow.pages, slow.deadline, slow.gaps.length], [2, false, 3]);
+    assert.ok(slow.gaps.every((gap) => gap >= 49), `slowbot's gaps: ${slow.gaps}`);
+    const fast = await crawl("fastbot/1.0");
+    assert.deepEqual([fast.pages, fast.deadline, fast.gaps.length], [2, false, 3]);
   } finally {
     await server.close();
   }

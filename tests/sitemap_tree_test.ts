@@ -3,7 +3,8 @@ import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
 import { gzip } from "../fixtures/generate.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
-import { InvalidSitemap } from "../src/objects/sitemap.ts";
+import { IndexRobotsTxtSitemap, InvalidSitemap } from "../src/objects/sitemap.ts";
+import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
 import { FixtureSite, outline, sitemapIndex, urlset, withSite } from "./_tree_helpers.ts";
 
 /** Most tests parse in-thread (quicker to start); the worker path has tests of its own. */
@@ -625,5 +626,43 @@ Deno.test("sitemapTreeForHomepage() with normalizeHomepageUrl false reads robots
       "    - https://site.test/blog/p",
     ]);
     assertEquals([s.count("/blog/robots.txt"), s.count("/sitemap.xml")], [0, 0]);
+  });
+});
+
+Deno.test("sitemapTreeForHomepage() keeps the robots.txt on its node: rules, crawl delays and sitemaps, in-thread and on a worker", async () => {
+  const text = "User-agent: *\nDisallow: /private/\n\nUser-agent: slowbot\nCrawl-delay: 3\n" +
+    "Disallow: /\n\nSitemap: /a.xml\n";
+  const site = new FixtureSite().file("/robots.txt", text).file("/a.xml", urlset(["/x"]));
+  await withSite(site, async (server) => {
+    for (const workers of [0, 1]) {
+      const tree = await sitemapTreeForHomepage(server.url("/"), { ...base, workers });
+      const node = tree.subSitemaps[0];
+      assert(node instanceof IndexRobotsTxtSitemap);
+      const robots = node.robots;
+      assertEquals(
+        [
+          robots.url,
+          robots.text,
+          robots.sitemaps,
+          robots.matchingRule(server.url("/private/a")),
+          robots.isAllowed(server.url("/public"), "slowbot/1.0"),
+          robots.crawlDelay("slowbot"),
+        ],
+        [
+          server.url("/robots.txt"),
+          text,
+          [server.url("/a.xml")],
+          { allow: false, pattern: "/private/", line: 2 },
+          false,
+          3,
+        ],
+      );
+      const copy = sitemapTreeFromJSON(JSON.parse(JSON.stringify(tree)));
+      const copied = copy.subSitemaps[0] as IndexRobotsTxtSitemap;
+      assertEquals([copied.robots.text, copied.robots.isAllowed(server.url("/private/a"))], [
+        text,
+        false,
+      ]);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { sitemapFromString } from "../src/sitemap_from_string.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import {
   type AbstractSitemap,
+  IndexRobotsTxtSitemap,
   IndexWebsiteSitemap,
   IndexXMLSitemap,
   InvalidSitemap,
@@ -65,6 +66,24 @@ Deno.test("carryForwardSitemaps() keeps the last pages of a sitemap that is inva
   assert.equal(compareSitemapTrees(after, back).counts.pages.added, 2);
   // Nothing to carry: the same tree.
   assert.equal(carryForwardSitemaps(before, back), back);
+});
+
+Deno.test("carryForwardSitemaps() keeps a robots.txt node's rules when it carries sitemaps below it", () => {
+  const robotsText = "User-agent: *\nDisallow: /private/\nSitemap: https://example.com/a.txt\n";
+  const robots = (child: AbstractSitemap) =>
+    new IndexRobotsTxtSitemap("https://example.com/robots.txt", [child], [null], robotsText);
+  const before = new IndexWebsiteSitemap(HOME, [robots(text("/a.txt", "/a1"))]);
+  const after = new IndexWebsiteSitemap(HOME, [
+    robots(
+      new InvalidSitemap("https://example.com/a.txt", "Unable to fetch sitemap from URL: 503"),
+    ),
+  ]);
+  const kept = carryForwardSitemaps(before, after);
+  const node = kept.subSitemaps[0];
+  assert.ok(node instanceof IndexRobotsTxtSitemap);
+  assert.deepEqual(outline(kept), ["robots /robots.txt ", "text /a.txt /a1"]);
+  assert.equal(node.robots.isAllowed("https://example.com/private/x"), false);
+  assert.equal(node.robots.isAllowed("https://example.com/public"), true);
 });
 
 Deno.test("carryForwardSitemaps() puts back a robots.txt that failed and was left out of the tree, without the sitemaps read elsewhere", async () => {

@@ -234,7 +234,6 @@ Deno.test("decodeSitemapTree() throws for every flipped byte and every truncatio
     "Snapshot is truncated: N bytes of the N its header announces",
     "Snapshot uses features this library does not read (flags hex)",
     "Snapshot version N is newer than this library reads (N)",
-    "Snapshot version N is not one this library reads (N)",
   ]);
 });
 
@@ -257,7 +256,7 @@ Deno.test("decodeSitemapTree() says what a foreign, empty, newer or padded file 
     redirected: false,
     downloadedBytes: 0,
     decompressedBytes: 0,
-    result: { kind: "index", format: "robots", children: [], warning: null },
+    result: { kind: "index", format: "robots", children: [], warning: null, robotsText: "" },
   });
   assert(decodeError(entry).endsWith(": it is a sitemap cache entry"));
   assert(decodeError(new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0])).endsWith(": it is gzip"));
@@ -271,8 +270,10 @@ Deno.test("decodeSitemapTree() says what a foreign, empty, newer or padded file 
   );
   const good = encodeSitemapTree(SMALL);
   const newer = good.slice();
-  new DataView(newer.buffer).setUint32(8, 2, true);
-  assertEquals(decodeError(newer), "Snapshot version 2 is newer than this library reads (1)");
+  new DataView(newer.buffer).setUint32(8, 3, true);
+  assertEquals(decodeError(newer), "Snapshot version 3 is newer than this library reads (2)");
+  new DataView(newer.buffer).setUint32(8, 0, true);
+  assertEquals(decodeError(newer), "Snapshot version 0 is not one this library reads (1 to 2)");
   const padded = new Uint8Array(good.length + 8);
   padded.set(good);
   assertEquals(
@@ -289,7 +290,7 @@ function reframe(body: Uint8Array): Uint8Array {
   out.set(new TextEncoder().encode("SMTREESN"));
   out.set(body, 24);
   const view = new DataView(out.buffer);
-  view.setUint32(8, 1, true);
+  view.setUint32(8, 2, true);
   view.setUint32(20, total, true);
   view.setUint32(16, checksum(out, 24), true);
   return out;
@@ -324,4 +325,35 @@ Deno.test("isSitemapSnapshot() looks at the magic bytes only", () => {
   assertEquals(isSitemapSnapshot(good.subarray(0, 8)), true);
   assertEquals(isSitemapSnapshot(good.subarray(0, 7)), false);
   assertEquals(isSitemapSnapshot(new TextEncoder().encode("{}")), false);
+});
+
+Deno.test("encodeSitemapTree() keeps a robots.txt node's text, so its rules come back", () => {
+  const robots = new nodes.IndexRobotsTxtSitemap(
+    "https://example.com/robots.txt",
+    [new InvalidSitemap("https://example.com/a.xml", "Unable to fetch sitemap from URL: 404")],
+    undefined,
+    "User-agent: *\nDisallow: /private/\nSitemap: /a.xml\n",
+  );
+  const copy = roundTrip(site([robots])).subSitemaps[0] as nodes.IndexRobotsTxtSitemap;
+  assertEquals(
+    [copy.robots.text, copy.robots.matchingRule("https://example.com/private/x")],
+    [robots.robots.text, { allow: false, pattern: "/private/", line: 2 }],
+  );
+});
+
+Deno.test("decodeSitemapTree() reads a version 1 snapshot, whose robots.txt node has no rules", () => {
+  // Written by the version before robots.txt texts were kept.
+  const v1 = Uint8Array.from(
+    atob(
+      "U01UUkVFU04BAAAAAAAAAOZD4f+oAAAAjgEAAwAAFGh0dHBzOi8vZXhhbXBsZS5jb20vAQEeaHR0cHM6Ly9leGFtcGxlLmNvbS9yb2JvdHMudHh0AQAAAAAAAPh/BxlodHRwczovL2V4YW1wbGUuY29tL2EueG1sL1VuYWJsZSB0byBmZXRjaCBzaXRlbWFwIGZyb20gVVJMOiA0MDQgTm90IEZvdW5k",
+    ),
+    (c) => c.charCodeAt(0),
+  );
+  const tree = decodeSitemapTree(v1);
+  const robots = tree.subSitemaps[0] as nodes.IndexRobotsTxtSitemap;
+  assertEquals(
+    [robots.url, robots.subSitemaps.map((n) => n.url), robots.robots.text],
+    ["https://example.com/robots.txt", ["https://example.com/a.xml"], ""],
+  );
+  assertEquals(robots.robots.isAllowed("https://example.com/anything"), true);
 });

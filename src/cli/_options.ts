@@ -6,7 +6,12 @@
  *
  * @module
  */
-import { FileSitemapCache, type SitemapTreeOptions, type SitemapTreesOptions } from "../../mod.ts";
+import {
+  FileSitemapCache,
+  SECTIONS_DEFAULTS,
+  type SitemapTreeOptions,
+  type SitemapTreesOptions,
+} from "../../mod.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "./_spec.ts";
 
@@ -107,6 +112,8 @@ export interface LsOutput {
   readonly sitemapColumns: boolean;
   /** Where to write the tree's snapshot (`--save`), or null. */
   readonly save: string | null;
+  /** Path segments per section (sections). */
+  readonly depth: number;
 }
 
 /**
@@ -125,14 +132,20 @@ export function lsOutput(flags: ParsedFlags): LsOutput {
     pages: !flags.has("no-pages"),
     sitemapColumns: flags.has("sitemap-columns"),
     save: flags.nonEmpty("save", "a file name"),
+    depth: flags.integer("depth", 0) ?? SECTIONS_DEFAULTS.depth,
   };
+  if (flags.has("depth") && format !== "sections") {
+    throw flags.error(`Option --depth applies to the sections format, not ${format}`);
+  }
   if (out.sitemapColumns && format !== "ndjson" && format !== "csv") {
     throw flags.error(
       `Option --sitemap-columns applies to the ndjson and csv formats, not ${format}`,
     );
   }
-  if (out.stripUrl && format !== "tabtree" && format !== "pages") {
-    throw flags.error(`Option --strip-url applies to the tabtree and pages formats, not ${format}`);
+  if (out.stripUrl && format !== "tabtree" && format !== "pages" && format !== "sections") {
+    throw flags.error(
+      `Option --strip-url applies to the tabtree, pages and sections formats, not ${format}`,
+    );
   }
   if (out.unique && format !== "pages" && format !== "ndjson" && format !== "csv") {
     throw flags.error(

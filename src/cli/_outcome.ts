@@ -1,8 +1,9 @@
 /**
  * A crawl's outcome (`stats.outcome`) as an exit status
  * (docs/design.md#exit-status): 0 at least one sitemap was read, 1 the site
- * could not be reached, 3 it answered but publishes no sitemap; with the one
- * line stderr prints for 1 and 3 (`stats.outcomeReason`).
+ * could not be reached or a bot wall answered, 3 it answered but publishes
+ * no sitemap; with the one line stderr prints for 1 and 3
+ * (`stats.outcomeReason`).
  *
  * @module
  */
@@ -17,15 +18,22 @@ export interface TreeOutcome {
 const STATUS: Readonly<Record<SitemapTreeOutcome, 0 | 1 | 3>> = {
   ok: 0,
   unreachable: 1,
+  blocked: 1,
   "no-sitemaps": 3,
 };
 
 /**
- * The exit status and stderr line of a crawl, from its counters.
+ * The exit status and stderr line of a crawl, from its counters. A site
+ * behind a bot wall exits 1, like one that could not be reached, with the
+ * flags that may get through it.
  *
  * @param stats The call's counters.
  * @returns The status and reason.
  */
 export function crawlOutcome(stats: SitemapTreeStats): TreeOutcome {
-  return { status: STATUS[stats.outcome], reason: stats.outcomeReason ?? "" };
+  const reason = stats.outcomeReason ?? "";
+  return {
+    status: STATUS[stats.outcome],
+    reason: stats.outcome === "blocked" ? `${reason}; try --user-agent or --header` : reason,
+  };
 }

@@ -8,7 +8,12 @@
  *
  * @module
  */
-import { DEFAULTS, REPORT_DEFAULTS, type SitemapTreesOptions } from "../../mod.ts";
+import {
+  DEFAULTS,
+  REPORT_DEFAULTS,
+  SECTIONS_DEFAULTS,
+  type SitemapTreesOptions,
+} from "../../mod.ts";
 
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
@@ -270,7 +275,8 @@ export type OutputFormat =
   | "ndjson"
   | "csv"
   | "summary"
-  | "histogram";
+  | "histogram"
+  | "sections";
 
 /** Every output format, in the order the usage lists them. */
 export const OUTPUT_FORMATS: readonly OutputFormat[] = [
@@ -281,19 +287,20 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = [
   "csv",
   "summary",
   "histogram",
+  "sections",
 ];
 
 const EXIT_STATUS = `Exit status: 0 at least one sitemap was read (even if some were invalid),
-1 the site could not be reached or another runtime failure (one line on
-stderr says which), 2 usage error, 3 the site answered but publishes no
-sitemap, 130 interrupted.
+1 the site could not be reached, a bot wall answered instead, or another
+runtime failure (one line on stderr says which), 2 usage error, 3 the site
+answered but publishes no sitemap, 130 interrupted.
 `;
 
 /** `ls`: the tree, its pages or a summary. */
 export const LS: CommandSpec = {
   name: "ls",
   operands: "URL|FILE|-",
-  summary: "print a site's sitemap tree, its pages, a summary or a lastmod chart",
+  summary: "print a site's sitemap tree, its pages, a summary, a lastmod chart or its sections",
   description: `Finds every sitemap the website at URL publishes (robots.txt, well-known
 paths, nested indexes) and prints the tree or its pages. A URL that is
 evidently a sitemap (robots.txt, or a path ending .xml, .xml.gz, .gz, .txt,
@@ -313,12 +320,19 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
             "ndjson: one JSON object per page, as each sitemap completes\n" +
             "csv: url,lastmod,changefreq,priority,sitemap (RFC 4180, CRLF)\n" +
             "summary: one row per sitemap, then totals (distinct, duplicate pages)\n" +
-            "histogram: a bar chart of pages by lastmod month",
+            "histogram: a bar chart of pages by lastmod month\n" +
+            "sections: pages per path prefix, their share, lastmod range, sitemaps",
         ),
+        {
+          name: "depth",
+          value: "N",
+          help:
+            `sections: path segments per section (default ${SECTIONS_DEFAULTS.depth}; 0 groups by host)`,
+        },
         {
           name: "strip-url",
           short: "u",
-          help: "print URLs on the site's host as paths (tabtree, pages)",
+          help: "print URLs on the site's host as paths (tabtree, pages, sections)",
         },
         { name: "unique", help: "print each page once (pages, ndjson, csv)" },
         { name: "no-pages", help: "tabtree: the sitemaps only, without their pages" },
@@ -446,7 +460,10 @@ URL names) and reports protocol problems per sitemap, in tree order, with the
 offending URL and value: more than 50,000 URLs or 50 MB, a <loc> that is not an
 absolute http(s) URL, pages on another host, unparseable or future lastmods,
 one lastmod for every page, priority outside 0..1, unknown changefreq, URLs in
-several sitemaps, redirects and statuses other than 200.`,
+several sitemaps, redirects and statuses other than 200; pages and sitemaps
+that robots.txt disallows (for --robots-agent); hreflang codes that are no
+language or region, alternates that do not link back, sets that leave the page
+out or give one code two URLs.`,
   minOperands: 1,
   maxOperands: 1,
   flags: [
@@ -458,6 +475,13 @@ several sitemaps, redirects and statuses other than 200.`,
           value: "N",
           default: "5",
           help: "problems listed per sitemap and kind (default 5; all are counted)",
+        },
+        {
+          name: "robots-agent",
+          value: "UA",
+          default: "*",
+          help: "check robots.txt rules as this crawler does (default *, the rules of\n" +
+            "crawlers without a group of their own; e.g. Googlebot, as Search Console)",
         },
       ],
     },
@@ -566,7 +590,7 @@ A line is written whole or not at all, so --resume continues a killed run.`,
         formatFlag(
           "summary",
           "summary (default): one line per site: homepage, status (ok,\n" +
-            "no-sitemaps, unreachable, invalid-input), reason, sitemaps,\n" +
+            "no-sitemaps, unreachable, blocked, invalid-input), reason, sitemaps,\n" +
             "invalidSitemaps, pages, distinctPages, bytes, requests, ms\n" +
             "(with --state: state, changes)\n" +
             'pages: one line per page with its site and sitemap, then {"site":…,"summary":{…}}\n' +

@@ -417,7 +417,10 @@ async function crawlSites(
       }
       counts.done++;
       counts.pages += summary.pages;
-      if (summary.status === "unreachable" || summary.status === "invalid-input") counts.failures++;
+      if (
+        summary.status === "unreachable" || summary.status === "blocked" ||
+        summary.status === "invalid-input"
+      ) counts.failures++;
     }
     return { status: unsaved === "" ? 0 : 1, failure: unsaved };
   } catch (error) {

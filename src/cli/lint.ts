@@ -65,6 +65,10 @@ export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {
   };
   const flags = parsed.flags;
   const examples = flags.integer("examples", 1)!;
+  const robotsUserAgent = flags.string("robots-agent")!.trim();
+  if (robotsUserAgent === "") {
+    throw flags.error(`Option ${flags.written("robots-agent")} needs a user agent, e.g. Googlebot`);
+  }
   const json = flags.has("json");
   const input = readInput(parsed.operands[0]!, flags);
   if (input.kind === "file" || input.kind === "stdin") {
@@ -78,6 +82,7 @@ export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     from: input.kind,
     examples,
+    robotsUserAgent,
   };
   if (input.kind === "sitemap") {
     await write(

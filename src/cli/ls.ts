@@ -1,6 +1,6 @@
 /**
- * `sitemap-tree ls URL|FILE|-`: a site's sitemap tree, its pages, a summary
- * or a lastmod chart (the formats are in `src/format/`). A homepage is
+ * `sitemap-tree ls URL|FILE|-`: a site's sitemap tree, its pages, a summary,
+ * a lastmod chart or its sections (the formats are in `src/format/`). A homepage is
  * crawled with discovery, a URL that evidently names a sitemap is read
  * alone, a file or stdin is parsed without network; the flat formats are
  * written as each sitemap completes. Its flags are the `LS` spec in
@@ -40,6 +40,7 @@ import {
   sitemapColumns,
 } from "../format/page_records.ts";
 import { histogramFormat } from "../format/histogram.ts";
+import { sectionsFormat } from "../format/sections.ts";
 import { summaryFormat } from "../format/summary.ts";
 import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
 import { readAll } from "./_files.ts";
@@ -341,6 +342,8 @@ function treePieces(
       return summaryFormat(root, fetches);
     case "histogram":
       return histogramFormat(root);
+    case "sections":
+      return sectionsFormat(root, output.depth, output.stripUrl);
   }
 }
 

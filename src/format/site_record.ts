@@ -14,7 +14,7 @@ import { ndjsonFormat } from "./page_records.ts";
  * Whether a site was read, answered without sitemaps, or could not be
  * reached; or whether its input line was not a homepage at all.
  */
-export type SiteStatus = "ok" | "no-sitemaps" | "unreachable" | "invalid-input";
+export type SiteStatus = "ok" | "no-sitemaps" | "unreachable" | "blocked" | "invalid-input";
 
 /** The longest reason an input error keeps: the line it quotes may be any length. */
 export const MAX_INPUT_REASON = 200;
@@ -25,8 +25,8 @@ export interface SiteSummary {
   readonly homepage: string;
   /**
    * ok: at least one sitemap read; no-sitemaps: the site answered without
-   * any; unreachable: it did not answer; invalid-input: the line is not an
-   * http(s) URL, so nothing was sent.
+   * any; unreachable: it did not answer; blocked: a bot wall answered
+   * instead; invalid-input: the line is not an http(s) URL, so nothing was sent.
    */
   readonly status: SiteStatus;
   /** One line naming the cause when the status is not "ok"; null otherwise. */

@@ -12,6 +12,7 @@ import {
 } from "../objects/sitemap.ts";
 import type { SitemapFetchStat } from "../stats.ts";
 import { formatBytes, formatCount } from "./_units.ts";
+import { alignedRows } from "./_table.ts";
 
 /**
  * `summary`: one row per sitemap in tree order — type, pages, bytes
@@ -71,17 +72,7 @@ export function* summaryFormat(
     node.subSitemaps.forEach((child, i) => visit(child, next, lastmods[i] ?? null));
   };
   visit(root, 0, null);
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const right = new Set([1, 2]);
-  for (const row of rows) {
-    yield row.map((cell, c) =>
-      c === row.length - 1
-        ? cell
-        : right.has(c)
-        ? cell.padStart(widths[c]!)
-        : cell.padEnd(widths[c]!)
-    ).join("  ") + "\n";
-  }
+  yield* alignedRows(rows, new Set([1, 2]));
   yield `\n${formatCount(sitemaps)} sitemaps (${formatCount(invalid)} invalid), ${
     formatCount(pages)
   } pages: ${formatCount(distinct.size)} distinct, ${

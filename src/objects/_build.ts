@@ -35,17 +35,21 @@ export function pagesSitemap(
   return new PAGES_CLASSES[type](url, pages, options);
 }
 
-/** The index node of a robots.txt or `<sitemapindex>` whose entries became `children`. */
+/**
+ * The index node of a robots.txt or `<sitemapindex>` whose entries became
+ * `children`; a robots.txt keeps `robotsText`, its text.
+ */
 export function indexSitemap(
   format: "robots" | "index",
   url: string,
   children: readonly AbstractSitemap[],
   entries: readonly IndexEntry[],
+  robotsText = "",
 ): IndexRobotsTxtSitemap | IndexXMLSitemap {
   const lastmods = entries.map((e) =>
     Number.isNaN(e.lastModified) ? null : new Date(e.lastModified)
   );
   return format === "robots"
-    ? new IndexRobotsTxtSitemap(url, children, lastmods)
+    ? new IndexRobotsTxtSitemap(url, children, lastmods, robotsText)
     : new IndexXMLSitemap(url, children, lastmods);
 }

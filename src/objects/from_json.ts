@@ -249,9 +249,9 @@ function nodeFromJSON(value: unknown, path: string): AbstractSitemap {
   const lastModified = subSitemaps.map((_, i) =>
     parseDate(lastModifiedJSON[i], `${path}.subSitemapLastModified[${i}]`, null)
   );
-  return type === "robots"
-    ? new IndexRobotsTxtSitemap(url, subSitemaps, lastModified)
-    : new IndexXMLSitemap(url, subSitemaps, lastModified);
+  if (type === "index") return new IndexXMLSitemap(url, subSitemaps, lastModified);
+  const text = stringOrNull(json, "robotsTxt", path) ?? "";
+  return new IndexRobotsTxtSitemap(url, subSitemaps, lastModified, text);
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 
 import type { PackedPages } from "../parse/_result.ts";
+import { RobotsTxt } from "../parse/robots_txt.ts";
 import { EMPTY_STATS, type SitemapTreeStats } from "../stats.ts";
 import type { SitemapPage, SitemapPageJSON } from "./page.ts";
 import { isoString } from "./_iso.ts";
@@ -56,6 +57,11 @@ export interface IndexSitemapJSON {
   readonly subSitemaps: readonly SitemapJSON[];
   /** Aligned with `subSitemaps`: each entry's `<lastmod>` as ISO 8601, or null. */
   readonly subSitemapLastModified: readonly (string | null)[];
+  /**
+   * A robots.txt node's text (`robots.text`), from which its rules are read
+   * back; absent for an index, and for a robots.txt whose text is not known.
+   */
+  readonly robotsTxt?: string;
 }
 
 /** A pages node as JSON. */
@@ -480,14 +486,67 @@ export class IndexWebsiteSitemap extends AbstractIndexSitemap {
 export class IndexRobotsTxtSitemap extends AbstractIndexSitemap {
   /** Always `"robots"`. */
   override readonly type: "robots" = "robots";
+  /** The text until `robots` is first read, then null. */
+  #text: string | null;
+  #robots: RobotsTxt | null;
 
   /**
-   * Serialises the index and its subtree.
+   * Builds a robots.txt node over children that are already built.
    *
-   * @returns `{ type, url, subSitemaps, subSitemapLastModified }`.
+   * @param url The robots.txt's URL, after redirects.
+   * @param subSitemaps The sitemaps its `Sitemap:` lines name, in order.
+   * @param subSitemapLastModified Aligned with `subSitemaps`; all null when omitted.
+   * @param robots The robots.txt's text (its rules are parsed when
+   * {@linkcode IndexRobotsTxtSitemap.robots} is first read) or its parsed
+   * form; empty when omitted (no rules: everything allowed).
+   * @throws {RangeError} When `subSitemapLastModified` is not as long as `subSitemaps`.
+   */
+  constructor(
+    url: string,
+    subSitemaps: readonly AbstractSitemap[],
+    subSitemapLastModified?: readonly (Date | null)[],
+    robots: string | RobotsTxt = "",
+  ) {
+    super(url, subSitemaps, subSitemapLastModified);
+    this.#text = typeof robots === "string" ? robots : null;
+    this.#robots = typeof robots === "string" ? null : robots;
+  }
+
+  /**
+   * The robots.txt itself: its `Sitemap:` lines, its rules for each user
+   * agent (`isAllowed()`, `matchingRule()`) and its `Crawl-delay`s, read
+   * from its text when first asked for. A node built without text (by hand,
+   * or from JSON written before robots.txt rules were kept) has no rules.
+   *
+   * @example Is a page disallowed?
+   * ```ts
+   * import { strictEqual } from "node:assert/strict";
+   * import { IndexRobotsTxtSitemap } from "./sitemap.ts";
+   *
+   * const node = new IndexRobotsTxtSitemap("https://example.com/robots.txt", [], undefined,
+   *   "User-agent: *\nDisallow: /private/\n");
+   * strictEqual(node.robots.isAllowed("https://example.com/private/a"), false);
+   * ```
+   */
+  get robots(): RobotsTxt {
+    if (this.#robots === null) {
+      this.#robots = new RobotsTxt(this.#text ?? "", this.url);
+      this.#text = null;
+    }
+    return this.#robots;
+  }
+
+  /**
+   * Serialises the index and its subtree, with the robots.txt's text when it has one.
+   *
+   * @returns `{ type, url, subSitemaps, subSitemapLastModified, robotsTxt }`
+   * (`robotsTxt` left out when empty).
    */
   override toJSON(): IndexSitemapJSON {
-    return { type: this.type, url: this.url, ...this.childrenJSON() };
+    const text = this.#text ?? this.#robots!.text;
+    return text === ""
+      ? { type: this.type, url: this.url, ...this.childrenJSON() }
+      : { type: this.type, url: this.url, ...this.childrenJSON(), robotsTxt: text };
   }
 }
 

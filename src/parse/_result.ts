@@ -160,6 +160,12 @@ export type ParseResult =
     readonly format: "index" | "robots";
     readonly children: readonly IndexEntry[];
     readonly warning: string | null;
+    /**
+     * A robots.txt's text as `RobotsTxt.text` keeps it (its rules are read
+     * again from it on the main thread, where the tree is built); absent
+     * for a `<sitemapindex>`.
+     */
+    readonly robotsText?: string;
   }
   | {
     readonly kind: "invalid";

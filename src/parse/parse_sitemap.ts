@@ -15,7 +15,7 @@ import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import { errorMessage } from "../_error_message.ts";
 import type { ParseResult } from "./_result.ts";
-import { RobotsTxtReader } from "./_robots.ts";
+import { parseRobotsTxt } from "./robots_txt.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
 import { parseBase } from "./_url.ts";
@@ -166,9 +166,16 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast: boolean): P
   const first = Math.min(chunkBytes, FIRST_CHUNK_BYTES);
   const chunks = decodeChunks(bytes, encoding, chunkBytes, first, checkpoint);
   if (options.robots === true) {
-    const robots = new RobotsTxtReader(base);
-    for (const chunk of chunks) robots.write(chunk);
-    return robots.end();
+    let text = "";
+    for (const chunk of chunks) text += chunk;
+    const robots = parseRobotsTxt(text, base ?? undefined);
+    return {
+      kind: "index",
+      format: "robots",
+      children: robots.sitemaps.map((url) => ({ url, lastModified: NaN })),
+      warning: robots.warning,
+      robotsText: robots.text,
+    };
   }
   const doc = readChunks(chunks, base, since, bytes.length, tokenizerOptions(options));
   if (doc.xml === null) {

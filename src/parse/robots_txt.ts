@@ -6,14 +6,15 @@
  * @module
  */
 import { type RobotsRule, robotsTarget, RuleSet } from "./_robots_rules.ts";
-import { resolveSitemapUrl } from "./_url.ts";
+import { NotUrlCounter } from "./_url.ts";
 
 export type { RobotsRule };
 
 /**
- * The most of a robots.txt read, in UTF-16 units (bytes, for ASCII): RFC
- * 9309 section 2.5 asks crawlers to parse at least 500 KiB, and Google
- * ignores what follows.
+ * The most of a robots.txt whose rules are read, in UTF-16 units (bytes,
+ * for ASCII): RFC 9309 section 2.5 asks crawlers to parse at least 500 KiB,
+ * and Google ignores what follows. `Sitemap:` lines belong to no group and
+ * are read from the whole document.
  */
 export const MAX_ROBOTS_TXT_CHARS = 500 * 1024;
 
@@ -116,28 +117,52 @@ interface Group {
 /** What one pass over the lines gives. */
 interface Parsed {
   readonly groups: Group[];
-  readonly sitemaps: string[];
   readonly delays: Map<string, number>;
 }
 
-function readLines(text: string, base: URL | null): Parsed {
+/** The `Sitemap:` lines read so far: their URLs once each, and the values that are no URL. */
+class SitemapLines {
+  readonly urls: string[] = [];
+  readonly #seen = new Set<string>();
+  readonly #base: URL | null;
+  readonly notUrls: NotUrlCounter = new NotUrlCounter();
+
+  constructor(base: URL | null) {
+    this.#base = base;
+  }
+
+  /** Reads one `Sitemap:` value: its first word, resolved against the robots.txt's URL. */
+  add(value: string): void {
+    const url = this.notUrls.sitemapUrl(value.split(/[ \t]/, 1)[0]!, this.#base);
+    if (url !== null && !this.#seen.has(url)) {
+      this.#seen.add(url);
+      this.urls.push(url);
+    }
+  }
+}
+
+/** A line's key code and value, or null for a line without one (blank, comment, no key). */
+function directive(raw: string): [number | undefined, string] | null {
+  const line = raw.length > MAX_LINE ? raw.slice(0, MAX_LINE) : raw;
+  const hash = line.indexOf("#");
+  const kv = keyValue(stripAscii(hash < 0 ? line : line.slice(0, hash)));
+  return kv === null ? null : [KEYS.get(kv[0].toLowerCase()), kv[1]];
+}
+
+const LINE_BREAK = /\r\n|\r|\n/;
+
+function readLines(text: string, sitemaps: SitemapLines): Parsed {
   const groups: Group[] = [];
-  const sitemaps: string[] = [];
-  const seen = new Set<string>();
   const delays = new Map<string, number>();
   let group: Group | null = null;
   // A User-agent line after an allow/disallow line starts a new group; other lines
   // (Sitemap, Crawl-delay, unknown ones, blank lines) do not end one (RFC 9309 section 2.2.4).
   let sawRule = false;
-  const lines = text.split(/\r\n|\r|\n/);
+  const lines = text.split(LINE_BREAK);
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!;
-    if (line.length > MAX_LINE) line = line.slice(0, MAX_LINE);
-    const hash = line.indexOf("#");
-    const kv = keyValue(stripAscii(hash < 0 ? line : line.slice(0, hash)));
-    if (kv === null) continue;
-    const [rawKey, value] = kv;
-    const key = KEYS.get(rawKey.toLowerCase());
+    const found = directive(lines[i]!);
+    if (found === null) continue;
+    const [key, value] = found;
     switch (key) {
       case USER_AGENT: {
         if (group === null || sawRule) {
@@ -155,14 +180,9 @@ function readLines(text: string, base: URL | null): Parsed {
         sawRule = true;
         group.rules.push({ allow: key === ALLOW, pattern: value, line: i + 1 });
         break;
-      case SITEMAP: {
-        const url = resolveSitemapUrl(value.split(/[ \t]/, 1)[0]!, base);
-        if (url !== null && !seen.has(url)) {
-          seen.add(url);
-          sitemaps.push(url);
-        }
+      case SITEMAP:
+        sitemaps.add(value);
         break;
-      }
       case CRAWL_DELAY: {
         // The delay is the agents' named so far in this group (as crawler-commons assigns it),
         // first value wins.
@@ -173,7 +193,36 @@ function readLines(text: string, base: URL | null): Parsed {
       }
     }
   }
-  return { groups, sitemaps, delays };
+  return { groups, delays };
+}
+
+/**
+ * The `Sitemap:` lines of the part of a robots.txt past
+ * {@linkcode MAX_ROBOTS_TXT_CHARS}, read into `sitemaps`; returns the lines
+ * as written, so that the text kept reads the same again.
+ */
+function readTailSitemaps(tail: string, sitemaps: SitemapLines): string[] {
+  const kept: string[] = [];
+  for (const line of tail.split(LINE_BREAK)) {
+    const found = directive(line);
+    if (found === null || found[0] !== SITEMAP) continue;
+    sitemaps.add(found[1]);
+    kept.push(line);
+  }
+  return kept;
+}
+
+/**
+ * Where the rules of a long robots.txt end: after its last line break within
+ * {@linkcode MAX_ROBOTS_TXT_CHARS} (a rule cut in half would be a broader
+ * rule), or at the limit when the first line is longer.
+ */
+function rulesEnd(body: string): number {
+  for (let i = MAX_ROBOTS_TXT_CHARS - 1; i >= 0; i--) {
+    const c = body.charCodeAt(i);
+    if (c === 10 || c === 13) return i + 1;
+  }
+  return MAX_ROBOTS_TXT_CHARS;
 }
 
 /** Each named agent's merged rules, and the `*` group's; agents in the same groups share one set. */
@@ -237,13 +286,25 @@ function isRobotsTxtPath(path: string): boolean {
 export class RobotsTxt {
   /** The robots.txt URL it was read from, or null when none was given. */
   readonly url: string | null;
-  /** The text read: the document, without its BOM, up to {@linkcode MAX_ROBOTS_TXT_CHARS}. */
+  /**
+   * The text read, without its BOM: the whole document when it is at most
+   * {@linkcode MAX_ROBOTS_TXT_CHARS} long; else its lines up to that size,
+   * whose rules count, followed by the `Sitemap:` lines of the rest. Parsing
+   * it again gives the same rules and sitemaps.
+   */
   readonly text: string;
   /**
    * The `Sitemap:` URLs, absolute (relative ones resolved against `url`),
-   * without fragment, each once, in order. They belong to no group.
+   * without fragment, each once, in order. They belong to no group, and
+   * are read from the whole document however long.
    */
   readonly sitemaps: readonly string[];
+  /**
+   * What was dropped from the `Sitemap:` lines for being prose, markup or
+   * malformed rather than a URL (`Dropped 2 values that are not a URL …`),
+   * or null.
+   */
+  readonly warning: string | null;
   readonly #agents: ReadonlyMap<string, RuleSet>;
   readonly #global: RuleSet | null;
   readonly #delays: ReadonlyMap<string, number>;
@@ -259,11 +320,18 @@ export class RobotsTxt {
   constructor(text: string, url?: string | URL) {
     const base = url === undefined ? null : URL.parse(String(url));
     this.url = base === null ? null : base.href;
-    let body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    if (body.length > MAX_ROBOTS_TXT_CHARS) body = body.slice(0, MAX_ROBOTS_TXT_CHARS);
-    this.text = body;
-    const parsed = readLines(body, base);
-    this.sitemaps = Object.freeze(parsed.sitemaps);
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const sitemaps = new SitemapLines(base);
+    const end = body.length <= MAX_ROBOTS_TXT_CHARS ? body.length : rulesEnd(body);
+    const head = end === body.length ? body : body.slice(0, end);
+    const parsed = readLines(head, sitemaps);
+    const tail = end === body.length ? [] : readTailSitemaps(body.slice(end), sitemaps);
+    const last = head.charCodeAt(head.length - 1);
+    this.text = tail.length === 0
+      ? head
+      : `${head}${last === 10 || last === 13 ? "" : "\n"}${tail.join("\n")}\n`;
+    this.sitemaps = Object.freeze(sitemaps.urls);
+    this.warning = sitemaps.notUrls.warning();
     this.#delays = parsed.delays;
     const { agents, global } = compile(parsed.groups);
     this.#agents = agents;
@@ -304,10 +372,34 @@ export class RobotsTxt {
    * ```
    */
   matchingRule(url: string | URL, userAgent: string = "*"): RobotsRule | null {
-    const path = robotsTarget(url);
     const set = this.#rulesFor(userAgent);
+    // Parsed even without rules: a string that is no URL throws whatever the rules.
+    const path = robotsTarget(url);
     if (set === null || isRobotsTxtPath(path)) return null;
     return set.decide(path);
+  }
+
+  /**
+   * Whether `userAgent`'s rules disallow anything at all: false when its
+   * groups (or the `*` groups it falls back to) hold no `Disallow` with a
+   * pattern, so that every URL is allowed. A cheap test before checking
+   * many URLs.
+   *
+   * @param userAgent The crawler's user agent or product token; `*` for any crawler.
+   * @returns True when some URL may be disallowed.
+   *
+   * @example An empty Disallow disallows nothing
+   * ```ts
+   * import { strictEqual } from "node:assert/strict";
+   * import { parseRobotsTxt } from "./robots_txt.ts";
+   *
+   * const robots = parseRobotsTxt("User-agent: *\nDisallow:\n\nUser-agent: BadBot\nDisallow: /\n");
+   * strictEqual(robots.disallowsAny(), false);
+   * strictEqual(robots.disallowsAny("BadBot"), true);
+   * ```
+   */
+  disallowsAny(userAgent: string = "*"): boolean {
+    return this.#rulesFor(userAgent)?.disallows === true;
   }
 
   /**

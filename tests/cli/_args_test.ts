@@ -108,7 +108,7 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
     [["ls", URL_, "--format", "--stats"], "Option --format needs a value (FORMAT)"],
     [
       ["ls", URL_, "--format", "xml"],
-      'Option --format must be one of tabtree, pages, json, ndjson, csv, summary, histogram, got "xml"',
+      'Option --format must be one of tabtree, pages, json, ndjson, csv, summary, histogram, sections, got "xml"',
     ],
     [["ls", URL_, "--concurrency", "0"], 'Option --concurrency must be an integer >= 1, got "0"'],
     [["ls", URL_, "--timeout", "1e3"], 'Option --timeout must be an integer >= 1, got "1e3"'],
@@ -162,7 +162,7 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
     ],
     [
       ["ls", URL_, "-u", "-f", "json"],
-      "Option --strip-url applies to the tabtree and pages formats, not json",
+      "Option --strip-url applies to the tabtree, pages and sections formats, not json",
     ],
     [
       ["ls", URL_, "--unique"],
@@ -176,6 +176,11 @@ Deno.test("parseArgs() names the flag in every usage error", () => {
     [
       ["ls", URL_, "--sitemap-columns", "-f", "pages"],
       "Option --sitemap-columns applies to the ndjson and csv formats, not pages",
+    ],
+    [["ls", URL_, "--depth", "2"], "Option --depth applies to the sections format, not tabtree"],
+    [
+      ["ls", URL_, "-f", "sections", "--depth", "-1"],
+      'Option --depth must be an integer >= 0, got "-1"',
     ],
   ];
   for (const [args, expected] of cases) {

@@ -31,6 +31,7 @@ Deno.test("crawlOptions() and lsOutput() give the library's defaults for `ls URL
     pages: true,
     sitemapColumns: false,
     save: null,
+    depth: 1,
   });
   assert.deepEqual(readInput(URL_, f), { kind: "homepage", url: URL_ });
 });

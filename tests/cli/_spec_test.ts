@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_QUEUE } from "../../bullmq.ts";
-import { DEFAULTS } from "../../mod.ts";
+import { DEFAULTS, SECTIONS_DEFAULTS } from "../../mod.ts";
 import { parseArgs, type RunArgs } from "../../src/cli/_args.ts";
 import { sitesOptions } from "../../src/cli/_options.ts";
 import {
@@ -33,11 +33,15 @@ Deno.test("the help lists every command; each command's help lists its flags onc
   }
 });
 
-/** Defaults the help names that are neither ours nor a flag's own `default`: BullMQ's, and the queue's name. */
+/**
+ * Defaults the help names that are neither in DEFAULTS nor a flag's own
+ * `default`: BullMQ's, the queue's name, and `sectionsOf()`'s depth.
+ */
 const OTHER_DEFAULTS: Readonly<Record<string, string>> = {
   "stalled-interval": "30000",
   "lock-duration": "30000",
   queue: DEFAULT_QUEUE,
+  depth: String(SECTIONS_DEFAULTS.depth),
 };
 /** Options with a value in DEFAULTS whose flag names no default: too long, or nothing, to show. */
 const UNSHOWN = new Set(["userAgent", "headers", "extraKnownPaths"]);

@@ -183,6 +183,10 @@ Deno.test("sitemapTreeFromJSON() names the path and value of what is wrong", () 
       'Expected "href" at $.pages[0].alternates[0] to be a string but got undefined',
     ],
     [
+      { type: "robots", url: "u", subSitemaps: [], robotsTxt: 42 },
+      'Expected "robotsTxt" at $ to be a string or null but got 42',
+    ],
+    [
       { type: "robots", url: "u", subSitemaps: [], subSitemapLastModified: [null] },
       'Expected "subSitemapLastModified" at $ to be an array of 0 entries (one per sub-sitemap) but got [null]',
     ],
@@ -211,4 +215,24 @@ Deno.test("sitemapTreeFromJSON() names the path and value of what is wrong", () 
   for (const [json, message] of cases) {
     assert.throws(() => sitemapTreeFromJSON(json), { name: "TypeError", message });
   }
+});
+
+Deno.test("sitemapTreeFromJSON() reads a robots.txt node's text back into its rules; without it, no rules", () => {
+  const json = {
+    type: "robots",
+    url: "https://example.com/robots.txt",
+    subSitemaps: [],
+    subSitemapLastModified: [],
+    robotsTxt: "User-agent: *\nDisallow: /private/\n",
+  };
+  const node = sitemapTreeFromJSON(json);
+  assert.ok(node instanceof IndexRobotsTxtSitemap);
+  assert.deepEqual(node.toJSON(), json);
+  assert.equal(node.robots.isAllowed("https://example.com/private/a"), false);
+  const { robotsTxt: _, ...older } = json;
+  const bare = sitemapTreeFromJSON(older) as IndexRobotsTxtSitemap;
+  assert.deepEqual(
+    [bare.toJSON(), bare.robots.text, bare.robots.isAllowed("https://example.com/private/a")],
+    [older, "", true],
+  );
 });

@@ -41,14 +41,39 @@ Deno.test("parseRobotsTxt() sitemaps: any case, Site-map, any spacing, BOM, CRLF
   ]);
 });
 
-Deno.test("parseRobotsTxt() sitemaps are the ones today's robots.txt reader finds", () => {
-  // src/parse/_robots.ts, which parseRobotsTxt() is to replace.
+Deno.test("parseSitemap() reads a robots.txt with parseRobotsTxt(): its sitemaps, warning and text", () => {
   const documents = [...SITEMAP_DOCUMENTS, new TextDecoder().decode(fixture("robots.txt"))];
   deepStrictEqual(
-    documents.map((text) => parseRobotsTxt(text, ROBOTS).sitemaps),
-    documents.map((text) =>
-      indexOf(parse(text, { url: ROBOTS, robots: true })).children.map((c) => c.url)
-    ),
+    documents.map((text) => {
+      const result = indexOf(parse(text, { url: ROBOTS, robots: true }));
+      return [result.children.map((c) => c.url), result.warning, result.robotsText];
+    }),
+    documents.map((text) => {
+      const robots = parseRobotsTxt(text, ROBOTS);
+      return [robots.sitemaps, robots.warning, robots.text];
+    }),
+  );
+});
+
+Deno.test("parseSitemap() reads a robots.txt's bytes: BOM, CRLF, Latin-1 declared by Content-Type", () => {
+  const bom = new TextEncoder().encode(
+    "\ufeffSitemap: /first.xml\r\nUser-agent: Googlebot\r\nDisallow: /\r\nSitemap: /in-group.xml\r\n",
+  );
+  const latin1 = Uint8Array.from(
+    [..."User-agent: *\nDisallow: /caf\xe9\nSitemap: /s.xml\n"],
+    (c) => c.charCodeAt(0),
+  );
+  const a = indexOf(parse(bom, { url: ROBOTS, robots: true }));
+  const b = indexOf(
+    parse(latin1, { url: ROBOTS, robots: true, contentType: "text/plain; charset=iso-8859-1" }),
+  );
+  deepStrictEqual(
+    [a.children.map((c) => c.url), a.robotsText, b.robotsText],
+    [
+      ["https://www.example.com/first.xml", "https://www.example.com/in-group.xml"],
+      "Sitemap: /first.xml\r\nUser-agent: Googlebot\r\nDisallow: /\r\nSitemap: /in-group.xml\r\n",
+      "User-agent: *\nDisallow: /caf\u00e9\nSitemap: /s.xml\n",
+    ],
   );
 });
 
@@ -221,17 +246,65 @@ Deno.test("crawlDelay() belongs to the agents named before it, and does not end 
   );
 });
 
-Deno.test("parseRobotsTxt() reads at most MAX_ROBOTS_TXT_CHARS, as Google does", () => {
+Deno.test("parseRobotsTxt() reads rules from the first MAX_ROBOTS_TXT_CHARS, cut at a line break, as Google does", () => {
   const filler = "# filler\n".repeat(Math.ceil(MAX_ROBOTS_TXT_CHARS / 9));
-  const robots = parseRobotsTxt(`User-agent: *\nDisallow: /a\n${filler}Disallow: /b\n`);
+  const cut = "Disallow: /c\n";
+  const text = `User-agent: *\nDisallow: /a\n${filler}`.slice(0, MAX_ROBOTS_TXT_CHARS - 5) + cut +
+    "Disallow: /b\n";
+  const robots = parseRobotsTxt(text);
   deepStrictEqual(
     [
       robots.text.length,
+      robots.text.endsWith("# filler\n"),
       robots.isAllowed("https://x.test/a"),
       robots.isAllowed("https://x.test/b"),
+      // Cut in half at the limit, the rule would have been `Disallow: /`.
+      robots.isAllowed("https://x.test/"),
     ],
-    [MAX_ROBOTS_TXT_CHARS, false, true],
+    [MAX_ROBOTS_TXT_CHARS - 5 - ((MAX_ROBOTS_TXT_CHARS - 5 - 27) % 9), true, false, true, true],
   );
+});
+
+Deno.test("parseRobotsTxt() reads Sitemap: lines past MAX_ROBOTS_TXT_CHARS and keeps them in its text", () => {
+  const filler = "# filler\n".repeat(Math.ceil(MAX_ROBOTS_TXT_CHARS / 9));
+  const text = `Sitemap: /first.xml\nUser-agent: *\nDisallow: /a\n${filler}` +
+    "Disallow: /b\nSitemap: /late.xml  # after the limit\nsitemap:/first.xml\nSitemap: a b\\c\n" +
+    "Site-map: https://cdn.example.net/last.xml.gz";
+  const robots = parseRobotsTxt(text, ROBOTS);
+  const again = parseRobotsTxt(robots.text, ROBOTS);
+  const expected = [
+    "https://www.example.com/first.xml",
+    "https://www.example.com/late.xml",
+    "https://www.example.com/a",
+    "https://cdn.example.net/last.xml.gz",
+  ];
+  deepStrictEqual(
+    [
+      robots.sitemaps,
+      robots.isAllowed("https://www.example.com/b"),
+      robots.text.endsWith(
+        "# filler\nSitemap: /late.xml  # after the limit\nsitemap:/first.xml\n" +
+          "Sitemap: a b\\c\nSite-map: https://cdn.example.net/last.xml.gz\n",
+      ),
+    ],
+    [expected, true, true],
+  );
+  deepStrictEqual(
+    [again.text, again.sitemaps, again.isAllowed("https://www.example.com/a")],
+    [robots.text, expected, false],
+  );
+});
+
+Deno.test("parseRobotsTxt() warns of Sitemap: values that are no URL", () => {
+  const robots = parseRobotsTxt(
+    "Sitemap: host.example\\sitemap.xml\nSitemap: <a href=x>\nSitemap: mailto:a@b.test\nSitemap: /ok.xml\n",
+    ROBOTS,
+  );
+  deepStrictEqual([robots.sitemaps, robots.warning, parseRobotsTxt("Sitemap: /x\n").warning], [
+    ["https://www.example.com/ok.xml"],
+    'Dropped 2 values that are not a URL (prose, markup or malformed), the first: "host.example\\\\sitemap.xml"',
+    null,
+  ]);
 });
 
 Deno.test("RobotsTxt keeps its URL and text, so it can be rebuilt", () => {

@@ -1,0 +1,49 @@
+/**
+ * Pages' hreflang alternates read straight from a pages node's columns,
+ * without building page objects: the one place the tree checks read
+ * alternates, so that a change to how extensions are stored changes this
+ * file only.
+ *
+ * @module
+ */
+import { ExtrasReader } from "./parse/_extras.ts";
+import type { AlternateData, PackedPages } from "./parse/_result.ts";
+
+/** Reads the alternates of one pages node's pages, in any order. */
+export class AlternatesReader {
+  readonly #reader: ExtrasReader | null;
+
+  /** @param columns The node's columns. */
+  constructor(columns: PackedPages) {
+    this.#reader = columns.extras === null ? null : new ExtrasReader(columns.extras);
+  }
+
+  /** Whether no page of the node has any extension (so none has alternates). */
+  get empty(): boolean {
+    return this.#reader === null;
+  }
+
+  /**
+   * Whether page `i` has any extension (news, images, videos or
+   * alternates): a page without one has no alternates.
+   *
+   * @param i The page's index in its node.
+   * @returns False when it surely has no alternates.
+   */
+  mayHave(i: number): boolean {
+    return this.#reader !== null && this.#reader.has(i);
+  }
+
+  /**
+   * Page `i`'s alternates.
+   *
+   * @param i The page's index in its node.
+   * @returns Its alternates in document order, or null when it has none.
+   */
+  at(i: number): readonly AlternateData[] | null {
+    const reader = this.#reader;
+    if (reader === null || !reader.has(i)) return null;
+    const alternates = reader.page(i)?.alternates;
+    return alternates === undefined || alternates.length === 0 ? null : alternates;
+  }
+}
