@@ -7,19 +7,34 @@
  * handle a worker that dies. The only dependency is `bullmq` (with its
  * `ioredis` peer); the main module never imports this one.
  *
- * @example Enqueue sites, then work through them
- * ```ts ignore
- * import { DEFAULT_QUEUE, enqueueSites, Queue, startSiteWorker } from "@sitemap/tree/bullmq";
+ * In production the queue is a BullMQ `Queue`
+ * (`new Queue(DEFAULT_QUEUE, { connection })`, from `bullmq`) and each
+ * machine runs `startSiteWorker({ connection, outDir })`; the README's
+ * "Many sites" section walks through a fleet.
  *
- * const connection = { host: "127.0.0.1", port: 6379 };
- * const queue = new Queue(DEFAULT_QUEUE, { connection });
- * await enqueueSites(queue, ["https://a.example/", "https://b.example/"]);
- * await queue.close();
+ * @example One job per site, whatever the spelling
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { enqueueSites, type SiteQueue, siteJobId } from "@sitemap/tree/bullmq";
  *
- * const { worker, close } = startSiteWorker({ connection, outDir: "results" });
- * worker.on("completed", (job) => console.log(job.returnvalue?.homepage, job.returnvalue?.status));
- * // ... later
- * await close();
+ * // A stand-in for a BullMQ `Queue` (`new Queue(DEFAULT_QUEUE, { connection })`): jobs in a Map.
+ * const jobs = new Map<string, string>();
+ * const queue: SiteQueue = {
+ *   getJob: (id) => Promise.resolve(jobs.get(id)),
+ *   addBulk: (batch) => {
+ *     for (const { data, opts } of batch) {
+ *       if (!jobs.has(opts.jobId)) jobs.set(opts.jobId, data.homepage);
+ *     }
+ *     return Promise.resolve();
+ *   },
+ * };
+ *
+ * const sites = ["https://a.example/", "HTTPS://A.example/blog", "https://b.example/"];
+ * deepStrictEqual(await enqueueSites(queue, sites), { offered: 3, added: 2 });
+ * deepStrictEqual([...jobs], [
+ *   [siteJobId("https://a.example/"), "https://a.example/"],
+ *   [siteJobId("https://b.example/"), "https://b.example/"],
+ * ]);
  * ```
  *
  * @module

@@ -40,10 +40,28 @@
  * interrupt was a SIGTERM.
  *
  * @example Run the command in-process
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { main } from "@sitemap/tree/cli";
  *
- * const status = await main(["ls", "https://example.com/", "--format", "pages"]);
+ * // The output collected in memory; a usage error needs no network.
+ * let stderr = "";
+ * const io = {
+ *   stdout: { write: () => Promise.resolve() },
+ *   stderr: {
+ *     write: (chunk: Uint8Array) => {
+ *       stderr += new TextDecoder().decode(chunk);
+ *       return Promise.resolve();
+ *     },
+ *   },
+ *   stderrIsTerminal: false,
+ * };
+ * strictEqual(await main(["ls", "https://example.com/", "--format", "xml"], io), 2);
+ * strictEqual(
+ *   stderr,
+ *   "sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, summary, " +
+ *     'histogram, got "xml"; see sitemap-tree ls --help\n',
+ * );
  * ```
  *
  * @module
@@ -112,10 +130,34 @@ function isMissingBullmq(error: unknown): boolean {
  * @returns The exit status: 0 done, 1 unreachable or runtime failure, 2 usage error, 3 no sitemap, 130 interrupted.
  *
  * @example List a site's pages
- * ```ts ignore
- * import { main } from "@sitemap/tree/cli";
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { type CliIO, main } from "@sitemap/tree/cli";
  *
- * const status = await main(["ls", "https://example.com/", "-f", "pages"]);
+ * // A site served from memory (leave `fetch` out to use the network), and the output collected.
+ * const site = new Map([
+ *   ["https://example.com/robots.txt", "Sitemap: https://example.com/urls.txt\n"],
+ *   ["https://example.com/urls.txt", "https://example.com/a\nhttps://example.com/b\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ * let stdout = "";
+ * const io: CliIO = {
+ *   stdout: {
+ *     write: (chunk) => {
+ *       stdout += new TextDecoder().decode(chunk);
+ *       return Promise.resolve();
+ *     },
+ *   },
+ *   stderr: { write: () => Promise.resolve() },
+ *   stderrIsTerminal: false,
+ *   fetch,
+ * };
+ *
+ * strictEqual(await main(["ls", "https://example.com/", "-f", "pages"], io), 0);
+ * strictEqual(stdout, "https://example.com/a\nhttps://example.com/b\n");
  * ```
  */
 export async function main(args: string[], io: CliIO = processIO()): Promise<number> {

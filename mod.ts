@@ -12,21 +12,55 @@
  * is bounded.
  *
  * @example Every page of a site
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreeForHomepage } from "@sitemap/tree";
  *
- * const tree = await sitemapTreeForHomepage("https://www.example.com/");
- * for (const page of tree.allPages()) console.log(page.url, page.lastModified);
+ * // A site served from memory; without the `fetch` option the call uses the network.
+ * const site = new Map([
+ *   ["https://www.example.com/robots.txt", "Sitemap: https://www.example.com/sitemap.xml\n"],
+ *   [
+ *     "https://www.example.com/sitemap.xml",
+ *     `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *       <url><loc>https://www.example.com/</loc><lastmod>2025-01-31</lastmod></url>
+ *     </urlset>`,
+ *   ],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * const tree = await sitemapTreeForHomepage("https://www.example.com/", { fetch });
+ * deepStrictEqual(
+ *   [...tree.allPages()].map((page) => [page.url, page.lastModified?.toISOString()]),
+ *   [["https://www.example.com/", "2025-01-31T00:00:00.000Z"]],
+ * );
  * ```
  *
  * @example Many sites, sixteen at a time, one connection cap
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreesForHomepages } from "@sitemap/tree";
  *
- * for await (const site of sitemapTreesForHomepages(["https://a.example/", "https://b.example/"])) {
- *   if (site.error) console.error(site.homepage, site.error.message);
- *   else console.log(site.homepage, site.tree.stats.pagesKept);
+ * // Two sites served from memory: one with a text sitemap, one without sitemaps.
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const url = input instanceof Request ? input.url : String(input);
+ *   return Promise.resolve(
+ *     url === "https://a.example/sitemap.txt"
+ *       ? new Response("https://a.example/one\nhttps://a.example/two\n")
+ *       : url === "https://a.example/robots.txt"
+ *       ? new Response("Sitemap: https://a.example/sitemap.txt\n")
+ *       : new Response(null, { status: 404 }),
+ *   );
+ * };
+ *
+ * const outcomes: Record<string, string> = {};
+ * const homepages = ["https://a.example/", "https://b.example/"];
+ * for await (const site of sitemapTreesForHomepages(homepages, { fetch })) {
+ *   outcomes[site.homepage] = site.error ? site.error.message : site.tree.stats.outcome;
  * }
+ * deepStrictEqual(outcomes, { "https://a.example/": "ok", "https://b.example/": "no-sitemaps" });
  * ```
  *
  * @module

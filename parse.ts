@@ -5,13 +5,14 @@
  *
  * @example Parse a sitemap you fetched yourself
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { sitemapFromString } from "@sitemap/tree/parse";
  *
  * const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
  *   <url><loc>https://www.example.com/</loc></url>
  * </urlset>`;
  * const sitemap = sitemapFromString(xml, { url: "https://www.example.com/sitemap.xml" });
- * console.log(sitemap.pages[0]?.url); // "https://www.example.com/"
+ * strictEqual(sitemap.pages[0]?.url, "https://www.example.com/");
  * ```
  *
  * @module

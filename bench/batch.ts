@@ -104,7 +104,7 @@ const crawl = [
   ...(Number.isNaN(SITE_CONCURRENCY) ? [] : ["--site-concurrency", String(SITE_CONCURRENCY)]),
   ...(Number.isNaN(MAX_CONNECTIONS) ? [] : ["--max-connections", String(MAX_CONNECTIONS)]),
 ];
-/** A setting as the run uses it: the flag's value, or the default (DESIGN §3). */
+/** A setting as the run uses it: the flag's value, or the default (`DEFAULTS`, src/options.ts). */
 const setting = (value: number, fallback: number): string =>
   Number.isNaN(value) ? `${fallback} (default)` : String(value);
 try {

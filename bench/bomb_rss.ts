@@ -8,8 +8,8 @@
  *
  * Peak RSS is Linux's VmHWM, reset through /proc/self/clear_refs after the
  * bomb is built, so the figure is the decompression's alone: the high-water
- * mark minus the RSS just before. Target (DESIGN §5): 194 KB -> 200 MB bomb
- * rejected in <= 0.1 s with peak RSS + <= 60 MiB.
+ * mark minus the RSS just before. Target (docs/design.md#performance-targets):
+ * 194 KB -> 200 MB bomb rejected in <= 0.1 s with peak RSS + <= 60 MiB.
  *
  * @module
  */

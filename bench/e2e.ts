@@ -4,7 +4,7 @@
  * loopback site served by a process of its own, read by ours and by the peers,
  * each run in a fresh process; then a gzip bomb and a bbc.co.uk-shaped scale
  * run. Prints every run, then a markdown table of medians against the
- * targets of DESIGN.md §5, which it also writes to `bench/README-figures.md`.
+ * targets (docs/design.md#performance-targets), which it also writes to `bench/README-figures.md`.
  *
  *     deno run -A bench/e2e.ts                # everything, ~2-3 minutes
  *     deno run -A bench/e2e.ts --runs 5       # runs per case of ours (default 3)

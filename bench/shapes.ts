@@ -3,7 +3,7 @@
  * bytes of a ~50,000-entry document of each shape real sitemaps have, beside
  * saxes (a fast, non-validating JavaScript SAX parser) reading the same
  * document with no-op handlers, in the same run. Prints a markdown table
- * against the target of DESIGN.md §5: ≥ 150 MB/s per core for every common
+ * against the target (docs/design.md#performance-targets): ≥ 150 MB/s per core for every common
  * shape, IDN hosts excepted.
  *
  *     deno run -A bench/shapes.ts               # every shape, 7 rounds each

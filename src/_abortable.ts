@@ -29,12 +29,14 @@ export function abortable<T>(work: Promise<T>, signal: AbortSignal | null): Prom
  *
  * @example Reject whoever waits on a signal when it aborts
  * ```ts
+ * import { rejects } from "node:assert/strict";
  * import { AbortWaiters } from "./_abortable.ts";
+ *
  * const waiters = new AbortWaiters<(reason: unknown) => void>((reject, reason) => reject(reason));
  * const controller = new AbortController();
  * const waiting = new Promise((_, reject) => waiters.add(controller.signal, reject));
  * controller.abort(new Error("stopped"));
- * await waiting.catch((e) => console.log(String(e))); // Error: stopped
+ * await rejects(waiting, /^Error: stopped$/);
  * ```
  */
 export class AbortWaiters<W> {

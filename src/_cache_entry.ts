@@ -90,7 +90,7 @@ function pad8(n: number): number {
  *
  * @example Round trip
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { type CacheEntry, decodeCacheEntry, encodeCacheEntry } from "./_cache_entry.ts";
  *
  * const entry: CacheEntry = {
@@ -103,7 +103,7 @@ function pad8(n: number): number {
  *   },
  * };
  * const bytes = encodeCacheEntry(entry);
- * assert.deepEqual(decodeCacheEntry(bytes, "https://example.com/robots.txt"), entry);
+ * deepStrictEqual(decodeCacheEntry(bytes, "https://example.com/robots.txt"), entry);
  * ```
  */
 export function encodeCacheEntry(entry: CacheEntry): Uint8Array {
@@ -200,10 +200,10 @@ function columnLayout(start: number, count: number, urlBytes: number): {
  *
  * @example A foreign file is refused
  * ```ts
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { decodeCacheEntry } from "./_cache_entry.ts";
  *
- * assert.equal(
+ * strictEqual(
  *   decodeCacheEntry(new TextEncoder().encode("hello"), "https://example.com/sitemap.xml"),
  *   "Not a sitemap cache entry (5 bytes, no SMTREEC1 header)",
  * );

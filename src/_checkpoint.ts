@@ -2,9 +2,10 @@
  * Cancellation inside a parse: readers call a {@linkcode Checkpoint} at least
  * every {@linkcode CHECKPOINT_BYTES} of input, and it throws
  * {@linkcode ParseCancelled} once the caller has given up on the document
- * (a worker reads a flag the calling thread shares with it). A runtime's
- * `Worker.terminate()` does not interrupt synchronous code (Deno 2.9.6
- * measured), so only the parse itself can stop its CPU.
+ * (a worker reads a flag the calling thread shares with it). Deno's
+ * `Worker.terminate()` does not interrupt synchronous code, so only the parse
+ * itself can stop its CPU
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  *
  * @module
  */

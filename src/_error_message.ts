@@ -14,12 +14,12 @@
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { errorMessage } from "./_error_message.ts";
  *
- * assert.equal(errorMessage(new RangeError("Too big")), "Too big");
- * assert.equal(errorMessage(new TypeError()), "TypeError");
- * assert.equal(errorMessage("plain"), "plain");
+ * strictEqual(errorMessage(new RangeError("Too big")), "Too big");
+ * strictEqual(errorMessage(new TypeError()), "TypeError");
+ * strictEqual(errorMessage("plain"), "plain");
  * ```
  */
 export function errorMessage(error: unknown): string {

@@ -92,11 +92,14 @@ const TLS_WORDS = new RegExp(
  *
  * @example Bun's refused connection
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { describeFetchError } from "./_fetch_failure.ts";
  *
  * const error = Object.assign(new TypeError("Unable to connect"), { code: "ECONNREFUSED" });
- * describeFetchError(error, new URL("http://127.0.0.1:59999/robots.txt"));
- * // { kind: "refused", cause: "connection refused (127.0.0.1:59999)" }
+ * deepStrictEqual(describeFetchError(error, new URL("http://127.0.0.1:59999/robots.txt")), {
+ *   kind: "refused",
+ *   cause: "connection refused (127.0.0.1:59999)",
+ * });
  * ```
  */
 export function describeFetchError(error: unknown, url: URL): FetchFailure {

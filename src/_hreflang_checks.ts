@@ -4,9 +4,9 @@
  * kept as numbers only: a code number and a 64-bit hash of each alternate's
  * URL (two 32-bit hashes of its UTF-8 bytes, with two seeds). Alternates are
  * matched with pages by those hashes, so a million alternates cost a few
- * typed arrays rather than a million strings in a `Map` (which, measured on
- * 250,000 sets, took ten times as long, mostly in the collector). Strings are
- * made again only for the problems kept as examples.
+ * typed arrays rather than a million strings in a `Map` (which took many
+ * times as long, mostly in the collector: bench/README.md#validation).
+ * Strings are made again only for the problems kept as examples.
  *
  * Two different URLs share both hashes with a chance of about 2^-64 per
  * pair: over a million alternates and pages, about one in 10^7 trees would

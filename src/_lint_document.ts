@@ -36,13 +36,13 @@ const CHANGE_FREQUENCIES: ReadonlySet<string> = new Set(CHANGE_FREQUENCY_LIST);
  *
  * @example A priority out of range
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { lintSitemapDocument } from "./_lint_document.ts";
  *
  * const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
  *   <url><loc>https://example.com/</loc><priority>1.5</priority></url></urlset>`;
  * const problems = lintSitemapDocument(new TextEncoder().encode(xml), "https://example.com/sitemap.xml");
- * assert.deepEqual(problems.map((p) => [p.code, p.value]), [["bad-priority", "1.5"]]);
+ * deepStrictEqual(problems.map((p) => [p.code, p.value]), [["bad-priority", "1.5"]]);
  * ```
  */
 export function lintSitemapDocument(

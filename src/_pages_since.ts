@@ -19,7 +19,7 @@ import { urlByteLength, utf8Offset } from "./parse/_url_bytes.ts";
  *
  * @example Keep pages changed in 2025
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { filterPagesSince } from "./_pages_since.ts";
  *
  * const pages = {
@@ -32,8 +32,8 @@ import { urlByteLength, utf8Offset } from "./parse/_url_bytes.ts";
  *   extras: null,
  * };
  * const kept = filterPagesSince(pages, Date.UTC(2025, 0, 1));
- * assert.equal(kept.count, 1);
- * assert.deepEqual(kept.urlEnds, new Uint32Array([16]));
+ * strictEqual(kept.count, 1);
+ * deepStrictEqual(kept.urlEnds, new Uint32Array([16]));
  * ```
  */
 export function filterPagesSince(pages: PackedPages, since: number): PackedPages {

@@ -27,10 +27,11 @@ function env(name: string): string | undefined {
  *
  * @example Exempt a domain
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { exemptFromProxy } from "./_proxy.ts";
  *
- * exemptFromProxy(new URL("http://a.corp.example/"), "localhost,.corp.example"); // true
- * exemptFromProxy(new URL("http://example.org/"), "localhost,.corp.example"); // false
+ * strictEqual(exemptFromProxy(new URL("http://a.corp.example/"), "localhost,.corp.example"), true);
+ * strictEqual(exemptFromProxy(new URL("http://example.org/"), "localhost,.corp.example"), false);
  * ```
  */
 export function exemptFromProxy(url: URL, noProxy: string): boolean {

@@ -16,11 +16,11 @@
  *
  * @example Two spellings of one site
  * ```ts
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { siteKey } from "./_site_key.ts";
  *
- * assert.equal(siteKey("HTTPS://Example.com/blog?x=1\r"), "https://example.com/");
- * assert.equal(siteKey(" not a url "), "not a url");
+ * strictEqual(siteKey("HTTPS://Example.com/blog?x=1\r"), "https://example.com/");
+ * strictEqual(siteKey(" not a url "), "not a url");
  * ```
  */
 export function siteKey(homepage: string): string {

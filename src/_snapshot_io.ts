@@ -13,13 +13,10 @@
  *
  * @example Tell a damaged snapshot from other failures
  * ```ts
+ * import { throws } from "node:assert/strict";
  * import { decodeSitemapTree, SitemapSnapshotError } from "@sitemap/tree";
  *
- * try {
- *   decodeSitemapTree(new TextEncoder().encode("<urlset/>"));
- * } catch (error) {
- *   if (!(error instanceof SitemapSnapshotError)) throw error;
- * }
+ * throws(() => decodeSitemapTree(new TextEncoder().encode("<urlset/>")), SitemapSnapshotError);
  * ```
  */
 export class SitemapSnapshotError extends Error {

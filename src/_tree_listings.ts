@@ -78,9 +78,8 @@ const FILTER_BITS_PER_LISTING = 16;
  *
  * Most trees repeat few URLs, so a bit filter over the hashes finds the
  * listings that may repeat one (their bit is set by another listing too)
- * in two passes, and only those are compared by hash and bytes. Measured on
- * 1,000,000 distinct URLs, that roughly halved the time of comparing them
- * all (bench/validate.ts).
+ * in two passes, and only those are compared by hash and bytes: much less
+ * time than comparing them all (bench/validate.ts: bench/README.md#validation).
  */
 function firstListings(index: TreeIndex, hashes: Int32Array): Int32Array {
   const total = hashes.length;

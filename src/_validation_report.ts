@@ -193,7 +193,7 @@ export function invalidSitemap(sitemap: string, reason: string): SitemapProblem 
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { mergeProblems, type SitemapProblem } from "./_validation_report.ts";
  *
  * const tree = { problems: [], errors: 0, warnings: 0, sitemaps: 1, pages: 3 };
@@ -202,7 +202,7 @@ export function invalidSitemap(sitemap: string, reason: string): SitemapProblem 
  *   url: "https://example.com/", value: "1.5", message: "The <priority> is not a number from 0.0 to 1.0",
  * };
  * const merged = mergeProblems(tree, [raw], ["https://example.com/sitemap.xml"]);
- * assert.deepEqual([merged.errors, merged.problems], [1, [raw]]);
+ * deepStrictEqual([merged.errors, merged.problems], [1, [raw]]);
  * ```
  */
 export function mergeProblems(
@@ -235,10 +235,10 @@ export function mergeProblems(
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { formatValidationReport } from "./_validation_report.ts";
  *
- * assert.deepEqual(
+ * deepStrictEqual(
  *   formatValidationReport({ problems: [], errors: 0, warnings: 0, sitemaps: 3, pages: 120 }),
  *   ["No problems in 3 sitemaps (120 pages)"],
  * );

@@ -25,13 +25,16 @@ import { replaceFile, runtime } from "./runtime/mod.ts";
  *
  * @example A store over a Map
  * ```ts
- * import type { SitemapCache } from "./cache.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import type { SitemapCache } from "@sitemap/tree";
  *
  * const map = new Map<string, Uint8Array>();
  * const cache: SitemapCache = {
  *   get: (url) => map.get(url) ?? null,
  *   set: (url, entry) => void map.set(url, entry),
  * };
+ * await cache.set("https://www.example.com/sitemap.xml", new Uint8Array([1, 2, 3]));
+ * strictEqual((await cache.get("https://www.example.com/sitemap.xml"))?.length, 3);
  * ```
  */
 export interface SitemapCache {
@@ -54,13 +57,30 @@ export interface SitemapCache {
  * A {@linkcode SitemapCache} in memory, for repeated calls in one process.
  *
  * @example Two calls, the second one cheap
- * ```ts ignore
- * import { MemorySitemapCache, sitemapTreeForHomepage } from "@sitemap/tree";
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { MemorySitemapCache, sitemapTreeForSitemapWithStats } from "@sitemap/tree";
+ *
+ * // One text sitemap served from memory with an ETag, answering 304 when it is sent back.
+ * const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+ *   const url = input instanceof Request ? input.url : String(input);
+ *   if (url !== "https://www.example.com/sitemap.txt") {
+ *     return Promise.resolve(new Response(null, { status: 404 }));
+ *   }
+ *   return Promise.resolve(
+ *     new Headers(init?.headers).get("if-none-match") === '"v1"'
+ *       ? new Response(null, { status: 304 })
+ *       : new Response("https://www.example.com/a\n", { headers: { etag: '"v1"' } }),
+ *   );
+ * };
  *
  * const cache = new MemorySitemapCache();
- * await sitemapTreeForHomepage("https://www.example.com/", { cache });
- * const again = await sitemapTreeForHomepage("https://www.example.com/", { cache });
- * console.log(again.stats.notModified);
+ * const url = "https://www.example.com/sitemap.txt";
+ * const first = await sitemapTreeForSitemapWithStats(url, { fetch, cache });
+ * const again = await sitemapTreeForSitemapWithStats(url, { fetch, cache });
+ * // The second call sent the ETag back, got 304 and reused the parse.
+ * deepStrictEqual([first.stats.notModified, again.stats.notModified], [0, 1]);
+ * deepStrictEqual(again.root.pages.map((page) => page.url), ["https://www.example.com/a"]);
  * ```
  */
 export class MemorySitemapCache implements SitemapCache {
@@ -109,12 +129,34 @@ export class MemorySitemapCache implements SitemapCache {
  * the directory.
  *
  * @example Keep the cache between runs
- * ```ts ignore
- * import { FileSitemapCache, sitemapTreeForHomepage } from "@sitemap/tree";
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { mkdtempSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { FileSitemapCache, sitemapTreeForSitemapWithStats } from "@sitemap/tree";
  *
- * const cache = new FileSitemapCache(".sitemap-cache");
- * const tree = await sitemapTreeForHomepage("https://www.example.com/", { cache });
- * console.log(tree.stats.notModified, "sitemaps unchanged since the last run");
+ * // One text sitemap served from memory with an ETag, answering 304 when it is sent back.
+ * const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+ *   const url = input instanceof Request ? input.url : String(input);
+ *   if (url !== "https://www.example.com/sitemap.txt") {
+ *     return Promise.resolve(new Response(null, { status: 404 }));
+ *   }
+ *   return Promise.resolve(
+ *     new Headers(init?.headers).get("if-none-match") === '"v1"'
+ *       ? new Response(null, { status: 304 })
+ *       : new Response("https://www.example.com/a\n", { headers: { etag: '"v1"' } }),
+ *   );
+ * };
+ *
+ * const directory = mkdtempSync(join(tmpdir(), "sitemap-cache-"));
+ * const url = "https://www.example.com/sitemap.txt";
+ * await sitemapTreeForSitemapWithStats(url, { fetch, cache: new FileSitemapCache(directory) });
+ * // A later run (another process, say) finds the entry in the directory.
+ * const later = new FileSitemapCache(directory);
+ * const { stats } = await sitemapTreeForSitemapWithStats(url, { fetch, cache: later });
+ * deepStrictEqual([stats.notModified, stats.requests], [1, 1]);
+ * rmSync(directory, { recursive: true });
  * ```
  */
 export class FileSitemapCache implements SitemapCache {

@@ -144,15 +144,15 @@ const BODY_RULES: readonly ((seen: Seen) => Challenge | null)[] = [
  *
  * @example Cloudflare's header
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { detectChallenge } from "./challenge.ts";
  *
  * const headers = new Headers({ "cf-mitigated": "challenge", server: "cloudflare" });
- * assert.deepEqual(detectChallenge(403, headers, "<!DOCTYPE html>"), {
+ * deepStrictEqual(detectChallenge(403, headers, "<!DOCTYPE html>"), {
  *   vendor: "Cloudflare",
  *   reason: "Blocked by a Cloudflare challenge (403)",
  * });
- * assert.equal(detectChallenge(403, new Headers({ server: "nginx" }), "Forbidden"), null);
+ * strictEqual(detectChallenge(403, new Headers({ server: "nginx" }), "Forbidden"), null);
  * ```
  */
 export function detectChallenge(

@@ -1,6 +1,6 @@
 /**
  * What changed between two crawls of a site: `compareSitemapTrees()` and
- * the shapes of its answer (DESIGN.md §8).
+ * the shapes of its answer (docs/design.md#changes-between-crawls).
  *
  * Pages are compared by URL across each whole tree; a URL listed in several
  * sitemaps counts once, as its first listing in tree order. The counts are
@@ -217,14 +217,14 @@ const NO_FIELDS: readonly never[] = Object.freeze([]);
  * @example Two versions of a sitemap
  * ```ts
  * import { compareSitemapTrees, sitemapChangeLine, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
  * const url = "https://www.example.com/sitemap.txt";
  * const before = sitemapFromString("https://www.example.com/a\nhttps://www.example.com/b\n", { url });
  * const after = sitemapFromString("https://www.example.com/b\nhttps://www.example.com/c\n", { url });
  * const changes = compareSitemapTrees(before, after);
- * assert.equal(changes.counts.pages.added, 1);
- * assert.deepEqual([...changes].map(sitemapChangeLine), [
+ * strictEqual(changes.counts.pages.added, 1);
+ * deepStrictEqual([...changes].map(sitemapChangeLine), [
  *   { change: "added", page: "https://www.example.com/c", sitemap: url },
  *   { change: "removed", page: "https://www.example.com/a", sitemap: url },
  * ]);
@@ -604,7 +604,8 @@ export interface SitemapChangeLine {
 }
 
 /**
- * One change as the plain object of its NDJSON line (DESIGN.md §8), for
+ * One change as the plain object of its NDJSON line
+ * (docs/design.md#changes-between-crawls), for
  * `JSON.stringify`: `change` is `added`, `removed`, `changed` or
  * `unavailable`; page lines carry `page` and `sitemap`, sitemap lines
  * `sitemap` and no `page`; `changed` lines carry `fields` and the `before`
@@ -618,7 +619,7 @@ export interface SitemapChangeLine {
  * @example A changed lastmod
  * ```ts
  * import { compareSitemapTrees, sitemapChangeLine, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  *
  * const url = "https://www.example.com/sitemap.xml";
  * const doc = (day: string) =>
@@ -627,7 +628,7 @@ export interface SitemapChangeLine {
  *   sitemapFromString(doc("2025-01-01"), { url }),
  *   sitemapFromString(doc("2025-02-01"), { url }),
  * );
- * assert.equal(
+ * strictEqual(
  *   JSON.stringify(sitemapChangeLine(change!)),
  *   '{"change":"changed","page":"https://www.example.com/a","sitemap":"https://www.example.com/sitemap.xml",' +
  *     '"fields":["lastModified"],"before":{"lastModified":"2025-01-01T00:00:00.000Z"},' +

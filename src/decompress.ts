@@ -19,11 +19,8 @@
  *   implementation fails on anything after the first gzip member (keeping
  *   what it had already inflated, if anything).
  *
- * Measured on the 2-core dev machine (`bench/bomb_rss.ts`, fresh process,
- * 207 KB bomb -> 200 MiB, 50 MiB bound): `gunzipSync` rejects it in ~47 ms of
- * CPU with peak RSS +53 MiB on Deno 2.9.6 and +52 MiB on Bun 1.4.4 (+57 MiB
- * when the bomb forges a small length field); the stream path takes ~130 ms
- * of CPU on Deno, ~46 ms on Bun.
+ * `bench/bomb_rss.ts` measures both against the bomb (time and peak memory:
+ * bench/README.md#gzip-bombs-and-the-inflaters).
  *
  * @module
  */
@@ -59,19 +56,26 @@ const GZIP_MAGIC_1 = 0x8b;
 /** Gzip inside gzip is seen in the wild (a pre-gzipped file served gzipped again); three layers is not. */
 const MAX_GZIP_LAYERS = 2;
 
-/** Output chunk of `gunzipSync`: measured faster and ~5 MiB leaner than the 16 KiB default on a bomb. */
+/**
+ * Output chunk of `gunzipSync`: faster and leaner on a bomb than zlib's 16 KiB
+ * default (bench/README.md#gzip-bombs-and-the-inflaters).
+ */
 const ZLIB_CHUNK_BYTES = 64 * 1024;
 
 /**
  * Largest output chunk sized from the gzip trailer's length field. One chunk
- * that holds the whole output spares the final concatenation (half the peak
- * memory, 2-3x faster on a 42 MB sitemap), but the field is the sender's claim:
+ * that holds the whole output spares the final concatenation (less peak
+ * memory and time on a large sitemap), but the field is the sender's claim:
  * a bomb claiming a small size costs the bound plus one such chunk before it is
- * stopped, so the chunk stays small next to the bound (measured +58 MiB at 8 MiB).
+ * stopped, so the chunk stays small next to the bound
+ * (bench/README.md#gzip-bombs-and-the-inflaters).
  */
 const ZLIB_SIZED_CHUNK_MAX = 8 * 1024 * 1024;
 
-/** Input piece fed to `DecompressionStream`: Deno stopped a bomb at ~54 MB with 4 KiB, ~66 MB with 16 KiB. */
+/**
+ * Input piece fed to `DecompressionStream`: the smaller, the nearer the bound
+ * Deno stops a bomb (bench/README.md#gzip-bombs-and-the-inflaters).
+ */
 const STREAM_PIECE_BYTES = 4 * 1024;
 
 const TRUNCATED_WARNING = "Gzip data ends early (truncated download?)";
@@ -111,6 +115,7 @@ type Inflater = (
  *
  * @example Inflate a gzipped sitemap
  * ```ts
+ * import { ok, strictEqual } from "node:assert/strict";
  * import { decompressIfGzip } from "./decompress.ts";
  *
  * const gzipped = new Uint8Array(
@@ -119,7 +124,8 @@ type Inflater = (
  *   ).arrayBuffer(),
  * );
  * const result = await decompressIfGzip(gzipped, 50 * 1024 * 1024);
- * if (result.ok) console.log(new TextDecoder().decode(result.bytes)); // "<urlset/>"
+ * ok(result.ok);
+ * strictEqual(new TextDecoder().decode(result.bytes), "<urlset/>");
  * ```
  */
 export async function decompressIfGzip(

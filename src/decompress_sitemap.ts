@@ -34,7 +34,7 @@ const MAX_BYTES = 50 * 1024 * 1024;
  *
  * @example Read a gzipped text sitemap
  * ```ts
- * import { deepEqual } from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { decompressSitemap, sitemapFromString } from "@sitemap/tree/parse";
  *
  * const gzipped = new Uint8Array(
@@ -45,7 +45,7 @@ const MAX_BYTES = 50 * 1024 * 1024;
  * const inflated = await decompressSitemap(gzipped);
  * if (!inflated.ok) throw new Error(inflated.reason);
  * const sitemap = sitemapFromString(inflated.bytes, { url: "https://www.example.com/urls.txt" });
- * deepEqual([inflated.gzipped, sitemap.pages.map((page) => page.url)], [
+ * deepStrictEqual([inflated.gzipped, sitemap.pages.map((page) => page.url)], [
  *   true,
  *   ["https://www.example.com/a"],
  * ]);

@@ -1012,9 +1012,10 @@ export class Crawler {
     const entries = await this.#chooseChildren(result.children, level + 1, lineage);
     const pending: Promise<AbstractSitemap>[] = [];
     for (const entry of entries) {
-      // Starting a child (its node, its request) costs up to a millisecond of
-      // this thread; an index of 20 held it ~10-20 ms in one go. Let other
-      // work run between slices.
+      // Starting a child (its node, its request) costs this thread a little;
+      // a whole index of them in one go stalls its event loop
+      // (bench/README.md#the-calling-threads-event-loop). Let other work run
+      // between slices.
       await this.#slice.yieldIfBusy();
       pending.push(
         this.#node(

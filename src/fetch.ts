@@ -5,17 +5,10 @@
  * a per-host concurrency limit, and cancellation. It never parses what it
  * downloads.
  *
- * Transport compression. Measured on this machine (a 253 KB gzip body that
- * inflates to 200 MiB, served with `Content-Encoding: gzip`, read until 50 MiB):
- *
- * | runtime, request header                    | what the body stream yields | time   | RSS      |
- * |--------------------------------------------|-----------------------------|--------|----------|
- * | Deno 2.9.6, default (`gzip,br`)            | inflated bytes              | 389 ms | +112 MiB |
- * | Deno 2.9.6, `Accept-Encoding: gzip`        | inflated bytes              | 345 ms | +95 MiB  |
- * | Deno 2.9.6, `Accept-Encoding: identity`    | the raw 253 KB of gzip      | 15 ms  | +4 MiB   |
- * | Bun 1.4.4, default, `gzip` or `identity`   | inflated bytes              | 43 ms  | +16 MiB  |
- * | Bun 1.4.4, `decompress: false`             | the raw 253 KB of gzip      | 7 ms   | +4 MiB   |
- *
+ * Transport compression. A body sent with `Content-Encoding: gzip` is
+ * inflated inside the runtime's `fetch`, which reads ahead past any byte cut,
+ * so a transport-level gzip bomb would cost far more than `maxDownloadBytes`
+ * before the cap could stop it (figures: bench/README.md#transport-compression).
  * Deno decodes whatever the caller's `Accept-Encoding` says unless it is
  * exactly `identity` (any other value, `gzip, identity` included, is decoded,
  * reading ahead past a byte cut); Bun ignores the header and only stops with
@@ -26,11 +19,6 @@
  * as raw gzip, counted against `maxDownloadBytes`, and is inflated by the
  * bounded decompressor, which sniffs the gzip magic bytes. The cost: sitemaps
  * a CDN would have compressed on the fly travel uncompressed.
- *
- * With this rule, `get()` of that bomb (fresh process, after a warm-up request)
- * takes 8–13 ms and +1.3 MiB RSS on Deno, 3–6 ms and +0.8 MiB on Bun, and
- * returns the 253 KB untouched; the bounded `decompressIfGzip` then refuses it
- * at 50 MiB in ~100 ms, +50–53 MiB.
  *
  * Failures below HTTP. A request that gets no response at all ends with a
  * {@linkcode FetchFailure}: its kind (`refused`, `host-not-found`, `tls`,
@@ -296,18 +284,33 @@ export class Slots {
  *
  * @example Fetch one file
  * ```ts
+ * import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
  * import { WebClient } from "./fetch.ts";
+ *
+ * // A server in memory: robots.txt, and 404 for anything else.
+ * const fetch = (input: RequestInfo | URL): Promise<Response> =>
+ *   Promise.resolve(
+ *     String(input) === "https://example.com/robots.txt"
+ *       ? new Response("Sitemap: https://example.com/sitemap.xml\n")
+ *       : new Response(null, { status: 404, statusText: "Not Found" }),
+ *   );
  * const client = new WebClient({
+ *   fetch,
  *   userAgent: "my-crawler/1.0",
  *   timeoutMs: 30_000,
  *   retries: 2,
  *   maxDownloadBytes: 50 * 1024 * 1024,
  *   concurrency: 4,
  * });
- * async function robotsTxt(): Promise<string | null> {
- *   const result = await client.get("https://example.com/robots.txt");
- *   return result.ok ? new TextDecoder().decode(result.bytes) : null;
- * }
+ * const robots = await client.get("https://example.com/robots.txt");
+ * ok(robots.ok);
+ * strictEqual(
+ *   new TextDecoder().decode(robots.bytes),
+ *   "Sitemap: https://example.com/sitemap.xml\n",
+ * );
+ * const missing = await client.get("https://example.com/sitemap.xml");
+ * deepStrictEqual([missing.ok, missing.status], [false, 404]);
+ * strictEqual(client.stats.requests, 2);
  * ```
  */
 export class WebClient {
@@ -459,7 +462,8 @@ export class WebClient {
     // The caller's signal reaches the request through the deadline's, one
     // listener per signal for all attempts in flight: `AbortSignal.any` on a
     // signal that outlives the attempt (a batch run's, shared by every site)
-    // kept a dependent per request on it (Deno: +18 MiB of heap per 9,000 sites).
+    // kept a dependent per request on it, which grew the heap over a batch
+    // (bench/README.md#batch-memory).
     if (outer !== undefined) {
       if (outer.aborted) deadline.abort(outer.reason);
       else CALLER_ABORTS.add(outer, deadline);

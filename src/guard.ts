@@ -84,12 +84,13 @@ type HostClass =
  *
  * @example Check hosts
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { isPrivateHost } from "./guard.ts";
  *
- * isPrivateHost(new URL("http://2130706433/").hostname); // true: 127.0.0.1
- * isPrivateHost("[::ffff:a00:1]"); // true: IPv4-mapped 10.0.0.1
- * isPrivateHost("printer.local"); // true
- * isPrivateHost("www.example.com"); // false
+ * strictEqual(isPrivateHost(new URL("http://2130706433/").hostname), true); // 127.0.0.1
+ * strictEqual(isPrivateHost("[::ffff:a00:1]"), true); // IPv4-mapped 10.0.0.1
+ * strictEqual(isPrivateHost("printer.local"), true);
+ * strictEqual(isPrivateHost("www.example.com"), false);
  * ```
  */
 export function isPrivateHost(hostname: string): boolean {
@@ -125,16 +126,16 @@ export function isPrivateHost(hostname: string): boolean {
  *
  * @example Refuse the cloud metadata service
  * ```ts
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { createUrlGuard } from "./guard.ts";
  *
  * const guard = createUrlGuard(new URL("https://example.com/"), "if-homepage-is");
- * assert.equal(
+ * strictEqual(
  *   await guard(new URL("http://169.254.169.254/latest/meta-data/")),
  *   "Refused private-network address 169.254.169.254 (link-local, cloud metadata service; " +
  *     'allowPrivateNetworks is "if-homepage-is" and the homepage is public)',
  * );
- * assert.equal(await guard(new URL("https://example.com/sitemap.xml")), null);
+ * strictEqual(await guard(new URL("https://example.com/sitemap.xml")), null);
  * ```
  */
 export function createUrlGuard(

@@ -34,7 +34,7 @@ export interface LastmodHistogramOptions {
  * @example Two months, one empty one between them folded away
  * ```ts
  * import { lastmodHistogram, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString(
  *   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -45,12 +45,12 @@ export interface LastmodHistogramOptions {
  *   { url: "https://example.com/sitemap.xml" },
  * );
  * const histogram = lastmodHistogram(tree);
- * assert.deepEqual(histogram.buckets.map((b) => [b.label, b.pages]), [
+ * deepStrictEqual(histogram.buckets.map((b) => [b.label, b.pages]), [
  *   ["2024-01", 1],
  *   ["2024-02", 0],
  *   ["2024-03", 1],
  * ]);
- * assert.equal(histogram.undated, 1);
+ * strictEqual(histogram.undated, 1);
  * ```
  */
 export function lastmodHistogram(

@@ -62,7 +62,7 @@ export interface SitemapLintResult {
  *
  * @example Lint a site
  * ```ts
- * import { deepEqual } from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { lintSitemapTree } from "@sitemap/tree";
  *
  * const pages = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -79,7 +79,10 @@ export interface SitemapLintResult {
  *   fetch,
  *   workers: 0,
  * });
- * deepEqual([tree.stats.outcome, report.errors, report.problems[0]?.code], ["ok", 1, "bad-priority"]);
+ * deepStrictEqual(
+ *   [tree.stats.outcome, report.errors, report.problems[0]?.code],
+ *   ["ok", 1, "bad-priority"],
+ * );
  * ```
  */
 export async function lintSitemapTree(

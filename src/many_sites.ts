@@ -82,14 +82,33 @@ const PROBE_HOMEPAGE = "http://127.0.0.1/";
  * @throws The signal's reason, when `signal` aborts.
  *
  * @example Page counts of a list of sites
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreesForHomepages } from "@sitemap/tree";
  *
+ * // Two sites served from memory (leave `fetch` out to use the network).
+ * const site = new Map([
+ *   ["https://a.example/robots.txt", "Sitemap: https://a.example/urls.txt\n"],
+ *   ["https://a.example/urls.txt", "https://a.example/1\nhttps://a.example/2\n"],
+ *   ["https://b.example/robots.txt", "Sitemap: https://b.example/urls.txt\n"],
+ *   ["https://b.example/urls.txt", "https://b.example/1\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
  * const sites = ["https://a.example/", "https://b.example/", "not a url"];
- * for await (const result of sitemapTreesForHomepages(sites, { siteConcurrency: 8 })) {
- *   if (result.error) console.error(result.homepage, result.error.message);
- *   else console.log(result.homepage, [...result.tree.allPages()].length);
+ * const pages: Record<string, number | string> = {};
+ * for await (const result of sitemapTreesForHomepages(sites, { fetch, siteConcurrency: 8 })) {
+ *   if (result.error) pages[result.homepage] = result.error.name;
+ *   else pages[result.homepage] = [...result.tree.allPages()].length;
  * }
+ * deepStrictEqual(pages, {
+ *   "https://a.example/": 2,
+ *   "https://b.example/": 1,
+ *   "not a url": "TypeError",
+ * });
  * ```
  */
 export async function* sitemapTreesForHomepages(
@@ -200,8 +219,8 @@ export class SiteCrawler {
     };
     this.#scheduler = new RequestScheduler(shared);
     // Not warmed: small sites parse on this thread (discover.ts) and never
-    // need a worker, whose isolate held ~35 MiB of RSS each over a batch of
-    // 1,000 small sites (bench/batch.ts); a document that needs one starts it.
+    // need a worker, whose isolate costs memory for the whole batch
+    // (bench/README.md#batch-memory); a document that needs one starts it.
     const { pool, own } = poolForCall(shared, false);
     this.#pool = pool;
     this.#own = own;

@@ -264,11 +264,11 @@ export interface SitemapTreeDefaults extends
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { DEFAULTS } from "./options.ts";
  *
- * assert.equal(DEFAULTS.maxSitemapBytes, 50 * 1024 * 1024);
- * assert.equal(Object.isFrozen(DEFAULTS), true);
+ * strictEqual(DEFAULTS.maxSitemapBytes, 50 * 1024 * 1024);
+ * strictEqual(Object.isFrozen(DEFAULTS), true);
  * ```
  */
 export const DEFAULTS: SitemapTreeDefaults = Object.freeze({

@@ -120,14 +120,18 @@ interface Host {
  *
  * @example Two requests to one host, one second apart at least
  * ```ts
+ * import { ok } from "node:assert/strict";
  * import { RequestScheduler } from "./schedule.ts";
  *
- * const scheduler = new RequestScheduler({ delayMs: 1000 });
+ * const scheduler = new RequestScheduler({ delayMs: 100 });
  * const signal = new AbortController().signal;
+ * const started: number[] = [];
  * for (const path of ["/a.xml", "/b.xml"]) {
  *   const release = await scheduler.acquire(new URL(path, "https://example.com"), signal);
+ *   started.push(performance.now());
  *   release();
  * }
+ * ok(started[1]! - started[0]! >= 90); // a timer's lower bound, give or take its rounding
  * ```
  */
 export class RequestScheduler {

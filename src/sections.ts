@@ -12,6 +12,9 @@ import type { AbstractSitemap } from "./objects/sitemap.ts";
 
 export type { SitemapSection } from "./_page_inventory.ts";
 
+/** The default of {@linkcode SectionsOptions.depth}, which `ls -f sections --depth` names too. */
+export const SECTIONS_DEFAULTS: Readonly<{ depth: number }> = Object.freeze({ depth: 1 });
+
 /** Options of {@linkcode sectionsOf}. */
 export interface SectionsOptions {
   /**
@@ -47,7 +50,7 @@ export interface SectionsOptions {
  * @example Sections one segment deep
  * ```ts
  * import { sectionsOf, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString(
  *   [
@@ -58,7 +61,7 @@ export interface SectionsOptions {
  *   ].join("\n"),
  *   { url: "https://example.com/sitemap.txt" },
  * );
- * assert.deepEqual(sectionsOf(tree).map((s) => [s.prefix, s.pages, s.share]), [
+ * deepStrictEqual(sectionsOf(tree).map((s) => [s.prefix, s.pages, s.share]), [
  *   ["https://example.com/", 1, 0.25],
  *   ["https://example.com/blog", 2, 0.5],
  *   ["https://example.com/about", 1, 0.25],
@@ -69,6 +72,6 @@ export function sectionsOf(
   tree: AbstractSitemap,
   options: SectionsOptions = {},
 ): SitemapSection[] {
-  const depth = integerOption("depth", options.depth, 1, 0);
+  const depth = integerOption("depth", options.depth, SECTIONS_DEFAULTS.depth, 0);
   return pageInventory(tree, { depth, months: false, unique: true }).sections;
 }

@@ -45,12 +45,16 @@ const GZIP_REASON =
  *
  * @example Parse a text sitemap
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapFromString } from "@sitemap/tree";
  *
  * const node = sitemapFromString("https://www.example.com/a\nhttps://www.example.com/b\n", {
  *   url: "https://www.example.com/sitemap.txt",
  * });
- * console.log(node.type, node.pages.map((p) => p.url)); // "text" [ ".../a", ".../b" ]
+ * deepStrictEqual([node.type, node.pages.map((p) => p.url)], [
+ *   "text",
+ *   ["https://www.example.com/a", "https://www.example.com/b"],
+ * ]);
  * ```
  */
 export function sitemapFromString(

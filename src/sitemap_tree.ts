@@ -25,12 +25,40 @@ import { defaultWorkerCount } from "./workers/_parse_pool.ts";
  * @throws {TypeError} When the homepage is not an http(s) URL or an option has the wrong type.
  * @throws {RangeError} When a numeric or enumerated option is out of range.
  *
- * @example Print every page URL of a site
- * ```ts ignore
+ * @example Every page URL of a site
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreeForHomepage } from "@sitemap/tree";
  *
- * const tree = await sitemapTreeForHomepage("https://www.example.com/");
- * for (const page of tree.allPages()) console.log(page.url);
+ * // A site served from memory (leave `fetch` out to use the network): robots.txt
+ * // names an index of one urlset; every other URL is a 404.
+ * const site = new Map([
+ *   ["https://www.example.com/robots.txt", "Sitemap: /sitemap_index.xml\n"],
+ *   [
+ *     "https://www.example.com/sitemap_index.xml",
+ *     `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *       <sitemap><loc>https://www.example.com/pages.xml</loc></sitemap>
+ *     </sitemapindex>`,
+ *   ],
+ *   [
+ *     "https://www.example.com/pages.xml",
+ *     `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *       <url><loc>https://www.example.com/</loc></url>
+ *       <url><loc>https://www.example.com/about</loc></url>
+ *     </urlset>`,
+ *   ],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * const tree = await sitemapTreeForHomepage("https://www.example.com/", { fetch });
+ * deepStrictEqual([...tree.allPages()].map((page) => page.url), [
+ *   "https://www.example.com/",
+ *   "https://www.example.com/about",
+ * ]);
+ * deepStrictEqual([...tree.allSitemaps()].map((node) => node.type), ["robots", "index", "urlset"]);
  * ```
  */
 export async function sitemapTreeForHomepage(
@@ -61,11 +89,10 @@ const WARM_SITE: Readonly<Record<string, string>> = {
  * Readies the calling thread for a first call, so that its cost lands at
  * start-up rather than in the call: one `fetch` of a `data:` URL (no
  * network) makes the runtime load its fetch, streams and abort code, which
- * Deno loads on first use (that held the calling thread ~30-40 ms inside a
- * first call's first request, measured on Deno 2.9.6); then a crawl of a
- * three-document site held in memory (an injected `fetch`, parsing on this
- * thread) makes V8 compile the crawler, which it does on first use too
- * (5-14 ms before the first call's first request). Never rejects.
+ * Deno loads on first use, inside a first call's first request; then a crawl
+ * of a three-document site held in memory (an injected `fetch`, parsing on
+ * this thread) makes V8 compile the crawler, which it does on first use too
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation). Never rejects.
  */
 async function prepareCallingThread(): Promise<void> {
   try {
@@ -109,11 +136,29 @@ setCallingThreadWarmUp(prepareCallingThread);
  * @throws {RangeError} When a numeric or enumerated option is out of range.
  *
  * @example Every page of one sitemap index
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreeForSitemap } from "@sitemap/tree";
  *
- * const index = await sitemapTreeForSitemap("https://www.example.com/sitemap_index.xml");
- * console.log(index.type, [...index.allPages()].length);
+ * // An index of two text sitemaps, served from memory.
+ * const site = new Map([
+ *   [
+ *     "https://www.example.com/sitemap_index.xml",
+ *     `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *       <sitemap><loc>https://www.example.com/a.txt</loc></sitemap>
+ *       <sitemap><loc>https://www.example.com/b.txt</loc></sitemap>
+ *     </sitemapindex>`,
+ *   ],
+ *   ["https://www.example.com/a.txt", "https://www.example.com/1\nhttps://www.example.com/2\n"],
+ *   ["https://www.example.com/b.txt", "https://www.example.com/3\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * const index = await sitemapTreeForSitemap("https://www.example.com/sitemap_index.xml", { fetch });
+ * deepStrictEqual([index.type, [...index.allPages()].length], ["index", 3]);
  * ```
  */
 export async function sitemapTreeForSitemap(
@@ -144,7 +189,7 @@ export interface SitemapTreeWithStats {
  *
  * @example Read one sitemap and count its requests
  * ```ts
- * import { deepEqual } from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sitemapTreeForSitemapWithStats } from "@sitemap/tree";
  *
  * // A site served from memory: one text sitemap, and 404 for anything else.
@@ -158,7 +203,10 @@ export interface SitemapTreeWithStats {
  *   "https://www.example.com/urls.txt",
  *   { fetch, workers: 0 },
  * );
- * deepEqual([root.type, root.pages.length, stats.requests, stats.outcome], ["text", 2, 1, "ok"]);
+ * deepStrictEqual(
+ *   [root.type, root.pages.length, stats.requests, stats.outcome],
+ *   ["text", 2, 1, "ok"],
+ * );
  * ```
  */
 export async function sitemapTreeForSitemapWithStats(

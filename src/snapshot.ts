@@ -73,11 +73,11 @@ const UNCHANGED = 0x80;
  * @example Tell a snapshot from JSON
  * ```ts
  * import { encodeSitemapTree, isSitemapSnapshot, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString("https://www.example.com/a\n");
- * assert.equal(isSitemapSnapshot(encodeSitemapTree(tree)), true);
- * assert.equal(isSitemapSnapshot(new TextEncoder().encode(JSON.stringify(tree))), false);
+ * strictEqual(isSitemapSnapshot(encodeSitemapTree(tree)), true);
+ * strictEqual(isSitemapSnapshot(new TextEncoder().encode(JSON.stringify(tree))), false);
  * ```
  */
 export function isSitemapSnapshot(bytes: Uint8Array): boolean {
@@ -93,7 +93,8 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  * their packed form, without building page objects.
  *
  * URLs are front-coded and lastmods stored as differences, so a sitemap of
- * similar URLs costs a few bytes per page (bench/README.md has the figures).
+ * similar URLs costs a few bytes per page
+ * (bench/README.md#change-detection-and-snapshots).
  *
  * @param tree The root of the tree (any node).
  * @returns The snapshot, in a buffer of its own; {@linkcode decodeSitemapTree} reads it back.
@@ -102,7 +103,7 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  * @example Save a tree and read it back
  * ```ts
  * import { decodeSitemapTree, encodeSitemapTree, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const tree = sitemapFromString(
  *   `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -111,7 +112,7 @@ export function isSitemapSnapshot(bytes: Uint8Array): boolean {
  *   { url: "https://www.example.com/sitemap.xml" },
  * );
  * const bytes = encodeSitemapTree(tree);
- * assert.deepEqual(decodeSitemapTree(bytes).toJSON(), tree.toJSON());
+ * deepStrictEqual(decodeSitemapTree(bytes).toJSON(), tree.toJSON());
  * ```
  */
 export function encodeSitemapTree(tree: AbstractSitemap): Uint8Array {
@@ -197,11 +198,11 @@ function writeNode(w: ByteWriter, node: AbstractSitemap): void {
  * @example A damaged snapshot throws
  * ```ts
  * import { decodeSitemapTree, encodeSitemapTree, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { throws } from "node:assert/strict";
  *
  * const bytes = encodeSitemapTree(sitemapFromString("https://www.example.com/a\n"));
  * bytes[30]! ^= 1;
- * assert.throws(() => decodeSitemapTree(bytes), /^SitemapSnapshotError: Snapshot checksum mismatch/);
+ * throws(() => decodeSitemapTree(bytes), /^SitemapSnapshotError: Snapshot checksum mismatch/);
  * ```
  */
 export function decodeSitemapTree(bytes: Uint8Array): AbstractSitemap {

@@ -28,6 +28,7 @@ import {
 } from "./objects/sitemap.ts";
 import type { SitemapTreeStats } from "./stats.ts";
 import { replaceFile, runtime } from "./runtime/mod.ts";
+import { errorMessage } from "./_error_message.ts";
 
 /**
  * The tree to keep after a crawl: `current`, where each sitemap that could
@@ -52,7 +53,7 @@ import { replaceFile, runtime } from "./runtime/mod.ts";
  *   InvalidSitemap,
  *   sitemapFromString,
  * } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const url = "https://www.example.com/sitemap.txt";
  * const read = sitemapFromString("https://www.example.com/a\n", { url });
@@ -61,7 +62,7 @@ import { replaceFile, runtime } from "./runtime/mod.ts";
  *   new InvalidSitemap(url, "Unable to fetch sitemap from URL: 503 Service Unavailable"),
  * ]);
  * const kept = carryForwardSitemaps(before, after);
- * assert.deepEqual([...kept.allPages()].map((page) => page.url), ["https://www.example.com/a"]);
+ * deepStrictEqual([...kept.allPages()].map((page) => page.url), ["https://www.example.com/a"]);
  * ```
  */
 export function carryForwardSitemaps(
@@ -145,7 +146,7 @@ function withChildren(
  * @example Save a tree, read it back
  * ```ts
  * import { decodeSitemapTree, saveSnapshot, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { mkdtempSync, readFileSync, rmSync } from "node:fs";
  * import { tmpdir } from "node:os";
  * import { join } from "node:path";
@@ -153,7 +154,7 @@ function withChildren(
  * const dir = mkdtempSync(join(tmpdir(), "snapshot-"));
  * const tree = sitemapFromString("https://www.example.com/a\n");
  * await saveSnapshot(join(dir, "site.snapshot"), tree);
- * assert.deepEqual(decodeSitemapTree(readFileSync(join(dir, "site.snapshot"))).toJSON(), tree.toJSON());
+ * deepStrictEqual(decodeSitemapTree(readFileSync(join(dir, "site.snapshot"))).toJSON(), tree.toJSON());
  * rmSync(dir, { recursive: true });
  * ```
  */
@@ -207,7 +208,7 @@ export interface StoredComparison {
  * @example Keep a site's state between two crawls
  * ```ts
  * import { SnapshotStore, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { mkdtempSync, rmSync } from "node:fs";
  * import { tmpdir } from "node:os";
  * import { join } from "node:path";
@@ -216,10 +217,10 @@ export interface StoredComparison {
  * const store = new SnapshotStore(dir);
  * const url = "https://www.example.com/sitemap.txt";
  * const first = await store.compare(url, sitemapFromString("https://www.example.com/a\n", { url }));
- * assert.equal(first.state, "recorded");
+ * strictEqual(first.state, "recorded");
  * await first.save();
  * const next = await store.compare(url, sitemapFromString("https://www.example.com/b\n", { url }));
- * assert.deepEqual([next.state, next.changes?.counts.pages.added], ["updated", 1]);
+ * deepStrictEqual([next.state, next.changes?.counts.pages.added], ["updated", 1]);
  * rmSync(dir, { recursive: true });
  * ```
  */
@@ -255,9 +256,9 @@ export class SnapshotStore {
    * @example A homepage's file
    * ```ts
    * import { SnapshotStore } from "@sitemap/tree";
-   * import assert from "node:assert/strict";
+   * import { strictEqual } from "node:assert/strict";
    *
-   * assert.equal(
+   * strictEqual(
    *   new SnapshotStore("state").fileOf("https://www.example.com/"),
    *   "state/https_www.example.com.78741b7aa5f8cdfb.snapshot",
    * );
@@ -350,7 +351,7 @@ export class SnapshotStore {
     try {
       previous = await this.read(key);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return answer(
         "damaged",
         null,

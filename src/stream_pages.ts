@@ -33,14 +33,31 @@ const QUEUE_LIMIT = 2;
  * @throws {RangeError} When an option is out of range (on the first `next()`).
  *
  * @example Count a site's pages without keeping them
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { streamPages } from "@sitemap/tree";
  *
- * let count = 0;
- * for await (const page of streamPages("https://www.example.com/")) {
- *   if (page.lastModified) count++;
+ * // A site served from memory (leave `fetch` out to use the network).
+ * const site = new Map([
+ *   ["https://www.example.com/robots.txt", "Sitemap: https://www.example.com/sitemap.xml\n"],
+ *   [
+ *     "https://www.example.com/sitemap.xml",
+ *     `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *       <url><loc>https://www.example.com/a</loc><lastmod>2025-01-31</lastmod></url>
+ *       <url><loc>https://www.example.com/b</loc></url>
+ *     </urlset>`,
+ *   ],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * let dated = 0;
+ * for await (const page of streamPages("https://www.example.com/", { fetch })) {
+ *   if (page.lastModified) dated++;
  * }
- * console.log(count);
+ * strictEqual(dated, 1);
  * ```
  */
 export function streamPages(
@@ -62,7 +79,7 @@ export function streamPages(
  *
  * @example Which sitemap lists each page
  * ```ts
- * import { deepEqual } from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { streamSitemapPages } from "@sitemap/tree";
  *
  * // A site served from memory: one text sitemap, and 404 for anything else.
@@ -75,11 +92,11 @@ export function streamPages(
  * const stream = streamSitemapPages("https://www.example.com/urls.txt", { fetch, workers: 0 });
  * const seen: string[] = [];
  * for await (const page of stream) seen.push(`${page.url} in ${stream.sitemapUrl}`);
- * deepEqual(seen, [
+ * deepStrictEqual(seen, [
  *   "https://www.example.com/a in https://www.example.com/urls.txt",
  *   "https://www.example.com/b in https://www.example.com/urls.txt",
  * ]);
- * deepEqual(stream.stats?.requests, 1);
+ * strictEqual(stream.stats?.requests, 1);
  * ```
  */
 export function streamSitemapPages(
@@ -105,13 +122,44 @@ const DONE: IteratorReturnResult<void> = Object.freeze({ value: undefined, done:
  * call's counters once the crawl is over.
  *
  * It is an async iterator written out
- * rather than an async generator, since a generator's `yield` cost ~2x more
- * per page on the consumer's side (measured: 275 vs 135 ns an item in Deno,
- * 210 vs 135 in Bun). While a sitemap's pages last, `next()` builds the next
+ * rather than an async generator, since a generator's `yield` costs more per
+ * page on the consumer's side (bench/README.md#page-iteration). While a
+ * sitemap's pages last, `next()` builds the next
  * page and returns it in a settled promise; it waits only between sitemaps.
  * Like a generator, nothing starts before the first `next()`, options are
  * checked there, and `return()` (a `break` out of `for await`) or `throw()`
  * stops the crawl and its workers.
+ *
+ * @example Where each page came from, and how many of its sitemap's pages are left
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { type PageStream, streamSitemapPages } from "@sitemap/tree";
+ *
+ * // Two text sitemaps under one index, served from memory.
+ * const site = new Map([
+ *   [
+ *     "https://www.example.com/index.xml",
+ *     `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+ *       <sitemap><loc>https://www.example.com/a.txt</loc></sitemap>
+ *       <sitemap><loc>https://www.example.com/b.txt</loc></sitemap>
+ *     </sitemapindex>`,
+ *   ],
+ *   ["https://www.example.com/a.txt", "https://www.example.com/1\nhttps://www.example.com/2\n"],
+ *   ["https://www.example.com/b.txt", "https://www.example.com/3\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * const stream: PageStream = streamSitemapPages("https://www.example.com/index.xml", { fetch });
+ * const seen: [string, string, number][] = [];
+ * for await (const page of stream) {
+ *   seen.push([page.url.slice(-1), stream.sitemapUrl.slice(-5), stream.sitemapPagesLeft]);
+ * }
+ * deepStrictEqual(seen, [["1", "a.txt", 1], ["2", "a.txt", 0], ["3", "b.txt", 0]]);
+ * deepStrictEqual(stream.stats?.outcome, "ok");
+ * ```
  */
 export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> {
   readonly #homepage: string | URL;
@@ -316,8 +364,8 @@ export class PageStream implements AsyncGenerator<SitemapPage, void, undefined> 
     this.#currentEntry = null;
     if (entry?.owned !== true) return;
     // Freed now rather than at this thread's next collection, which a small
-    // heap makes rare (consumed results held 43-64 MB of a 2-worker run): the
-    // pages yielded hold strings and numbers, not views of these columns.
+    // heap makes rare (bench/README.md#memory-freed-early): the pages yielded
+    // hold strings and numbers, not views of these columns.
     detachPackedPages(entry.pages);
   }
 

@@ -105,9 +105,32 @@ function iso(ms: number): string {
  * @returns The problems and their counts.
  * @throws {TypeError} When `robotsUserAgent` is not a string.
  *
+ * @example A site's protocol problems
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { sitemapTreeForHomepage, validateSitemapTree } from "@sitemap/tree";
+ *
+ * // A site served from memory whose sitemap lists a page of another host.
+ * const site = new Map([
+ *   ["https://www.example.com/robots.txt", "Sitemap: https://www.example.com/urls.txt\n"],
+ *   ["https://www.example.com/urls.txt", "https://www.example.com/a\nhttps://cdn.example.net/b\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * const tree = await sitemapTreeForHomepage("https://www.example.com/", { fetch });
+ * const report = validateSitemapTree(tree);
+ * deepStrictEqual(
+ *   report.problems.map((p) => [p.severity, p.code, p.url]),
+ *   [["error", "cross-host", "https://cdn.example.net/b"]],
+ * );
+ * ```
+ *
  * @example A listed page that robots.txt disallows
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import {
  *   IndexRobotsTxtSitemap,
  *   IndexWebsiteSitemap,
@@ -121,7 +144,7 @@ function iso(ms: number): string {
  * const robots = new IndexRobotsTxtSitemap("https://example.com/robots.txt", [pages], undefined,
  *   "User-agent: *\nDisallow: /private/\nSitemap: /sitemap.txt\n");
  * const report = validateSitemapTree(new IndexWebsiteSitemap("https://example.com/", [robots]));
- * assert.deepEqual(report.problems.map((p) => [p.code, p.url, p.value, p.message]), [[
+ * deepStrictEqual(report.problems.map((p) => [p.code, p.url, p.value, p.message]), [[
  *   "disallowed-page",
  *   "https://example.com/private/a",
  *   "Disallow: /private/",

@@ -22,24 +22,16 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { filesUnder, ROOT } from "./_repo_files.ts";
 
 /** The library's public entry modules. */
 const LIBRARY_ENTRIES = ["mod.ts", "parse.ts", "bullmq.ts"];
 
 /** Every module of the package: `src/`, the entry modules and `bin/`, as paths from the root. */
 function packageModules(): string[] {
-  const walk = (folder: string): string[] =>
-    readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
-      const path = `${folder}/${entry.name}`;
-      if (entry.isDirectory()) return walk(path);
-      return entry.name.endsWith(".ts") ? [path] : [];
-    });
-  return [...LIBRARY_ENTRIES, "cli.ts", ...walk("bin"), ...walk("src")].sort();
+  return [...LIBRARY_ENTRIES, "cli.ts", ...filesUnder("bin"), ...filesUnder("src")].sort();
 }
 
 /** What one module imports: other modules of ours (paths from the root) and bare specifiers. */

@@ -357,14 +357,14 @@ function check(t: Tables, lower: string): HreflangProblem | null {
  *
  * @example A region that is not one, and a valid value
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { checkHreflang } from "./hreflang.ts";
  *
- * assert.deepEqual(checkHreflang("en-UK"), {
+ * deepStrictEqual(checkHreflang("en-UK"), {
  *   message: "UK is not an ISO 3166-1 region; did you mean GB?",
  *   suggestion: "en-GB",
  * });
- * assert.equal(checkHreflang("zh-Hant-TW"), null);
+ * strictEqual(checkHreflang("zh-Hant-TW"), null);
  * ```
  */
 export function checkHreflang(value: string): HreflangProblem | null {

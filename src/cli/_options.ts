@@ -6,7 +6,12 @@
  *
  * @module
  */
-import { FileSitemapCache, type SitemapTreeOptions, type SitemapTreesOptions } from "../../mod.ts";
+import {
+  FileSitemapCache,
+  SECTIONS_DEFAULTS,
+  type SitemapTreeOptions,
+  type SitemapTreesOptions,
+} from "../../mod.ts";
 import type { ParsedFlags } from "./_args.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "./_spec.ts";
 
@@ -127,7 +132,7 @@ export function lsOutput(flags: ParsedFlags): LsOutput {
     pages: !flags.has("no-pages"),
     sitemapColumns: flags.has("sitemap-columns"),
     save: flags.nonEmpty("save", "a file name"),
-    depth: flags.integer("depth", 0) ?? 1,
+    depth: flags.integer("depth", 0) ?? SECTIONS_DEFAULTS.depth,
   };
   if (flags.has("depth") && format !== "sections") {
     throw flags.error(`Option --depth applies to the sections format, not ${format}`);

@@ -1,8 +1,9 @@
 /**
- * A crawl's outcome (`stats.outcome`) as an exit status (DESIGN §6): 0 at
- * least one sitemap was read, 1 the site could not be reached or a bot wall
- * answered, 3 it answered but publishes no sitemap; with the one line stderr
- * prints for 1 and 3 (`stats.outcomeReason`).
+ * A crawl's outcome (`stats.outcome`) as an exit status
+ * (docs/design.md#exit-status): 0 at least one sitemap was read, 1 the site
+ * could not be reached or a bot wall answered, 3 it answered but publishes
+ * no sitemap; with the one line stderr prints for 1 and 3
+ * (`stats.outcomeReason`).
  *
  * @module
  */

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { errorMessage } from "../_error_message.ts";
 
 /** The job states the watch counts; together they are every job in the queue. */
 export const JOB_STATES = [
@@ -222,9 +223,9 @@ export class RedisWatch {
 
 /** A short cause: the error code when there is one (ECONNREFUSED), else the message. */
 function causeOf(error: unknown): string {
-  const e = error as { code?: unknown; message?: unknown } | null;
+  const e = error as { code?: unknown } | null;
   if (typeof e?.code === "string" && e.code !== "") return e.code;
-  return typeof e?.message === "string" ? e.message : String(error);
+  return errorMessage(error);
 }
 
 /** Milliseconds as seconds, to a tenth, without a trailing `.0`: `60 s`, `2.5 s`. */

@@ -8,10 +8,31 @@
  *
  * @module
  */
-import { REPORT_DEFAULTS, type SitemapTreesOptions } from "../../mod.ts";
+import {
+  DEFAULTS,
+  REPORT_DEFAULTS,
+  SECTIONS_DEFAULTS,
+  type SitemapTreesOptions,
+} from "../../mod.ts";
 
 /** The program's name in messages and usage. */
 export const PROGRAM = "sitemap-tree";
+
+/** A byte count as `--max-download-bytes` takes it, in the largest whole unit: `50M`. */
+function bytesFlag(bytes: number): string {
+  for (const [suffix, scale] of [["G", 1024 ** 3], ["M", 1024 ** 2], ["K", 1024]] as const) {
+    if (bytes % scale === 0) return `${bytes / scale}${suffix}`;
+  }
+  return String(bytes);
+}
+
+/** Milliseconds as `--deadline` takes them, in the largest whole unit: `30m`. */
+function durationFlag(ms: number): string {
+  for (const [suffix, scale] of [["h", 3_600_000], ["m", 60_000], ["s", 1000]] as const) {
+    if (ms % scale === 0) return `${ms / scale}${suffix}`;
+  }
+  return `${ms}ms`;
+}
 
 /** One flag: its long name, maybe a letter, and a value name when it takes a value. */
 export interface FlagSpec {
@@ -105,19 +126,19 @@ export const CRAWL_FLAGS: FlagGroup = {
       name: "concurrency",
       option: "concurrency",
       value: "N",
-      help: "requests in flight per host (default 4)",
+      help: `requests in flight per host (default ${DEFAULTS.concurrency})`,
     },
     {
       name: "max-connections",
       option: "maxConnections",
       value: "N",
-      help: "requests in flight across all hosts (default 64)",
+      help: `requests in flight across all hosts (default ${DEFAULTS.maxConnections})`,
     },
     {
       name: "delay-ms",
       option: "delayMs",
       value: "MS",
-      help: "least time between two requests to one host (default 0)",
+      help: `least time between two requests to one host (default ${DEFAULTS.delayMs})`,
     },
     {
       name: "respect-crawl-delay",
@@ -128,44 +149,49 @@ export const CRAWL_FLAGS: FlagGroup = {
       name: "timeout",
       option: "timeoutMs",
       value: "MS",
-      help: "one sitemap's whole response, per attempt (default 30000)",
+      help: `one sitemap's whole response, per attempt (default ${DEFAULTS.timeoutMs})`,
     },
     {
       name: "connect-timeout",
       option: "connectTimeoutMs",
       value: "MS",
-      help: "response headers from a host that has not answered yet (default 10000)",
+      help: "response headers from a host that has not answered yet " +
+        `(default ${DEFAULTS.connectTimeoutMs})`,
     },
     {
       name: "deadline",
       option: "deadlineMs",
       value: "DURATION",
       help: "a budget for each site's whole crawl, e.g. 90s, 5m, 1h, or none; what is\n" +
-        "not fetched by then is invalid (default: none; batch, worker: 30m per site)",
+        `not fetched by then is invalid (default: none; batch, worker: ${
+          durationFlag(DEFAULTS.siteDeadlineMs)
+        } per site)`,
     },
     {
       name: "retries",
       option: "retries",
       value: "N",
-      help: "retries for network errors, 408, 429, 5xx (default 2)",
+      help: `retries for network errors, 408, 429, 5xx (default ${DEFAULTS.retries})`,
     },
     {
       name: "max-depth",
       option: "maxDepth",
       value: "N",
-      help: "levels of nesting below robots.txt (default 11)",
+      help: `levels of nesting below robots.txt (default ${DEFAULTS.maxDepth})`,
     },
     {
       name: "max-sitemaps",
       option: "maxSitemaps",
       value: "N",
-      help: "sitemaps fetched at most (default 10000)",
+      help: `sitemaps fetched at most (default ${DEFAULTS.maxSitemaps})`,
     },
     {
       name: "max-download-bytes",
       option: "maxDownloadBytes",
       value: "BYTES",
-      help: "compressed bytes read per sitemap (default 50M; K, M, G suffixes)",
+      help: `compressed bytes read per sitemap (default ${
+        bytesFlag(DEFAULTS.maxDownloadBytes)
+      }; K, M, G suffixes)`,
     },
     {
       name: "allow-private-networks",
@@ -300,7 +326,8 @@ crawls its site instead). A FILE, or - for stdin, is parsed without network.`,
         {
           name: "depth",
           value: "N",
-          help: "sections: path segments per section (default 1; 0 groups by host)",
+          help:
+            `sections: path segments per section (default ${SECTIONS_DEFAULTS.depth}; 0 groups by host)`,
         },
         {
           name: "strip-url",
@@ -540,7 +567,7 @@ const SITE_CONCURRENCY: FlagSpec = {
   name: "site-concurrency",
   option: "siteConcurrency",
   value: "N",
-  help: "sites crawled at once (default 16)",
+  help: `sites crawled at once (default ${DEFAULTS.siteConcurrency})`,
 };
 
 /** `batch`: many sites in one process. */

@@ -35,6 +35,7 @@ import {
 } from "../format/site_record.ts";
 import { changeLines } from "../format/changes.ts";
 import { formatCount } from "../format/_units.ts";
+import { errorMessage } from "../_error_message.ts";
 
 /** What `batch` was asked to do. */
 export interface BatchConfig {
@@ -325,7 +326,7 @@ export async function runBatch(
 /** Checks the input, opens the output and counts the sites; null, after one stderr line, when one is unusable. */
 function startBatch(config: BatchConfig, stderr: SerialWriter): BatchStart | null {
   const cannot = (what: "read" | "write", name: string, error: unknown): null => {
-    stderr.write(`${PROGRAM} batch: Cannot ${what} ${name}: ${messageOf(error)}\n`);
+    stderr.write(`${PROGRAM} batch: Cannot ${what} ${name}: ${errorMessage(error)}\n`);
     return null;
   };
   try {
@@ -412,7 +413,7 @@ async function crawlSites(
       } catch (error) {
         unsaved += `${PROGRAM} batch: Cannot write the state of ${result.homepage} (${
           comparison!.file
-        }): ${messageOf(error)}\n`;
+        }): ${errorMessage(error)}\n`;
       }
       counts.done++;
       counts.pages += summary.pages;
@@ -425,7 +426,7 @@ async function crawlSites(
   } catch (error) {
     if (io.signal?.aborted) return { status: 130, failure: "" };
     if (isBrokenPipe(error)) return { status: 0, failure: "" };
-    return { status: 1, failure: `${PROGRAM} batch: ${messageOf(error)}\n` };
+    return { status: 1, failure: `${PROGRAM} batch: ${errorMessage(error)}\n` };
   } finally {
     if (fd !== null) closeSync(fd);
   }
@@ -446,8 +447,4 @@ function reportSkipped(input: string, sites: UniqueSites, stderr: SerialWriter):
       } (the same site as an earlier line)\n`,
     );
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -4,8 +4,8 @@
  * sitemap file or a URL crawled now; printed as `tabtree`, `ndjson` or
  * `summary` (the formats are in `src/format/changes.ts`, shared with
  * `watch`). It exits 0 whether or not anything changed, as `git diff` does
- * without `--exit-code`: 1 is a failure here (DESIGN §6), and the `ndjson`
- * output is empty when nothing changed, which a script can test.
+ * without `--exit-code`: 1 is a failure here (docs/design.md#exit-status), and
+ * the `ndjson` output is empty when nothing changed, which a script can test.
  *
  * @module
  */
@@ -23,6 +23,7 @@ import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { crawlOptions, type Input, readInput } from "./_options.ts";
 import { CHANGE_FORMATS, type ChangeFormat, PROGRAM } from "./_spec.ts";
 import { crawlTree, interrupted, openReporting, type Reporting, writePieces } from "./ls.ts";
+import { errorMessage } from "../_error_message.ts";
 
 /** How `diff` and `watch` print changes. */
 export interface ChangeOutput {
@@ -85,7 +86,7 @@ export async function writeChanges(
     return await writePieces(io, pieces) ? 0 : interrupted(stderr);
   } catch (error) {
     if (isBrokenPipe(error)) return 0;
-    stderr.write(`${PROGRAM}: Cannot write the output: ${messageOf(error)}\n`);
+    stderr.write(`${PROGRAM}: Cannot write the output: ${errorMessage(error)}\n`);
     return 1;
   }
 }
@@ -163,7 +164,7 @@ async function readSide(
       if (outcome.status !== 0) return { status: outcome.status, line: outcome.reason };
       return { tree: root };
     } catch (error) {
-      return { status: 1, line: messageOf(error) };
+      return { status: 1, line: errorMessage(error) };
     } finally {
       await reporting.settle();
     }
@@ -180,8 +181,4 @@ async function readSide(
     if (!(error instanceof TreeFileError)) throw error;
     return { status: 1, line: error.message };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

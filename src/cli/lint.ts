@@ -23,14 +23,35 @@ import { PROGRAM } from "./_spec.ts";
  * @returns 0 without errors, 1 with errors or an unreachable site, 3 when the site has no sitemap.
  * @throws {UsageError} For a value the crawl options refuse.
  *
- * @example Lint a site from a script
- * ```ts ignore
+ * @example Lint one sitemap served from memory
+ * ```ts
+ * import { ok, strictEqual } from "node:assert/strict";
  * import { lintCommand } from "./lint.ts";
  * import { parseArgs } from "./_args.ts";
- * import { processIO } from "./_io.ts";
+ * import type { CliIO } from "./_io.ts";
  *
- * const parsed = parseArgs(["lint", "https://www.example.com/"]);
- * if (parsed.kind === "run") await lintCommand(parsed, processIO());
+ * const fetch = (input: RequestInfo | URL): Promise<Response> =>
+ *   Promise.resolve(
+ *     String(input) === "https://www.example.com/urls.txt"
+ *       ? new Response("https://www.example.com/a\nhttps://elsewhere.example/b\n")
+ *       : new Response(null, { status: 404 }),
+ *   );
+ * let stdout = "";
+ * const io: CliIO = {
+ *   stdout: {
+ *     write: (chunk) => {
+ *       stdout += new TextDecoder().decode(chunk);
+ *       return Promise.resolve();
+ *     },
+ *   },
+ *   stderr: { write: () => Promise.resolve() },
+ *   stderrIsTerminal: false,
+ *   fetch,
+ * };
+ * const parsed = parseArgs(["lint", "https://www.example.com/urls.txt"]);
+ * ok(parsed.kind === "run");
+ * strictEqual(await lintCommand(parsed, io), 1);
+ * ok(stdout.includes("https://elsewhere.example/b"), stdout);
  * ```
  */
 export async function lintCommand(parsed: RunArgs, io: CliIO): Promise<number> {

@@ -51,6 +51,7 @@ import { crawlOutcome, type TreeOutcome } from "./_outcome.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
 import { type OutputFormat, PROGRAM } from "./_spec.ts";
 import { formatStats } from "./_stats.ts";
+import { errorMessage } from "../_error_message.ts";
 
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
@@ -167,7 +168,7 @@ export async function openReporting(
       log = openLogFile(logFile);
     } catch (error) {
       stderr.write(
-        `${PROGRAM}: Cannot open log file ${JSON.stringify(logFile)}: ${message(error)}\n`,
+        `${PROGRAM}: Cannot open log file ${JSON.stringify(logFile)}: ${errorMessage(error)}\n`,
       );
       return null;
     }
@@ -240,7 +241,7 @@ async function lsTree({ input, output, options, io, reporting }: LsCrawl): Promi
     }
   } catch (error) {
     if (!isBrokenPipe(error)) {
-      stderr.write(`${PROGRAM}: Cannot write the output: ${message(error)}\n`);
+      stderr.write(`${PROGRAM}: Cannot write the output: ${errorMessage(error)}\n`);
       status = 1;
     }
   }
@@ -261,7 +262,9 @@ async function save(
     return 0;
   } catch (error) {
     stderr.write(
-      `${PROGRAM}: Cannot write the snapshot ${JSON.stringify(output.save)}: ${message(error)}\n`,
+      `${PROGRAM}: Cannot write the snapshot ${JSON.stringify(output.save)}: ${
+        errorMessage(error)
+      }\n`,
     );
     return 1;
   }
@@ -294,7 +297,7 @@ export async function settledCrawl(
   await reporting.settle();
   if (done.result !== null) return done.result;
   if (io.signal?.aborted) return interrupted(reporting.stderr);
-  reporting.stderr.write(`${PROGRAM}: ${message(done.error)}\n`);
+  reporting.stderr.write(`${PROGRAM}: ${errorMessage(done.error)}\n`);
   return 1;
 }
 
@@ -436,10 +439,10 @@ async function streamFailed(error: unknown, io: CliIO, reporting: Reporting): Pr
   if (io.signal?.aborted) return interrupted(reporting.stderr);
   if (error instanceof WriteFailure) {
     if (isBrokenPipe(error.cause)) return 0;
-    reporting.stderr.write(`${PROGRAM}: Cannot write the output: ${message(error.cause)}\n`);
+    reporting.stderr.write(`${PROGRAM}: Cannot write the output: ${errorMessage(error.cause)}\n`);
     return 1;
   }
-  reporting.stderr.write(`${PROGRAM}: ${message(error)}\n`);
+  reporting.stderr.write(`${PROGRAM}: ${errorMessage(error)}\n`);
   return 1;
 }
 
@@ -472,7 +475,7 @@ async function lsLocal(
         "ls",
       );
     }
-    stderr.write(`${PROGRAM}: Cannot read ${name}: ${message(error)}\n`);
+    stderr.write(`${PROGRAM}: Cannot read ${name}: ${errorMessage(error)}\n`);
     return 1;
   }
   const inflated = await decompressSitemap(bytes);
@@ -514,9 +517,4 @@ export async function writePieces(io: CliIO, pieces: Iterable<string>): Promise<
   }
   await out.flush();
   return true;
-}
-
-/** An error's message, for one stderr line. */
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -27,6 +27,7 @@ import { PROGRAM } from "./_spec.ts";
 import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
 import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
 import { formatCount } from "../format/_units.ts";
+import { errorMessage } from "../_error_message.ts";
 
 /** How long closing a queue may take before the command ends anyway (Redis may be gone), ms. */
 const CLOSE_MS = 2_000;
@@ -113,7 +114,7 @@ async function enqueue(
   const queue = new Queue(place.queue, { connection: place.connection });
   const watch = new RedisWatch(queue, { where: place.where, waitMs: place.waitMs, report: say });
   queue.on("error", (error) => {
-    if (!watch.error(error)) say(messageOf(error));
+    if (!watch.error(error)) say(errorMessage(error));
   });
   queue.on("ioredis:close", () => watch.closed());
   try {
@@ -134,7 +135,7 @@ async function enqueue(
         return 130;
     }
   } catch (error) {
-    say(messageOf(error));
+    say(errorMessage(error));
     return 1;
   } finally {
     watch.stop();
@@ -171,7 +172,7 @@ async function runWorker(
   try {
     site = startSiteWorker(options);
   } catch (error) {
-    say(messageOf(error));
+    say(errorMessage(error));
     return 1;
   }
   const worker = watchWorker(site, place, say);
@@ -347,8 +348,4 @@ async function bounded(promise: Promise<unknown>): Promise<void> {
     new Promise((resolve) => timer = setTimeout(resolve, CLOSE_MS)),
   ]);
   clearTimeout(timer);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

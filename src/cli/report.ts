@@ -1,6 +1,6 @@
 /**
  * `sitemap-tree report URL|FILE|- -o FILE.html`: a site's sitemaps as one
- * self-contained HTML page (`reportHtml()`, DESIGN.md §10). A URL is crawled
+ * self-contained HTML page (`reportHtml()`, docs/design.md#the-report). A URL is crawled
  * as `ls` crawls it (same flags, progress line, log and `--stats`); a FILE
  * or stdin holds a saved tree (`ls --save`, `ls -f json`) or a sitemap. The
  * problems (`validateSitemapTree()`) are in the page unless
@@ -29,14 +29,8 @@ import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { crawlOptions, readInput } from "./_options.ts";
 import type { TreeOutcome } from "./_outcome.ts";
 import { PROGRAM } from "./_spec.ts";
-import {
-  type CrawlSetup,
-  interrupted,
-  message,
-  type Reporting,
-  settledCrawl,
-  withCrawl,
-} from "./ls.ts";
+import { type CrawlSetup, interrupted, type Reporting, settledCrawl, withCrawl } from "./ls.ts";
+import { errorMessage } from "../_error_message.ts";
 
 /** What `report` was asked to write. */
 interface ReportSettings {
@@ -204,7 +198,7 @@ async function writeReport(out: string, html: string, io: CliIO): Promise<string
   } catch (error) {
     // A reader that went away (`| head`) is not a failure, as with ls.
     if (out === "-" && isBrokenPipe(error)) return null;
-    return message(error);
+    return errorMessage(error);
   }
   return null;
 }

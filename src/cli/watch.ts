@@ -25,6 +25,7 @@ import { crawlOptions, readInput } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";
 import { changeOutput, changePieces, writeChanges } from "./diff.ts";
 import { crawlTree, interrupted, openReporting } from "./ls.ts";
+import { errorMessage } from "../_error_message.ts";
 
 /**
  * Runs `watch`.
@@ -59,7 +60,7 @@ export async function watchCommand(
     mkdirSync(dir, { recursive: true });
     lock = takeLock(file.replace(/\.snapshot$/, ".lock"));
   } catch (error) {
-    stderr.write(`${PROGRAM}: Cannot use the state directory ${dir}: ${messageOf(error)}\n`);
+    stderr.write(`${PROGRAM}: Cannot use the state directory ${dir}: ${errorMessage(error)}\n`);
     return 1;
   }
   if (typeof lock === "string") {
@@ -86,7 +87,7 @@ export async function watchCommand(
     } catch (error) {
       await reporting.settle();
       if (io.signal?.aborted) return interrupted(stderr);
-      stderr.write(`${PROGRAM}: ${messageOf(error)}; the state in ${dir} is kept\n`);
+      stderr.write(`${PROGRAM}: ${errorMessage(error)}; the state in ${dir} is kept\n`);
       return 1;
     }
     await reporting.settle();
@@ -115,7 +116,9 @@ export async function watchCommand(
     try {
       await comparison.save();
     } catch (error) {
-      stderr.write(`${PROGRAM}: Cannot write the state ${comparison.file}: ${messageOf(error)}\n`);
+      stderr.write(
+        `${PROGRAM}: Cannot write the state ${comparison.file}: ${errorMessage(error)}\n`,
+      );
       return 1;
     }
     if (comparison.state === "recorded") {
@@ -146,8 +149,4 @@ function describe(root: AbstractSitemap): string {
   const plural = (n: number, word: string): string =>
     `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
   return `${plural(sitemaps, "sitemap")}, ${plural(pages, "page")}`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

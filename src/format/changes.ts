@@ -49,12 +49,12 @@ const MARK: Readonly<Record<SitemapChangeKind, string>> = {
  * ```ts
  * import { compareSitemapTrees, sitemapFromString } from "@sitemap/tree";
  * import { changeTabTree } from "./changes.ts";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const url = "https://www.example.com/sitemap.txt";
  * const before = sitemapFromString("https://www.example.com/a\n", { url });
  * const after = sitemapFromString("https://www.example.com/b\n", { url });
- * assert.deepEqual([...changeTabTree(compareSitemapTrees(before, after), "https://www.example.com")], [
+ * deepStrictEqual([...changeTabTree(compareSitemapTrees(before, after), "https://www.example.com")], [
  *   "  /sitemap.txt\n",
  *   "+   /b\n",
  *   "-   /a\n",
@@ -180,12 +180,12 @@ function shortDate(date: Date): string {
  * ```ts
  * import { compareSitemapTrees, sitemapFromString } from "@sitemap/tree";
  * import { changeSummary } from "./changes.ts";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  *
  * const url = "https://www.example.com/sitemap.txt";
  * const before = sitemapFromString("https://www.example.com/a\n", { url });
  * const after = sitemapFromString("https://www.example.com/b\n", { url });
- * assert.deepEqual([...changeSummary(compareSitemapTrees(before, after))], [
+ * deepStrictEqual([...changeSummary(compareSitemapTrees(before, after))], [
  *   "          ADDED  REMOVED  CHANGED  UNAVAILABLE  UNCHANGED\n",
  *   "pages         1        1        0            0          0\n",
  *   "sitemaps      0        0        0            0          1\n",

@@ -26,10 +26,15 @@ export interface FormatTabTreeOptions {
  *
  * @example Print a tree
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { formatTabTree, sitemapFromString } from "@sitemap/tree";
  *
  * const tree = sitemapFromString("https://example.com/a\n", { url: "https://example.com/s.txt" });
- * console.log([...formatTabTree(tree)].join("\n"));
+ * deepStrictEqual([...formatTabTree(tree)], [
+ *   "https://example.com/s.txt",
+ *   "\thttps://example.com/a",
+ * ]);
+ * deepStrictEqual([...formatTabTree(tree, { stripUrl: true })][1], "\t/a");
  * ```
  */
 export function* formatTabTree(

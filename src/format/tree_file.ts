@@ -41,15 +41,15 @@ export interface ReadSitemapTreeFileOptions {
  * import { readSitemapTreeFile } from "./tree_file.ts";
  * import { encodeSitemapTree } from "../snapshot.ts";
  * import { sitemapFromString } from "../sitemap_from_string.ts";
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
  *
  * const tree = sitemapFromString("https://www.example.com/a\n", {
  *   url: "https://www.example.com/sitemap.txt",
  * });
  * const json = new TextEncoder().encode(JSON.stringify(tree) + "\n");
- * assert.deepEqual((await readSitemapTreeFile(json)).toJSON(), tree.toJSON());
- * assert.deepEqual((await readSitemapTreeFile(encodeSitemapTree(tree))).toJSON(), tree.toJSON());
- * await assert.rejects(
+ * deepStrictEqual((await readSitemapTreeFile(json)).toJSON(), tree.toJSON());
+ * deepStrictEqual((await readSitemapTreeFile(encodeSitemapTree(tree))).toJSON(), tree.toJSON());
+ * await rejects(
  *   readSitemapTreeFile(new TextEncoder().encode("<html></html>")),
  *   /^TypeError: Not a snapshot \(ls --save\), a JSON tree \(ls -f json\) or a sitemap: /,
  * );

@@ -273,12 +273,9 @@ function finished(value: void): IteratorResult<SitemapPage, void> {
  * `throw()` end the traversal as a generator's would, and `Iterator.prototype`
  * gives it the same helpers (`map`, `take`, `toArray`, ...).
  *
- * A hand-written `next()` costs less than resuming a generator. Over
- * 1,000,000 packed pages in 20 sources (bench/materialise_bench.ts, run with
- * `deno run`) the generator took ~155 ns per page once warm and ~215 ns
- * (wall; ~260 ns CPU) in the first traversal of a fresh process; this takes
- * ~83 ns warm and ~120 ns (~165 ns CPU) in the first. A page is built only
- * when asked for, so memory stays flat however many pages a traversal visits.
+ * A hand-written `next()` costs less than resuming a generator
+ * (bench/README.md#page-iteration). A page is built only when asked for, so
+ * memory stays flat however many pages a traversal visits.
  */
 class PageIterator extends IteratorBase implements Generator<SitemapPage, void, undefined> {
   /** Null once the traversal has ended. */
@@ -449,10 +446,9 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
    * Decodes the stretch of URL bytes from `#start` that holds the URL ending
    * at `end`, and some more. Stretches stay well below V8's large-object
    * size: such a string is made and dropped young, where one string of a
-   * whole sitemap's URLs (~1.5 MB per 50,000) outlives a few minor
-   * collections, gets promoted, and each promotion grew the young generation
-   * of a long stream (measured: 2.6 M pages from 52 sitemaps grew it to 32
-   * MiB semi-spaces and the heap to ~100 MiB). A page kept by the caller keeps
+   * whole sitemap's URLs outlives a few minor collections, gets promoted,
+   * and each promotion grew the young generation of a long stream
+   * (bench/README.md#memory-freed-early). A page kept by the caller keeps
    * its stretch alive, not its sitemap's text.
    */
   #decodeStretch(end: number): void {
@@ -522,8 +518,7 @@ class PageIterator extends IteratorBase implements Generator<SitemapPage, void, 
  * source, fresh objects for a packed one (nothing cached between traversals).
  *
  * One flat loop serves a whole tree: delegating through one generator per
- * tree level cost more than building the pages (measured: 1,000,000 pages
- * took about twice as long through three levels of `yield*`).
+ * tree level cost more than building the pages (bench/README.md#page-iteration).
  *
  * @param sources The sources, in traversal order; read lazily, one at a time.
  * @returns A generator of the pages: an iterator with a generator's methods and helpers.

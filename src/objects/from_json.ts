@@ -271,14 +271,15 @@ function nodeFromJSON(value: unknown, path: string): AbstractSitemap {
  *
  * @example Round-trip a tree through a string
  * ```ts
- * import { sitemapTreeFromJSON } from "./from_json.ts";
- * import { IndexWebsiteSitemap, InvalidSitemap } from "./sitemap.ts";
+ * import { deepStrictEqual, ok } from "node:assert/strict";
+ * import { IndexWebsiteSitemap, InvalidSitemap, sitemapTreeFromJSON } from "@sitemap/tree/parse";
  *
  * const tree = new IndexWebsiteSitemap("https://example.com/", [
- *   new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap from URL: 404 Not Found"),
+ *   new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap: 404"),
  * ]);
  * const copy = sitemapTreeFromJSON(JSON.parse(JSON.stringify(tree)));
- * copy instanceof IndexWebsiteSitemap; // true
+ * ok(copy instanceof IndexWebsiteSitemap);
+ * deepStrictEqual(copy.toJSON(), tree.toJSON());
  * ```
  */
 export function sitemapTreeFromJSON(json: unknown): AbstractSitemap {

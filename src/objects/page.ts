@@ -83,10 +83,11 @@ export interface SitemapNewsStoryJSON {
  *
  * @example Build a story
  * ```ts
- * import { SitemapNewsStory } from "./page.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { SitemapNewsStory } from "@sitemap/tree/parse";
  *
  * const story = new SitemapNewsStory({ title: "Launch", publicationName: "Example News" });
- * story.genres; // []
+ * deepStrictEqual([story.title, story.publishDate, story.genres], ["Launch", null, []]);
  * ```
  */
 export class SitemapNewsStory {
@@ -130,10 +131,11 @@ export class SitemapNewsStory {
    *
    * @example Serialise
    * ```ts
-   * import { SitemapNewsStory } from "./page.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * import { SitemapNewsStory } from "@sitemap/tree/parse";
    *
-   * new SitemapNewsStory({ title: "T", publishDate: new Date(0) }).toJSON().publishDate;
-   * // "1970-01-01T00:00:00.000Z"
+   * const json = new SitemapNewsStory({ title: "T", publishDate: new Date(0) }).toJSON();
+   * strictEqual(json.publishDate, "1970-01-01T00:00:00.000Z");
    * ```
    */
   toJSON(): SitemapNewsStoryJSON {
@@ -183,9 +185,10 @@ export interface SitemapImageJSON {
  *
  * @example Build an image
  * ```ts
- * import { SitemapImage } from "./page.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { SitemapImage } from "@sitemap/tree/parse";
  *
- * new SitemapImage({ loc: "https://example.com/a.png" }).caption; // null
+ * strictEqual(new SitemapImage({ loc: "https://example.com/a.png" }).caption, null);
  * ```
  */
 export class SitemapImage {
@@ -220,9 +223,12 @@ export class SitemapImage {
    *
    * @example Serialise
    * ```ts
-   * import { SitemapImage } from "./page.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * import { SitemapImage } from "@sitemap/tree/parse";
    *
-   * JSON.stringify(new SitemapImage({ loc: "https://example.com/a.png" }));
+   * const json = new SitemapImage({ loc: "https://example.com/a.png", title: "A" }).toJSON();
+   * strictEqual(json.loc, "https://example.com/a.png");
+   * strictEqual(json.title, "A");
    * ```
    */
   toJSON(): SitemapImageJSON {
@@ -309,10 +315,11 @@ export interface SitemapVideoJSON {
  *
  * @example Build a video
  * ```ts
- * import { SitemapVideo } from "./page.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { SitemapVideo } from "@sitemap/tree/parse";
  *
  * const video = new SitemapVideo({ title: "Grilling steaks", duration: 600 });
- * video.tags; // []
+ * deepStrictEqual([video.title, video.duration, video.tags], ["Grilling steaks", 600, []]);
  * ```
  */
 export class SitemapVideo {
@@ -377,9 +384,10 @@ export class SitemapVideo {
    *
    * @example Serialise
    * ```ts
-   * import { SitemapVideo } from "./page.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * import { SitemapVideo } from "@sitemap/tree/parse";
    *
-   * new SitemapVideo({ live: true }).toJSON().live; // true
+   * strictEqual(new SitemapVideo({ live: true }).toJSON().live, true);
    * ```
    */
   toJSON(): SitemapVideoJSON {
@@ -424,9 +432,11 @@ export interface SitemapAlternateJSON {
  *
  * @example Build an alternate
  * ```ts
- * import { SitemapAlternate } from "./page.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { SitemapAlternate } from "@sitemap/tree/parse";
  *
- * new SitemapAlternate({ hreflang: "de", href: "https://example.com/de/" }).href;
+ * const alternate = new SitemapAlternate({ hreflang: "de", href: "https://example.com/de/" });
+ * strictEqual(alternate.href, "https://example.com/de/");
  * ```
  */
 export class SitemapAlternate {
@@ -452,9 +462,13 @@ export class SitemapAlternate {
    *
    * @example Serialise
    * ```ts
-   * import { SitemapAlternate } from "./page.ts";
+   * import { deepStrictEqual } from "node:assert/strict";
+   * import { SitemapAlternate } from "@sitemap/tree/parse";
    *
-   * new SitemapAlternate({ hreflang: "de", href: "https://example.com/de/" }).toJSON();
+   * deepStrictEqual(
+   *   new SitemapAlternate({ hreflang: "de", href: "https://example.com/de/" }).toJSON(),
+   *   { hreflang: "de", href: "https://example.com/de/" },
+   * );
    * ```
    */
   toJSON(): SitemapAlternateJSON {
@@ -520,11 +534,11 @@ type Source = ExtensionsSource<SitemapNewsStory, SitemapImage, SitemapVideo, Sit
  *
  * @example Build a page
  * ```ts
- * import { SitemapPage } from "./page.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { SitemapPage } from "@sitemap/tree/parse";
  *
  * const page = new SitemapPage({ url: "https://example.com/", changeFrequency: "daily" });
- * page.priority; // 0.5
- * page.images; // []
+ * deepStrictEqual([page.changeFrequency, page.priority, page.images], ["daily", 0.5, []]);
  * ```
  */
 export class SitemapPage {
@@ -629,10 +643,15 @@ export class SitemapPage {
    *
    * @example Serialise
    * ```ts
-   * import { SitemapPage } from "./page.ts";
+   * import { deepStrictEqual } from "node:assert/strict";
+   * import { SitemapPage } from "@sitemap/tree/parse";
    *
-   * new SitemapPage({ url: "https://example.com/", lastModified: new Date(0) }).toJSON();
-   * // { url: "https://example.com/", priority: 0.5, lastModified: "1970-01-01T00:00:00.000Z", ... }
+   * const page = new SitemapPage({ url: "https://example.com/", lastModified: new Date(0) });
+   * const json = page.toJSON();
+   * deepStrictEqual(
+   *   [json.url, json.priority, json.lastModified],
+   *   ["https://example.com/", 0.5, "1970-01-01T00:00:00.000Z"],
+   * );
    * ```
    */
   toJSON(): SitemapPageJSON {

@@ -104,14 +104,14 @@ const NO_PAGES: readonly SitemapPage[] = Object.freeze([]);
  *
  * @example Walk a tree without caring about node types
  * ```ts
- * import { IndexWebsiteSitemap, PagesXMLSitemap } from "./sitemap.ts";
- * import { SitemapPage } from "./page.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { IndexWebsiteSitemap, PagesXMLSitemap, SitemapPage } from "@sitemap/tree/parse";
  *
  * const pages = new PagesXMLSitemap("https://example.com/sitemap.xml", [
  *   new SitemapPage({ url: "https://example.com/" }),
  * ]);
  * const root = new IndexWebsiteSitemap("https://example.com/", [pages]);
- * for (const page of root.allPages()) page.url; // "https://example.com/"
+ * deepStrictEqual([...root.allPages()].map((page) => page.url), ["https://example.com/"]);
  * ```
  */
 export abstract class AbstractSitemap {
@@ -142,12 +142,13 @@ export abstract class AbstractSitemap {
    *
    * @example List a tree's sitemaps
    * ```ts
-   * import { IndexWebsiteSitemap, InvalidSitemap } from "./sitemap.ts";
+   * import { deepStrictEqual } from "node:assert/strict";
+   * import { IndexWebsiteSitemap, InvalidSitemap } from "@sitemap/tree/parse";
    *
    * const root = new IndexWebsiteSitemap("https://example.com/", [
-   *   new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap from URL: 404 Not Found"),
+   *   new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap: 404"),
    * ]);
-   * [...root.allSitemaps()].map((s) => s.type); // ["invalid"]
+   * deepStrictEqual([...root.allSitemaps()].map((s) => s.type), ["invalid"]);
    * ```
    */
   *allSitemaps(): Generator<AbstractSitemap, void, undefined> {
@@ -170,10 +171,17 @@ export abstract class AbstractSitemap {
    *
    * @example Count a tree's pages
    * ```ts
-   * import { IndexWebsiteSitemap } from "./sitemap.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * import { IndexWebsiteSitemap, PagesTextSitemap, SitemapPage } from "@sitemap/tree/parse";
    *
+   * const root = new IndexWebsiteSitemap("https://example.com/", [
+   *   new PagesTextSitemap("https://example.com/a.txt", [
+   *     new SitemapPage({ url: "https://example.com/a" }),
+   *   ]),
+   * ]);
    * let count = 0;
-   * for (const _ of new IndexWebsiteSitemap("https://example.com/", []).allPages()) count++;
+   * for (const _ of root.allPages()) count++;
+   * strictEqual(count, 1);
    * ```
    */
   abstract allPages(): Generator<SitemapPage, void, undefined>;
@@ -186,10 +194,13 @@ export abstract class AbstractSitemap {
    *
    * @example Serialise a tree
    * ```ts
-   * import { InvalidSitemap } from "./sitemap.ts";
+   * import { strictEqual } from "node:assert/strict";
+   * import { InvalidSitemap } from "@sitemap/tree/parse";
    *
-   * JSON.stringify(new InvalidSitemap("https://example.com/x.xml", "Not a sitemap"));
-   * // '{"type":"invalid","url":"https://example.com/x.xml","reason":"Not a sitemap"}'
+   * strictEqual(
+   *   JSON.stringify(new InvalidSitemap("https://example.com/x.xml", "Not a sitemap")),
+   *   '{"type":"invalid","url":"https://example.com/x.xml","reason":"Not a sitemap"}',
+   * );
    * ```
    */
   abstract toJSON(): SitemapJSON;
@@ -200,11 +211,12 @@ export abstract class AbstractSitemap {
  *
  * @example Read the children's lastmod
  * ```ts
- * import { IndexXMLSitemap, InvalidSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { IndexXMLSitemap, InvalidSitemap } from "@sitemap/tree/parse";
  *
  * const child = new InvalidSitemap("https://example.com/a.xml", "Not a sitemap");
  * const index = new IndexXMLSitemap("https://example.com/index.xml", [child], [new Date(0)]);
- * index.subSitemapLastModified[0]; // 1970-01-01T00:00:00.000Z
+ * strictEqual(index.subSitemapLastModified[0]?.toISOString(), "1970-01-01T00:00:00.000Z");
  * ```
  */
 export abstract class AbstractIndexSitemap extends AbstractSitemap {
@@ -297,13 +309,14 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
  *
  * @example Read pages lazily
  * ```ts
- * import { PagesTextSitemap } from "./sitemap.ts";
- * import { SitemapPage } from "./page.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PagesTextSitemap, SitemapPage } from "@sitemap/tree/parse";
  *
  * const node = new PagesTextSitemap("https://example.com/sitemap.txt", [
  *   new SitemapPage({ url: "https://example.com/a" }),
  * ]);
- * node.pageCount; // 1
+ * strictEqual(node.pageCount, 1);
+ * strictEqual(node.pages[0]?.url, "https://example.com/a");
  * ```
  */
 export abstract class AbstractPagesSitemap extends AbstractSitemap {
@@ -416,9 +429,10 @@ function isPageArray(pages: PackedPages | readonly SitemapPage[]): pages is read
  *
  * @example Build a root
  * ```ts
- * import { IndexWebsiteSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { IndexWebsiteSitemap } from "@sitemap/tree/parse";
  *
- * new IndexWebsiteSitemap("https://example.com/", []).type; // "website"
+ * strictEqual(new IndexWebsiteSitemap("https://example.com/", []).type, "website");
  * ```
  */
 export class IndexWebsiteSitemap extends AbstractIndexSitemap {
@@ -463,9 +477,10 @@ export class IndexWebsiteSitemap extends AbstractIndexSitemap {
  *
  * @example Build a robots.txt node
  * ```ts
- * import { IndexRobotsTxtSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { IndexRobotsTxtSitemap } from "@sitemap/tree/parse";
  *
- * new IndexRobotsTxtSitemap("https://example.com/robots.txt", []).type; // "robots"
+ * strictEqual(new IndexRobotsTxtSitemap("https://example.com/robots.txt", []).type, "robots");
  * ```
  */
 export class IndexRobotsTxtSitemap extends AbstractIndexSitemap {
@@ -505,12 +520,12 @@ export class IndexRobotsTxtSitemap extends AbstractIndexSitemap {
    *
    * @example Is a page disallowed?
    * ```ts
-   * import assert from "node:assert/strict";
+   * import { strictEqual } from "node:assert/strict";
    * import { IndexRobotsTxtSitemap } from "./sitemap.ts";
    *
    * const node = new IndexRobotsTxtSitemap("https://example.com/robots.txt", [], undefined,
    *   "User-agent: *\nDisallow: /private/\n");
-   * assert.equal(node.robots.isAllowed("https://example.com/private/a"), false);
+   * strictEqual(node.robots.isAllowed("https://example.com/private/a"), false);
    * ```
    */
   get robots(): RobotsTxt {
@@ -540,9 +555,10 @@ export class IndexRobotsTxtSitemap extends AbstractIndexSitemap {
  *
  * @example Build an index node
  * ```ts
- * import { IndexXMLSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { IndexXMLSitemap } from "@sitemap/tree/parse";
  *
- * new IndexXMLSitemap("https://example.com/sitemap_index.xml", []).type; // "index"
+ * strictEqual(new IndexXMLSitemap("https://example.com/sitemap_index.xml", []).type, "index");
  * ```
  */
 export class IndexXMLSitemap extends AbstractIndexSitemap {
@@ -564,12 +580,14 @@ export class IndexXMLSitemap extends AbstractIndexSitemap {
  *
  * @example Build a urlset node
  * ```ts
- * import { PagesXMLSitemap } from "./sitemap.ts";
- * import { SitemapPage } from "./page.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PagesXMLSitemap, SitemapPage } from "@sitemap/tree/parse";
  *
- * new PagesXMLSitemap("https://example.com/sitemap.xml", [
+ * const node = new PagesXMLSitemap("https://example.com/sitemap.xml", [
  *   new SitemapPage({ url: "https://example.com/" }),
- * ]).pageCount; // 1
+ * ]);
+ * strictEqual(node.type, "urlset");
+ * strictEqual(node.pageCount, 1);
  * ```
  */
 export class PagesXMLSitemap extends AbstractPagesSitemap {
@@ -582,9 +600,10 @@ export class PagesXMLSitemap extends AbstractPagesSitemap {
  *
  * @example Build a text node
  * ```ts
- * import { PagesTextSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PagesTextSitemap } from "@sitemap/tree/parse";
  *
- * new PagesTextSitemap("https://example.com/sitemap.txt", []).type; // "text"
+ * strictEqual(new PagesTextSitemap("https://example.com/sitemap.txt", []).type, "text");
  * ```
  */
 export class PagesTextSitemap extends AbstractPagesSitemap {
@@ -597,9 +616,10 @@ export class PagesTextSitemap extends AbstractPagesSitemap {
  *
  * @example Build an RSS node
  * ```ts
- * import { PagesRSSSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PagesRSSSitemap } from "@sitemap/tree/parse";
  *
- * new PagesRSSSitemap("https://example.com/feed.rss", []).type; // "rss"
+ * strictEqual(new PagesRSSSitemap("https://example.com/feed.rss", []).type, "rss");
  * ```
  */
 export class PagesRSSSitemap extends AbstractPagesSitemap {
@@ -612,9 +632,10 @@ export class PagesRSSSitemap extends AbstractPagesSitemap {
  *
  * @example Build an Atom node
  * ```ts
- * import { PagesAtomSitemap } from "./sitemap.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PagesAtomSitemap } from "@sitemap/tree/parse";
  *
- * new PagesAtomSitemap("https://example.com/feed.atom", []).type; // "atom"
+ * strictEqual(new PagesAtomSitemap("https://example.com/feed.atom", []).type, "atom");
  * ```
  */
 export class PagesAtomSitemap extends AbstractPagesSitemap {
@@ -627,10 +648,14 @@ export class PagesAtomSitemap extends AbstractPagesSitemap {
  *
  * @example Build an invalid node
  * ```ts
- * import { InvalidSitemap } from "./sitemap.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { InvalidSitemap } from "@sitemap/tree/parse";
  *
- * const node = new InvalidSitemap("https://example.com/sitemap.xml", "Unable to fetch sitemap from URL: 404 Not Found");
- * node.pages; // []
+ * const node = new InvalidSitemap("https://example.com/x.xml", "Unable to fetch sitemap: 404");
+ * deepStrictEqual(
+ *   [node.type, node.reason, node.pages],
+ *   ["invalid", "Unable to fetch sitemap: 404", []],
+ * );
  * ```
  */
 export class InvalidSitemap extends AbstractSitemap {

@@ -17,8 +17,8 @@
  * codes, and URL directories such as an image CDN's), or what it shares at
  * both ends with the page's previous string of the same field plus the
  * middle (hreflang alternates usually differ in one language segment).
- * Per 50,000 pages of fixtures/realistic.ts that is ~2 MiB where the table
- * and records took 9.7 MiB.
+ * That is a fraction of what a string table and fixed records took
+ * (bench/README.md#parsing).
  *
  * @module
  */

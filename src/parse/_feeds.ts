@@ -3,8 +3,9 @@
  * 0.3. Each item becomes a page whose news story carries the item's title
  * and date, as ultimate-sitemap-parser does.
  *
- * Only values that are URLs become pages (DESIGN §4): a `<link>` holding
- * escaped HTML markup is not one, and an RSS `<guid>` is one only when it is
+ * Only values that are URLs become pages
+ * (docs/design.md#values-that-are-not-urls): a `<link>` holding escaped
+ * HTML markup is not one, and an RSS `<guid>` is one only when it is
  * an absolute http(s) URL not marked `isPermaLink="false"` (RSS 2.0: a guid
  * is an identifier first; resolving `abc123` against the feed's URL invents a
  * page). Relative links resolve against `xml:base` where the feed sets it
@@ -265,7 +266,8 @@ export class FeedReader implements DocumentReader {
   /** A link's page URL, or null when it is empty, markup, or not http(s). */
   #pageUrl(raw: string, base: URL | null): string | null {
     const url = MARKUP.test(raw) ? null : resolvePageUrl(raw, base);
-    // Counted for the document's warning when it is prose or markup (DESIGN §4).
+    // Counted for the document's warning when it is prose or markup
+    // (docs/design.md#values-that-are-not-urls).
     if (url === null) this.#builder.noteDropped(raw);
     return url;
   }

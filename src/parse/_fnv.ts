@@ -7,8 +7,8 @@
  *
  * The loops write the prime (0x01000193) as a literal: an exported or
  * imported constant read in a loop is a module-cell load a step, which
- * slowed the plain urlset shapes of bench/shapes.ts (bench/README.md,
- * "Shared parse modules").
+ * slowed the plain urlset shapes of bench/shapes.ts
+ * (bench/README.md#shared-parse-modules).
  *
  * @module
  */
@@ -33,7 +33,7 @@ export function fnv1a(b: Uint8Array, a: number, e: number, h: number = FNV_BASIS
 /**
  * FNV-1a over `b[a, e)` four bytes a step, then byte by byte: `view` is a
  * DataView of the same bytes, whose word reads compile to one load each
- * (see bench/README.md on the pages builder's hashing).
+ * (bench/README.md#parsing).
  *
  * @param view A DataView of `b`'s bytes.
  * @param b The bytes.

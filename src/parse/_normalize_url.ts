@@ -17,7 +17,10 @@
 
 /** The normaliser cannot decide: ask `URL.parse`. */
 export const DECLINE = -1;
-/** The value is not an http(s) URL (or not a URL at all, DESIGN §4): drop it. */
+/**
+ * The value is not an http(s) URL, or not a URL at all
+ * (docs/design.md#values-that-are-not-urls): drop it.
+ */
 export const NOT_HTTP = -2;
 /** Internal: tabs, newlines or entity references to remove first. */
 const RESTART = -3;
@@ -76,7 +79,7 @@ const C_TAB_NL = 1; // removed anywhere
 const C_SLASH = 2; // `/` or `\`: a separator in special URLs
 const C_END_PATH = 3; // `?` or `#`
 const C_AMP = 4; // an entity reference in raw XML
-const C_REJECT = 5; // `<`, `>`, `"`: in a relative value markup or prose, never a URL (DESIGN §4)
+const C_REJECT = 5; // `<`, `>`, `"`: in a relative value markup or prose, never a URL
 const C_SPACE = 6; // space or form feed: whitespace, percent-encoded in absolute URLs
 const C_ENCODE = 7; // percent-encoded
 const C_HIGH = 8; // non-ASCII: UTF-8, percent-encoded byte by byte
@@ -125,7 +128,7 @@ let work = new Uint8Array(1024);
 /**
  * Normalises the URL in `src[a, b)` into `out` from `o`, as
  * `URL.parse(value.trim(), base).href` would (fragment dropped unless
- * {@linkcode KEEP_FRAGMENT}), with DESIGN §4's rule that a relative value
+ * {@linkcode KEEP_FRAGMENT}), with the rule that a relative value
  * holding whitespace, `<`, `>`, `"` or `\`, or with a `:` in its first
  * segment, is not a URL (`isNotUrl` in _url.ts).
  * `out` must have {@linkcode normalizedRoom} bytes from `o`.
@@ -338,7 +341,7 @@ function copy(from: Uint8Array, out: Uint8Array, o: number): number {
  *
  * One function on purpose: each split tried (the scheme, the authority and
  * the relative forms in functions of their own) slowed some URL rows of
- * bench/shapes.ts (bench/README.md, "Shared parse modules").
+ * bench/shapes.ts (bench/README.md#shared-parse-modules).
  */
 function parse(
   s: Uint8Array,
@@ -378,7 +381,8 @@ function parse(
     }
   }
   const relative = https === -1;
-  // DESIGN §4: a relative value with whitespace inside is prose, not a path.
+  // A relative value with whitespace inside is prose, not a path
+  // (docs/design.md#values-that-are-not-urls).
   if (relative && cleaned) return NOT_HTTP;
   let authority = -1;
   if (!relative) {

@@ -8,13 +8,13 @@
  * place in the output buffer; lastmods are parsed from bytes the same way.
  * Duplicates are found once, at the end, by a stable radix sort of the
  * entries by hash (a few sequential passes; a hash table's random probes
- * into a megabyte-sized table cost more, about 20% of the builder's time).
- * Measured on a 50,000-URL sitemap, `charCodeAt` loops and regular expressions over
- * substrings of a large decoded chunk cost several times more than this,
- * and V8's own string hashing (a `Set<string>`) about as much as
- * tokenizing. Nothing of the document is retained past a batch: V8
- * substrings point into the chunk they were cut from, so holding them until
- * the end would keep the whole decoded document alive.
+ * into a megabyte-sized table cost more). `charCodeAt` loops and regular
+ * expressions over substrings of a large decoded chunk cost several times
+ * more than this, and V8's own string hashing (a `Set<string>`) about as
+ * much as tokenizing (bench/README.md#parsing). Nothing of the document is
+ * retained past a batch: V8 substrings point into the chunk they were cut
+ * from, so holding them until the end would keep the whole decoded document
+ * alive.
  *
  * @module
  */
@@ -166,7 +166,7 @@ interface Working {
 /**
  * The last finished builder's working arrays, for the next one: a worker
  * parses file after file, and writing to freshly allocated memory costs a
- * page fault per 4 KiB, about as much as copying it (~0.6 ms per MB here).
+ * page fault per 4 KiB, about as much as copying it (bench/README.md#parsing).
  * At most {@linkcode POOL_MAX_BYTES} of URL bytes are kept.
  */
 let pool: Working | null = null;
@@ -193,7 +193,10 @@ export interface BuiltPages {
    * compared, so a duplicate or invalid one among them counts too).
    */
   readonly found: number;
-  /** How many values were dropped for not being URLs (DESIGN §4), with the first; null for none. */
+  /**
+   * How many values were dropped for not being URLs (docs/design.md#values-that-are-not-urls),
+   * with the first; null for none.
+   */
   readonly warning: string | null;
 }
 
@@ -500,8 +503,9 @@ export class PackedPagesBuilder {
 
   /**
    * Counts, for {@linkcode BuiltPages.warning}, a value that did not resolve
-   * to a page URL, when it is prose or markup rather than a URL (DESIGN §4);
-   * readers that resolve their own values (feeds) call it.
+   * to a page URL, when it is prose or markup rather than a URL
+   * (docs/design.md#values-that-are-not-urls); readers that resolve their
+   * own values (feeds) call it.
    *
    * @param raw The value as read.
    */

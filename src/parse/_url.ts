@@ -63,8 +63,9 @@ export function isNotUrlReference(relative: string): boolean {
 
 /**
  * Whether a trimmed value is prose, markup or malformed rather than a URL
- * (DESIGN §4): it is relative (no scheme, once control characters at its
- * ends and tabs and newlines are removed as the URL parser removes them) and
+ * (docs/design.md#values-that-are-not-urls): it is relative (no scheme, once
+ * control characters at its ends and tabs and newlines are removed as the URL
+ * parser removes them) and
  * holds whitespace, `<`, `>` or `"`, or is no URL reference
  * ({@linkcode isNotUrlReference}); or it is only control characters. Such
  * values are dropped, never resolved against the sitemap's URL. An absolute
@@ -153,7 +154,7 @@ export function resolvePageUrl(raw: string, base: URL | null): string | null {
   return parseSlow(trimmed, base, true);
 }
 
-/** `URL.parse` for what the normaliser declines, with DESIGN §4's rule. */
+/** `URL.parse` for what the normaliser declines, with the not-a-URL rule ({@linkcode isNotUrl}). */
 function parseSlow(trimmed: string, base: URL | null, fragment: boolean): string | null {
   if (isNotUrl(trimmed)) return null;
   const url = base === null ? URL.parse(trimmed) : URL.parse(trimmed, base);

@@ -4,7 +4,8 @@
  * `<changefreq>` and `<priority>`. It reads the bytes in place, without
  * decoding the document to text or tokenizing it, and hands each `<loc>`'s
  * bytes straight to the page builder, which copies and checks them where
- * they land; a 4 MB sitemap costs a few milliseconds instead of ~50.
+ * they land, in a fraction of the general path's time
+ * (bench/parse_bench.ts: bench/README.md#other-figures).
  *
  * It accepts a strict subset of what the general path (decoder, tokenizer,
  * {@linkcode UrlsetReader}) reads, and for that subset gives the same result:
@@ -65,7 +66,7 @@ function wordOf(s: string): number {
 }
 
 // The common tags compared four bytes at a time: `at()`'s loop over a
-// pattern was ~10% of the reader.
+// pattern was a noticeable share of the reader (bench/README.md#parsing).
 const W_LOC = wordOf("loc>");
 const W_END_LOC = wordOf("/loc");
 const W_LAST = wordOf("last");
@@ -148,7 +149,7 @@ function readEntries(
  * in locals: this reads nearly every large sitemap, and both going through
  * element names (`_urlset_bytes.ts`) and splitting this loop into a function
  * per tag with the values in an object cost the plain rows of
- * bench/shapes.ts (bench/README.md, "Shared parse modules").
+ * bench/shapes.ts (bench/README.md#shared-parse-modules).
  */
 function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: number): number {
   const copyNow = since !== since;

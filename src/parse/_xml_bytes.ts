@@ -143,8 +143,8 @@ function closingQuote(b: Uint8Array, from: number, n: number, quote: number): nu
  * The tokenizer's `scanAttributes` (_tokenizer.ts) is the same grammar over
  * a decoded string, resumable at a chunk's end. They stay two: one body for
  * both, recording offsets for the tokenizer to cut its strings from, slowed
- * the general path on attribute-heavy documents (bench/README.md, "Shared
- * parse modules"). The differential tests and fuzzers hold them together.
+ * the general path on attribute-heavy documents
+ * (bench/README.md#shared-parse-modules). The differential tests and fuzzers hold them together.
  */
 export function scanAttributes(b: Uint8Array, from: number, out: number[] | null): number {
   const n = Math.min(b.length, from + MAX_MARKUP);

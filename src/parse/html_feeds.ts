@@ -20,10 +20,10 @@ export const MAX_FEED_LINKS = 20;
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { decodeHtml } from "./html_feeds.ts";
  *
- * assert.equal(decodeHtml(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), "text/html; charset=latin1"), "café");
+ * strictEqual(decodeHtml(new Uint8Array([0x63, 0x61, 0x66, 0xe9]), "text/html; charset=latin1"), "café");
  * ```
  */
 export function decodeHtml(bytes: Uint8Array, contentType: string | null): string {
@@ -66,14 +66,14 @@ const NAMED_REFERENCES: Readonly<Record<string, string>> = {
  *
  * @example One RSS feed
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { findFeedLinks } from "./html_feeds.ts";
  *
  * const feeds = findFeedLinks(
  *   `<head><LINK type='application/rss+xml' REL=alternate href="/feed?a=1&amp;b=2"></head>`,
  *   "https://example.com/",
  * );
- * assert.deepEqual(feeds, ["https://example.com/feed?a=1&b=2"]);
+ * deepStrictEqual(feeds, ["https://example.com/feed?a=1&b=2"]);
  * ```
  */
 export function findFeedLinks(html: string, pageUrl: string, max = MAX_FEED_LINKS): string[] {

@@ -89,6 +89,7 @@ function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
  *
  * @example Reading a small urlset
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parseSitemap } from "./parse_sitemap.ts";
  *
  * const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -97,7 +98,10 @@ function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
  * const result = parseSitemap(new TextEncoder().encode(xml), {
  *   url: "https://www.example.com/sitemap.xml",
  * });
- * if (result.kind === "pages") console.log(result.pages.count); // 1
+ * deepStrictEqual(
+ *   [result.kind, result.kind === "pages" ? result.pages.count : 0],
+ *   ["pages", 1],
+ * );
  * ```
  *
  * @param bytes The document's bytes, decompressed.

@@ -267,6 +267,21 @@ function isRobotsTxtPath(path: string): boolean {
  *
  * Rules are compiled when it is built, so {@linkcode RobotsTxt.isAllowed}
  * walks the URL's path once whatever the number of rules.
+ *
+ * @example One file, read for two crawlers
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { RobotsTxt } from "@sitemap/tree/parse";
+ *
+ * const robots = new RobotsTxt(
+ *   "User-agent: *\nDisallow: /search\n\nUser-agent: Googlebot\nAllow: /\n\n" +
+ *     "Sitemap: https://example.com/sitemap.xml\n",
+ *   "https://example.com/robots.txt",
+ * );
+ * deepStrictEqual(robots.sitemaps, ["https://example.com/sitemap.xml"]);
+ * strictEqual(robots.isAllowed("https://example.com/search?q=a"), false);
+ * strictEqual(robots.isAllowed("https://example.com/search?q=a", "Googlebot/2.1"), true);
+ * ```
  */
 export class RobotsTxt {
   /** The robots.txt URL it was read from, or null when none was given. */
@@ -345,11 +360,11 @@ export class RobotsTxt {
    *
    * @example The line that blocks a page
    * ```ts
-   * import assert from "node:assert/strict";
+   * import { deepStrictEqual } from "node:assert/strict";
    * import { parseRobotsTxt } from "./robots_txt.ts";
    *
    * const robots = parseRobotsTxt("User-agent: *\nDisallow: /private/\n");
-   * assert.deepEqual(robots.matchingRule("https://example.com/private/a"), {
+   * deepStrictEqual(robots.matchingRule("https://example.com/private/a"), {
    *   allow: false,
    *   pattern: "/private/",
    *   line: 2,
@@ -375,12 +390,12 @@ export class RobotsTxt {
    *
    * @example An empty Disallow disallows nothing
    * ```ts
-   * import assert from "node:assert/strict";
+   * import { strictEqual } from "node:assert/strict";
    * import { parseRobotsTxt } from "./robots_txt.ts";
    *
    * const robots = parseRobotsTxt("User-agent: *\nDisallow:\n\nUser-agent: BadBot\nDisallow: /\n");
-   * assert.equal(robots.disallowsAny(), false);
-   * assert.equal(robots.disallowsAny("BadBot"), true);
+   * strictEqual(robots.disallowsAny(), false);
+   * strictEqual(robots.disallowsAny("BadBot"), true);
    * ```
    */
   disallowsAny(userAgent: string = "*"): boolean {
@@ -408,15 +423,15 @@ export class RobotsTxt {
    *
    * @example Longest match, Allow on a tie
    * ```ts
-   * import assert from "node:assert/strict";
+   * import { strictEqual } from "node:assert/strict";
    * import { parseRobotsTxt } from "./robots_txt.ts";
    *
    * const robots = parseRobotsTxt(
    *   "User-agent: *\nDisallow: /shop/\nAllow: /shop/catalog\n\nUser-agent: Googlebot\nDisallow: /\n",
    * );
-   * assert.equal(robots.isAllowed("https://example.com/shop/cart"), false);
-   * assert.equal(robots.isAllowed("https://example.com/shop/catalog/1"), true);
-   * assert.equal(robots.isAllowed("https://example.com/", "Googlebot/2.1"), false);
+   * strictEqual(robots.isAllowed("https://example.com/shop/cart"), false);
+   * strictEqual(robots.isAllowed("https://example.com/shop/catalog/1"), true);
+   * strictEqual(robots.isAllowed("https://example.com/", "Googlebot/2.1"), false);
    * ```
    */
   isAllowed(url: string | URL, userAgent: string = "*"): boolean {
@@ -435,12 +450,12 @@ export class RobotsTxt {
    *
    * @example The agent's own value, then the `*` group's
    * ```ts
-   * import assert from "node:assert/strict";
+   * import { strictEqual } from "node:assert/strict";
    * import { parseRobotsTxt } from "./robots_txt.ts";
    *
    * const robots = parseRobotsTxt("User-agent: *\nCrawl-delay: 2\n\nUser-agent: slowbot\nCrawl-delay: 10\n");
-   * assert.equal(robots.crawlDelay("slowbot/1.0"), 10);
-   * assert.equal(robots.crawlDelay("my-bot/1.0"), 2);
+   * strictEqual(robots.crawlDelay("slowbot/1.0"), 10);
+   * strictEqual(robots.crawlDelay("my-bot/1.0"), 2);
    * ```
    */
   crawlDelay(userAgent: string = "*"): number | null {
@@ -462,15 +477,15 @@ export class RobotsTxt {
  *
  * @example Sitemaps and rules
  * ```ts
- * import assert from "node:assert/strict";
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { parseRobotsTxt } from "@sitemap/tree/parse";
  *
  * const robots = parseRobotsTxt(
  *   "User-agent: *\nDisallow: /search\n\nSitemap: /sitemap.xml\n",
  *   "https://www.example.com/robots.txt",
  * );
- * assert.deepEqual(robots.sitemaps, ["https://www.example.com/sitemap.xml"]);
- * assert.equal(robots.isAllowed("https://www.example.com/search?q=x"), false);
+ * deepStrictEqual(robots.sitemaps, ["https://www.example.com/sitemap.xml"]);
+ * strictEqual(robots.isAllowed("https://www.example.com/search?q=x"), false);
  * ```
  */
 export function parseRobotsTxt(text: string, url?: string | URL): RobotsTxt {

@@ -19,6 +19,8 @@ import {
   siteSummary,
 } from "../format/site_record.ts";
 import { siteKey } from "../_site_key.ts";
+import { errorMessage } from "../_error_message.ts";
+import { DEFAULTS } from "../options.ts";
 import { SnapshotStore } from "../snapshot_store.ts";
 
 export { siteKey };
@@ -95,6 +97,15 @@ export interface SiteJobData {
  *
  * @param homepage A homepage as given.
  * @returns The job id.
+ *
+ * @example Two spellings, one job
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { siteJobId } from "@sitemap/tree/bullmq";
+ *
+ * strictEqual(siteJobId("HTTPS://Example.com/blog"), "https%3A%2F%2Fexample.com%2F");
+ * strictEqual(siteJobId("https://example.com/"), siteJobId("https://EXAMPLE.com/?x=1"));
+ * ```
  */
 export function siteJobId(homepage: string): string {
   return encodeURIComponent(siteKey(homepage));
@@ -121,6 +132,26 @@ export interface EnqueueSitesOptions {
  * @param homepages The homepages, any iterable or async iterable.
  * @param options Batch size and attempts.
  * @returns How many homepages were offered, and how many were new jobs.
+ *
+ * @example A second enqueue adds nothing
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { enqueueSites, type SiteQueue } from "@sitemap/tree/bullmq";
+ *
+ * // A stand-in for a BullMQ `Queue`, which keeps its jobs in Redis.
+ * const jobs = new Map<string, unknown>();
+ * const queue: SiteQueue = {
+ *   getJob: (id) => Promise.resolve(jobs.get(id)),
+ *   addBulk: (batch) => {
+ *     for (const job of batch) if (!jobs.has(job.opts.jobId)) jobs.set(job.opts.jobId, job);
+ *     return Promise.resolve();
+ *   },
+ * };
+ *
+ * const sites = ["https://a.example/", "https://b.example/"];
+ * deepStrictEqual(await enqueueSites(queue, sites, { attempts: 5 }), { offered: 2, added: 2 });
+ * deepStrictEqual(await enqueueSites(queue, sites), { offered: 2, added: 0 });
+ * ```
  */
 export async function enqueueSites(
   queue: SiteQueue,
@@ -194,13 +225,44 @@ class SiteSinkError extends UnrecoverableError {
  * @returns The sink.
  * @throws {Error} When `dir` cannot be created or written (a test file is written and removed),
  * so a worker stops before it crawls anything it could not keep.
+ *
+ * @example One file per site
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+ * import { tmpdir } from "node:os";
+ * import { join } from "node:path";
+ * import { directorySink } from "@sitemap/tree/bullmq";
+ *
+ * const dir = mkdtempSync(join(tmpdir(), "sites-"));
+ * const sink = directorySink(dir);
+ * await sink.write(
+ *   {
+ *     homepage: "https://a.example/",
+ *     status: "no-sitemaps",
+ *     reason: "no sitemap found",
+ *     sitemaps: 0,
+ *     invalidSitemaps: 0,
+ *     pages: 0,
+ *     distinctPages: 0,
+ *     bytes: 0,
+ *     requests: 1,
+ *     ms: 5,
+ *   },
+ *   [],
+ * );
+ * deepStrictEqual(readdirSync(dir), ["https%3A%2F%2Fa.example%2F.ndjson"]);
+ * const line = JSON.parse(readFileSync(join(dir, "https%3A%2F%2Fa.example%2F.ndjson"), "utf8"));
+ * deepStrictEqual([line.site, line.summary.status], ["https://a.example/", "no-sitemaps"]);
+ * rmSync(dir, { recursive: true });
+ * ```
  */
 export function directorySink(dir: string): SiteSink {
   try {
     mkdirSync(dir, { recursive: true });
     writeWhole(join(dir, ".sitemap-tree-write-test"), "", true);
   } catch (error) {
-    throw new Error(`Cannot write to ${dir}: ${messageOf(error)}`, { cause: error });
+    throw new Error(`Cannot write to ${dir}: ${errorMessage(error)}`, { cause: error });
   }
   return {
     write(summary, pageLines): Promise<void> {
@@ -210,7 +272,7 @@ export function directorySink(dir: string): SiteSink {
         writeWhole(file, [...pageLines, siteEndLine(summary)].join(""), false);
       } catch (error) {
         return Promise.reject(
-          new Error(`Cannot write ${file}: ${messageOf(error)}`, { cause: error }),
+          new Error(`Cannot write ${file}: ${errorMessage(error)}`, { cause: error }),
         );
       }
       return Promise.resolve();
@@ -305,6 +367,23 @@ export interface SiteWorker {
  * @returns The worker.
  * @throws {TypeError} When neither `sink` nor `outDir` is given, or an option is wrong.
  * @throws {Error} When `outDir` cannot be written.
+ *
+ * @example Start, hear that Redis is missing, stop
+ * ```ts
+ * import { match, strictEqual } from "node:assert/strict";
+ * import { startSiteWorker } from "@sitemap/tree/bullmq";
+ *
+ * // Nothing listens on port 1: the worker reports it as `error` events and keeps trying.
+ * const site = startSiteWorker({
+ *   connection: { host: "127.0.0.1", port: 1 },
+ *   sink: { write: () => Promise.resolve() },
+ * });
+ * const error = await new Promise<Error>((resolve) => site.worker.on("error", resolve));
+ * match(error.message, /ECONNREFUSED/);
+ * strictEqual(site.inHand, 0);
+ * // `force`: stop at once, without a word to Redis.
+ * strictEqual((await site.close({ force: true })).handedBack, 0);
+ * ```
  */
 export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
   const {
@@ -351,13 +430,13 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
         try {
           await sink.write(summary, sitePageLines(result));
         } catch (error) {
-          throw new SiteSinkError(messageOf(error), error);
+          throw new SiteSinkError(errorMessage(error), error);
         }
         try {
           await comparison?.save();
         } catch (error) {
           throw new SiteSinkError(
-            `Cannot write the state ${comparison!.file}: ${messageOf(error)}`,
+            `Cannot write the state ${comparison!.file}: ${errorMessage(error)}`,
             error,
           );
         }
@@ -369,7 +448,7 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
     {
       ...workerOptions,
       connection: connection as ConnectionOptions,
-      concurrency: siteConcurrency ?? 16,
+      concurrency: siteConcurrency ?? DEFAULTS.siteConcurrency,
     },
   );
   return {
@@ -398,8 +477,4 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
       return { handedBack };
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

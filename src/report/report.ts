@@ -1,6 +1,6 @@
 /**
  * `reportHtml()`: a sitemap tree as one self-contained HTML page a person
- * can read, print or send on (DESIGN.md §10).
+ * can read, print or send on (docs/design.md#the-report).
  *
  * @module
  */
@@ -284,14 +284,14 @@ function sectionsSection(sections: readonly SitemapSection[], origin: string, de
  * @example A report of one sitemap
  * ```ts
  * import { reportHtml, sitemapFromString } from "@sitemap/tree";
- * import assert from "node:assert/strict";
+ * import { ok } from "node:assert/strict";
  *
  * const tree = sitemapFromString("https://example.com/a\nhttps://example.com/b\n", {
  *   url: "https://example.com/sitemap.txt",
  * });
  * const page = reportHtml(tree, { now: new Date("2026-01-01T00:00:00Z") });
- * assert.ok(page.startsWith("<!doctype html>"));
- * assert.ok(page.includes("https://example.com/sitemap.txt"));
+ * ok(page.startsWith("<!doctype html>"));
+ * ok(page.includes("https://example.com/sitemap.txt"));
  * ```
  */
 export function reportHtml(tree: AbstractSitemap, options: ReportHtmlOptions = {}): string {

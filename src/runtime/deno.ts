@@ -114,7 +114,7 @@ const clients = new Map<string, Deno.HttpClient>();
 /**
  * An HTTP client of its own, whose connections {@linkcode Connections.close}
  * ends: Deno's shared fetch keeps idle connections to every host for 90 s,
- * which over 1,000 sites of a batch held ~100 MiB (bench/batch.ts).
+ * which add up over a batch of many sites (bench/README.md#batch-memory).
  */
 export function openConnections(): Connections {
   const client = Deno.createHttpClient({});

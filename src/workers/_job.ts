@@ -116,6 +116,7 @@ export type WorkerReply =
  *
  * @example Parse a plain robots.txt body
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { runParseJob } from "./_job.ts";
  *
  * const outcome = await runParseJob({
@@ -126,7 +127,10 @@ export type WorkerReply =
  *   contentType: "text/plain",
  *   maxSitemapBytes: 52_428_800,
  * });
- * console.log(outcome.result.kind);
+ * deepStrictEqual(
+ *   outcome.result.kind === "index" ? outcome.result.children.map((child) => child.url) : [],
+ *   ["https://example.com/sitemap.xml"],
+ * );
  * ```
  */
 export async function runParseJob(
@@ -159,10 +163,10 @@ export async function runParseJob(
       contentType: job.contentType,
       checkpoint,
     });
-    // Freed now (its buffer detached): a worker inflating twenty 4.2 MB
-    // sitemaps otherwise held up to ~70 MB of dead documents until it
-    // collected (peak RSS +72 MiB; +5 MiB freed here, Deno 2.9.6). A small
-    // output may share a pooled slab; zlib's sized chunk is one byte longer.
+    // Freed now (its buffer detached): a worker inflating sitemap after
+    // sitemap otherwise held dead documents until it collected
+    // (bench/README.md#memory-freed-early). A small output may share a
+    // pooled slab; zlib's sized chunk is one byte longer.
     // Read before detachBuffer(): a detached view has length 0.
     const size = bytes.byteLength;
     if (inflated.gzipped) detachBuffer(bytes, { slackBytes: 1, minBytes: 1 << 16 });

@@ -99,15 +99,18 @@ export interface StoppedJob {
 
 /**
  * The default number of parse workers: one per core, at most 4. More workers
- * than cores made the calling thread's lag worse in measurements.
+ * than cores made the calling thread's lag worse (bench/README.md#the-calling-threads-event-loop).
  *
  * @returns A worker count of at least 1.
  *
  * @example Size a pool to the machine
  * ```ts
+ * import { ok } from "node:assert/strict";
  * import { createParsePool, defaultWorkerCount } from "./_parse_pool.ts";
  *
- * const pool = createParsePool({ workers: defaultWorkerCount(), jobTimeoutMs: 60_000 });
+ * const workers = defaultWorkerCount();
+ * ok(workers >= 1 && workers <= 4);
+ * const pool = createParsePool({ workers, jobTimeoutMs: 60_000 });
  * pool.close();
  * ```
  */
@@ -127,6 +130,7 @@ export function defaultWorkerCount(): number {
  *
  * @example Parse a body on a worker
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { createParsePool } from "./_parse_pool.ts";
  *
  * const pool = createParsePool({ workers: 1, jobTimeoutMs: 60_000 });
@@ -139,7 +143,7 @@ export function defaultWorkerCount(): number {
  *     contentType: "text/plain",
  *     maxSitemapBytes: 52_428_800,
  *   });
- *   console.log(outcome.result.kind);
+ *   deepStrictEqual([outcome.result.kind, outcome.decompressedBytes], ["pages", 44]);
  * } finally {
  *   pool.close();
  * }
@@ -188,11 +192,10 @@ function invalidOutcome(reason: string): ParseOutcome {
 
 /**
  * Resolves after the timers and I/O callbacks already due have run. A parse
- * on the calling thread holds it for the whole document (~25-30 ms per 4 MB
- * urlset); without a turn of the event loop between documents, bodies that
- * had already arrived were parsed back to back in one chain of promise
- * callbacks, and the caller's timers waited for all of them (measured:
- * 2.6 M pages streamed with `workers: 0` held Bun's event loop 1.2 s).
+ * on the calling thread holds it for the whole document; without a turn of
+ * the event loop between documents, bodies that had already arrived were
+ * parsed back to back in one chain of promise callbacks, and the caller's
+ * timers waited for all of them (bench/README.md#the-calling-threads-event-loop).
  */
 function afterTimers(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -320,7 +323,7 @@ class WorkerPool implements ParsePool {
     clearTimeout(this.#warmTimer);
     this.#settleReady();
     for (const slot of this.#slots) {
-      // Terminating does not interrupt a parse (Deno 2.9.6): the flag does.
+      // Terminating does not interrupt a parse (Deno): the flag does.
       if (slot.cancel !== null) Atomics.store(slot.cancel, 0, CANCEL_ALL);
       const task = this.#release(slot);
       this.#retire(slot);
@@ -341,10 +344,10 @@ class WorkerPool implements ParsePool {
       return;
     }
     // The next worker starts once this one is loaded and idle (#warmNext):
-    // starting one holds this thread ~25-35 ms in Deno, and a second
-    // isolate loading beside the first held back the first one's first job
-    // (a call's first sitemap waited for both; bench/hostile.ts, gzip-bomb
-    // with pool 0). A job that finds no idle worker starts one at once anyway.
+    // starting one holds this thread, and a second isolate loading beside
+    // the first held back the first one's first job (a call's first sitemap
+    // waited for both; bench/README.md#workers-start-up-warm-up-and-cancellation).
+    // A job that finds no idle worker starts one at once anyway.
     this.#warmPending = this.#slots.length < this.#maxWorkers;
   }
 

@@ -42,21 +42,35 @@ export function setCallingThreadWarmUp(warmUp: CallingThreadWarmUp): void {
  * closing its own.
  *
  * Starting a worker holds the calling thread while the runtime sets it up
- * (measured ~25–35 ms per worker in Deno 2.9, ~4 ms in Bun); a program that
+ * (tens of milliseconds per worker in Deno:
+ * bench/README.md#workers-start-up-warm-up-and-cancellation); a program that
  * reads sitemaps while serving other work, or reads many sites one after
  * another, pays that once here, at start-up, rather than in every call.
  * The workers start at once. They keep the process alive until
  * {@linkcode SitemapParserPool.close} (or `using`) ends them.
  *
  * @example Share the workers between calls
- * ```ts ignore
- * import { SitemapParserPool, sitemapTreeForHomepage } from "@sitemap/tree";
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { SitemapParserPool, sitemapTreeForSitemap } from "@sitemap/tree";
  *
- * using pool = new SitemapParserPool();
- * for (const site of ["https://a.example/", "https://b.example/"]) {
- *   const tree = await sitemapTreeForHomepage(site, { pool });
- *   console.log(site, [...tree.allPages()].length);
+ * // Two sitemaps served from memory (leave `fetch` out to use the network).
+ * const site = new Map([
+ *   ["https://a.example/sitemap.txt", "https://a.example/1\nhttps://a.example/2\n"],
+ *   ["https://b.example/sitemap.txt", "https://b.example/1\n"],
+ * ]);
+ * const fetch = (input: RequestInfo | URL): Promise<Response> => {
+ *   const body = site.get(input instanceof Request ? input.url : String(input));
+ *   return Promise.resolve(new Response(body ?? null, { status: body === undefined ? 404 : 200 }));
+ * };
+ *
+ * using pool = new SitemapParserPool({ workers: 1 });
+ * const pages: number[] = [];
+ * for (const url of ["https://a.example/sitemap.txt", "https://b.example/sitemap.txt"]) {
+ *   const tree = await sitemapTreeForSitemap(url, { fetch, pool });
+ *   pages.push([...tree.allPages()].length);
  * }
+ * deepStrictEqual(pages, [2, 1]);
  * ```
  */
 export class SitemapParserPool implements Disposable {
@@ -86,7 +100,7 @@ export class SitemapParserPool implements Disposable {
   /**
    * Resolves once every worker has started and warmed up (each parses
    * ~28,500 synthetic URLs so that the runtime has compiled the parser;
-   * ~0.3-0.5 s on 2 cores) and the runtime has loaded its fetch
+   * well under a second) and the runtime has loaded its fetch
    * implementation (Deno loads it on first use), so that a program can
    * finish its start-up before it begins reading sitemaps. A call made
    * sooner is not held up: a worker stops warming up at its first job.

@@ -87,8 +87,9 @@ function uniqueBuffers(buffers: readonly ArrayBuffer[]): ArrayBuffer[] {
 /**
  * Runs parse jobs over synthetic gzipped urlsets, in slices, until the first
  * real job arrives, so that V8 has compiled the parser's hot code before
- * real sitemaps come: a fresh worker's first sitemaps ran 2-7x slower than
- * later ones while V8 was still compiling the packer. The jobs take the same
+ * real sitemaps come: a fresh worker's first sitemaps ran several times
+ * slower than later ones while V8 was still compiling the packer
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation). The jobs take the same
  * path as real ones (gzip, the inflater's buffers, the byte-level reader,
  * duplicate search, packing). Each slice is a few milliseconds once compiled
  * and the loop yields between slices, so a job (a gzip bomb, say) waits for
@@ -116,7 +117,7 @@ async function warmUp(slices: readonly number[]): Promise<void> {
       maxSitemapBytes: 50 << 20,
     });
     // Freed now: left to the collector, the slices' buffers stayed
-    // allocated (~12 MB a worker after the warm-up, measured).
+    // allocated after the warm-up (bench/README.md#memory-freed-early).
     detachBuffer(bytes);
     if (result.kind === "pages") detachPackedPages(result.pages);
   }
@@ -161,10 +162,9 @@ const LIGHT_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000,
 /**
  * URLs per slice of a `SitemapParserPool`'s workers, started ahead
  * of calls (~28,500 in all). The light warm-up left V8's optimising tier for
- * the first real sitemaps: 20 of 50,000 URLs after it still cost ~0.25 s of
- * compilation on V8's helper threads (measured on 2 cores: first crawl 0.80
- * s, the same crawl again 0.55-0.6 s, 0.71 s after this warm-up; 66,000 URLs
- * did no better and cost ~8 MiB more).
+ * the first real sitemaps, whose compilation on V8's helper threads then
+ * competed with the crawl; a longer warm-up did no better and cost memory
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  */
 const FULL_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 2000, ...Array<number>(6).fill(4000)];
 
@@ -172,7 +172,8 @@ const FULL_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 2000, ...Array<number>(6
  * Lowers this worker thread's scheduling priority (nice 10) where the system
  * sets it per thread (Linux), so that the calling thread's event loop gets a
  * core as soon as it has work: with two workers busy on two cores, its timers
- * ran up to ~7 ms late from scheduling alone (measured; ~2 ms at nice 10).
+ * ran late from scheduling alone, less so at nice 10
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  * The workers lose nothing while that thread is idle. Best effort and
  * silent: without the permissions (Deno: read /proc/thread-self, sys
  * setPriority) or off Linux it leaves the default priority, and never asks.

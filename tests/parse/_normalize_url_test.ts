@@ -282,7 +282,8 @@ Deno.test("invalid or edge character references are declined to the slow path, w
     equal(rawXml(text), undefined, text);
     equal(slowPath(text), href, text);
   }
-  // Whitespace inside a relative value: prose (DESIGN §4), settled in bytes.
+  // Whitespace inside a relative value: prose, settled in bytes
+  // (docs/design.md#values-that-are-not-urls).
   equal(rawXml("a&#32;b"), null);
   equal(slowPath("a&#32;b"), null);
 });

@@ -275,7 +275,8 @@ Deno.test("PackedPagesBuilder's fast path never disagrees with the URL parser on
   const expected: string[] = [];
   const seen = new Set<string>();
   for (const raw of raws) {
-    // Values holding markup or quotes are prose, not URLs (DESIGN §4).
+    // Values holding markup or quotes are prose, not URLs
+    // (docs/design.md#values-that-are-not-urls).
     const url = raw.trim() === "" || isNotUrl(raw.trim()) ? null : URL.parse(raw.trim(), base);
     if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) continue;
     if (!seen.has(url.href)) expected.push(url.href);

@@ -319,8 +319,8 @@ export function escapeXml(value: string, r: Rng): string {
 
 /**
  * What a value must become: null for an empty value, for one that is not a
- * URL (DESIGN §4) or not http(s); else the runtime's `URL.parse` href,
- * without the fragment for sitemap URLs.
+ * URL (docs/design.md#values-that-are-not-urls) or not http(s); else the
+ * runtime's `URL.parse` href, without the fragment for sitemap URLs.
  */
 export function reference(value: string, base: URL | null, fragment: boolean): string | null {
   const trimmed = value.trim();
