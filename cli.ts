@@ -60,7 +60,7 @@
  * strictEqual(
  *   stderr,
  *   "sitemap-tree: Option --format must be one of tabtree, pages, json, ndjson, csv, summary, " +
- *     'histogram, got "xml"; see sitemap-tree ls --help\n',
+ *     'histogram, sections, got "xml"; see sitemap-tree ls --help\n',
  * );
  * ```
  *
