@@ -9,8 +9,8 @@
  *
  * In production the queue is a BullMQ `Queue`
  * (`new Queue(DEFAULT_QUEUE, { connection })`, from `bullmq`) and each
- * machine runs `startSiteWorker({ connection, outDir })`; the README's
- * "Many sites" section walks through a fleet.
+ * machine runs `startSiteWorker({ connection, outDir })`; docs/batch.md
+ * ("Many sites") walks through a fleet.
  *
  * @example One job per site, whatever the spelling
  * ```ts

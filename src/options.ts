@@ -256,8 +256,8 @@ export interface SitemapTreeDefaults extends
 
 /**
  * The defaults of the options, in one place: `resolveOptions` applies them,
- * and the `@default` tags, the README's option table and the command line's
- * help say the same (a test compares them). Durations are in milliseconds,
+ * and the `@default` tags, the option table of docs/api.md and the command
+ * line's help say the same (a test compares them). Durations are in milliseconds,
  * sizes in bytes. Options whose default depends on the machine or is "none"
  * are not here: `workers` (`Math.min(4, cores)`), `fetch` (the global one),
  * the callbacks, `signal`, `since`, `pool`, `cache` and `proxy`.

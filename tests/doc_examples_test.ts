@@ -186,3 +186,36 @@ Deno.test("deno task test:doc type-checks and runs every file that has an exampl
     assert.deepStrictEqual(unread, [], `deno ${verb} --doc`);
   }
 });
+
+/** The script blocks of a markdown file: `ts`, `js` and the like, with their info strings. */
+function markdownExamplesOf(file: string): Example[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  return [...text.matchAll(/^```([^\n]*)\n([\s\S]*?)^```/gm)].flatMap((block) => {
+    const info = block[1]!.trim();
+    if (!/^(ts|tsx|js|jsx|typescript|javascript)\b/.test(info)) return [];
+    const at = text.slice(0, block.index).split("\n").length;
+    return [{ where: `${file}:${at}`, info, code: block[2]! }];
+  });
+}
+
+Deno.test("deno task test:doc type-checks the code of the README and of every page of docs/", () => {
+  const config = JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8")) as {
+    tasks: Record<string, string>;
+  };
+  const command = config.tasks["test:doc"]!.split("&&").map((c) => c.trim().split(/\s+/))
+    .find((c) => c[0] === "deno" && c[1] === "check" && c.includes("--doc-only"));
+  assert.ok(command !== undefined, `no deno check --doc-only in ${config.tasks["test:doc"]}`);
+  assert.deepStrictEqual(command.slice(2).filter((arg) => !arg.startsWith("-")), [
+    "README.md",
+    "docs/*.md",
+  ]);
+  const pages = ["README.md", ...filesUnder("docs", ".md")];
+  const examples = pages.flatMap(markdownExamplesOf);
+  assert.ok(examples.length >= 8, `only ${examples.length} examples found`);
+  // `ignore` only where Deno cannot resolve the import: the npm package's own name.
+  assert.deepStrictEqual(
+    examples.filter((e) => e.info.split(/\s+/).includes("ignore"))
+      .filter((e) => !/from "sitemap-tree-ts/.test(e.code)).map((e) => e.where),
+    [],
+  );
+});

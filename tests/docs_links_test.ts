@@ -1,8 +1,9 @@
 /**
  * The documents the code points to: a comment that cites
- * `bench/README.md#…`, `docs/design.md#…` or `ARCHITECTURE.md#…` names a
- * heading that exists there, and a relative link in those documents names a
- * file that exists.
+ * `bench/README.md#…`, `docs/NAME.md#…` or `ARCHITECTURE.md#…` names a
+ * heading that exists there; a relative link in those documents and in the
+ * README names a file (and heading) that exists; and the JSR package
+ * publishes every file the README, its front page, links to.
  *
  * @module
  */
@@ -11,7 +12,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { filesUnder, ROOT } from "./_repo_files.ts";
 
-const DOCUMENTS = ["bench/README.md", "docs/design.md", "ARCHITECTURE.md"];
+/** The documents a source may cite by heading: the figures, the map and every page of `docs/`. */
+const DOCUMENTS = ["bench/README.md", "ARCHITECTURE.md", ...filesUnder("docs", ".md")];
 
 /** A heading's anchor as GitHub and JSR make it: lower case, punctuation dropped, spaces as `-`. */
 function slug(heading: string): string {
@@ -35,39 +37,72 @@ function sources(): string[] {
   ];
 }
 
-Deno.test("every bench/README.md, docs/design.md or ARCHITECTURE.md anchor a source cites is a heading there", () => {
+Deno.test("every bench/README.md, docs/NAME.md or ARCHITECTURE.md anchor a source cites is a heading there", () => {
   const anchors = new Map(DOCUMENTS.map((d) => [d, anchorsOf(d)]));
   const broken: string[] = [];
   let cited = 0;
-  const citation = /\b(bench\/README\.md|docs\/design\.md|ARCHITECTURE\.md)#([\w-]+)/g;
+  const citation = /\b(bench\/README\.md|docs\/[\w-]+\.md|ARCHITECTURE\.md)#([\w-]+)/g;
   for (const file of [...sources(), ...DOCUMENTS]) {
     const text = readFileSync(join(ROOT, file), "utf8");
     for (const [, document, anchor] of text.matchAll(citation)) {
       cited++;
-      if (!anchors.get(document!)!.has(anchor!)) broken.push(`${file}: ${document}#${anchor}`);
+      if (!anchors.get(document!)?.has(anchor!)) broken.push(`${file}: ${document}#${anchor}`);
     }
   }
   assert.deepStrictEqual(broken, []);
   assert.ok(cited >= 20, `only ${cited} citations found`);
 });
 
-Deno.test("the relative links of ARCHITECTURE.md, docs/ and bench/README.md name files and headings that exist", () => {
+/** The relative link targets of a markdown file, as paths from the root, with their anchors. */
+function relativeLinks(file: string): { target: string; path: string; anchor?: string }[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].flatMap(([, target]) => {
+    if (/^[a-z]+:/.test(target!)) return [];
+    const [path = "", anchor] = target!.split("#");
+    const resolved = path === "" ? file : relative(ROOT, resolve(ROOT, dirname(file), path));
+    return [{ target: target!, path: resolved, ...(anchor === undefined ? {} : { anchor }) }];
+  });
+}
+
+Deno.test("the relative links of the README, ARCHITECTURE.md, docs/ and bench/README.md name files and headings that exist", () => {
   const broken: string[] = [];
-  for (const file of [...DOCUMENTS, ...filesUnder("docs", ".md")]) {
-    const text = readFileSync(join(ROOT, file), "utf8");
-    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/.test(target!)) continue;
-      const [path = "", anchor] = target!.split("#");
-      const resolved = path === "" ? file : relative(ROOT, resolve(ROOT, dirname(file), path));
-      if (!existsSync(join(ROOT, resolved))) broken.push(`${file}: ${target}`);
-      else if (
-        anchor !== undefined && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor)
-      ) {
+  for (const file of ["README.md", ...DOCUMENTS]) {
+    for (const { target, path, anchor } of relativeLinks(file)) {
+      if (!existsSync(join(ROOT, path))) broken.push(`${file}: ${target}`);
+      else if (anchor !== undefined && path.endsWith(".md") && !anchorsOf(path).has(anchor)) {
         broken.push(`${file}: ${target}`);
       }
     }
   }
   assert.deepStrictEqual(broken, []);
+  assert.ok(relativeLinks("README.md").length >= 15, "the README links to its docs/ pages");
+});
+
+/** Whether `path` matches one of deno.json's `publish.include` globs (`*`, `**\/`, a folder). */
+function published(path: string, include: readonly string[]): boolean {
+  const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*");
+  return include.some((glob) => {
+    const pattern = glob.split("**/").map(escape).join("(?:.*/)?");
+    return new RegExp(`^${pattern}$`).test(path) || path.startsWith(`${glob.replace(/\/$/, "")}/`);
+  });
+}
+
+Deno.test("the JSR package publishes every file the README links to, so its links work on jsr.io", () => {
+  const config = JSON.parse(readFileSync(join(ROOT, "deno.json"), "utf8")) as {
+    publish: { include: string[] };
+  };
+  const include = config.publish.include;
+  assert.deepStrictEqual(
+    relativeLinks("README.md").map((link) => link.path).filter((path) => !published(path, include)),
+    [],
+  );
+  // The glob reading itself: a docs page and the picture are in, a test file is not.
+  assert.deepStrictEqual(
+    ["docs/api.md", "docs/report.png", "src/parse/_pack.ts", "tests/cli_test.ts"].map((path) =>
+      published(path, include)
+    ),
+    [true, true, true, false],
+  );
 });
 
 Deno.test("every file ARCHITECTURE.md names exists", () => {

@@ -11,8 +11,8 @@ const NOT_FIXED: Readonly<Record<string, string>> = {
   fetch: "globalThis.fetch",
   workers: "Math.min(4, navigator.hardwareConcurrency)",
 };
-/** The same options in the README's table, where "none" is written out. */
-const NOT_FIXED_README: Readonly<Record<string, string>> = {
+/** The same options in the option table of docs/api.md, where "none" is written out. */
+const NOT_FIXED_TABLE: Readonly<Record<string, string>> = {
   recurseCallback: "none",
   recurseListCallback: "none",
   fetch: "`globalThis.fetch`",
@@ -79,7 +79,7 @@ function readDefault(text: string): { value: unknown; minutes?: number; mib?: nu
 function disagreements(key: string, text: string, where: string): string[] {
   const defaults = DEFAULTS as unknown as Record<string, unknown>;
   if (!(key in defaults)) {
-    return text === NOT_FIXED[key] || text === NOT_FIXED_README[key]
+    return text === NOT_FIXED[key] || text === NOT_FIXED_TABLE[key]
       ? []
       : [`${where} ${key}: ${text}, and DEFAULTS has no ${key}`];
   }
@@ -130,12 +130,12 @@ function tagDisagreements(
   return found;
 }
 
-/** The README's option table: option name to its default cell. */
-function readmeTable(readme: string): Map<string, string> {
-  const start = readme.indexOf("### Options (`SitemapTreeOptions`)");
-  assert.ok(start >= 0, "the README's option table not found");
+/** The option table of docs/api.md: option name to its default cell. */
+function apiTable(page: string): Map<string, string> {
+  const start = page.indexOf("## Options (`SitemapTreeOptions`)");
+  assert.ok(start >= 0, "the option table of docs/api.md not found");
   const rows = new Map<string, string>();
-  for (const line of readme.slice(start).split("\n").slice(2)) {
+  for (const line of page.slice(start).split("\n").slice(2)) {
     if (line.trim() === "") {
       if (rows.size > 0) break;
       continue;
@@ -147,27 +147,27 @@ function readmeTable(readme: string): Map<string, string> {
   return rows;
 }
 
-function readmeDisagreements(readme: string): string[] {
-  const rows = readmeTable(readme);
+function apiTableDisagreements(page: string): string[] {
+  const rows = apiTable(page);
   const found: string[] = [];
   for (const [key, cell] of rows) {
     const code = /^`([^`]*)`/.exec(cell)?.[1];
     // A code span holds a literal (strings unquoted, as the user agent is written).
-    const text = code === undefined || key in NOT_FIXED_README
+    const text = code === undefined || key in NOT_FIXED_TABLE
       ? cell
       : /^["[{\d]|^(?:true|false|null)$/.test(code)
       ? cell.replace(/^`([^`]*)`/, "$1")
       : cell.replace(/^`([^`]*)`/, JSON.stringify(code));
-    found.push(...disagreements(key, text, "README"));
+    found.push(...disagreements(key, text, "docs/api.md"));
   }
   for (const key of Object.keys(DEFAULTS)) {
-    if (!MANY_SITES_KEYS.has(key) && !rows.has(key)) found.push(`README: no row for ${key}`);
+    if (!MANY_SITES_KEYS.has(key) && !rows.has(key)) found.push(`docs/api.md: no row for ${key}`);
   }
   const many =
     /`sitemapTreesForHomepages\(urls, options\?\)` *\| many sites, `siteConcurrency` \((\d+)\)/
-      .exec(readme)?.[1];
+      .exec(page)?.[1];
   if (Number(many) !== DEFAULTS.siteConcurrency) {
-    found.push(`README siteConcurrency: ${many}, DEFAULTS ${DEFAULTS.siteConcurrency}`);
+    found.push(`docs/api.md siteConcurrency: ${many}, DEFAULTS ${DEFAULTS.siteConcurrency}`);
   }
   return found;
 }
@@ -208,11 +208,43 @@ Deno.test("DEFAULTS agrees with every @default tag of the options", () => {
   );
 });
 
-Deno.test("DEFAULTS agrees with the README's option table", () => {
-  assert.deepEqual(readmeDisagreements(read("README.md")), []);
+Deno.test("DEFAULTS agrees with the option table of docs/api.md", () => {
+  assert.deepEqual(apiTableDisagreements(read("docs/api.md")), []);
 });
 
-Deno.test("the defaults check names a tag or README row that disagrees with DEFAULTS", () => {
+/** Where the README's front-page paragraph on many sites disagrees with DEFAULTS. */
+function frontPageDisagreements(readme: string): string[] {
+  const said = /,\s+(\d+)\s+at\s+a\s+time,\s+each\s+with\s+a\s+(\d+)-minute\s+deadline/.exec(
+    readme,
+  );
+  if (said === null) return ["README: the many-sites paragraph's defaults not found"];
+  const found: string[] = [];
+  if (Number(said[1]) !== DEFAULTS.siteConcurrency) {
+    found.push(`README siteConcurrency: ${said[1]}, DEFAULTS ${DEFAULTS.siteConcurrency}`);
+  }
+  if (Number(said[2]) * 60_000 !== DEFAULTS.siteDeadlineMs) {
+    found.push(`README siteDeadlineMs: ${said[2]} minutes, DEFAULTS ${DEFAULTS.siteDeadlineMs}`);
+  }
+  return found;
+}
+
+Deno.test("DEFAULTS agrees with the defaults the README's front page states", () => {
+  assert.deepEqual(frontPageDisagreements(read("README.md")), []);
+  assert.deepEqual(
+    frontPageDisagreements(
+      read("README.md").replace(
+        /\d+(\s+at\s+a\s+time,\s+each\s+with\s+a\s+)\d+-minute/,
+        "8$15-minute",
+      ),
+    ),
+    [
+      `README siteConcurrency: 8, DEFAULTS ${DEFAULTS.siteConcurrency}`,
+      `README siteDeadlineMs: 5 minutes, DEFAULTS ${DEFAULTS.siteDeadlineMs}`,
+    ],
+  );
+});
+
+Deno.test("the defaults check names a tag or docs/api.md row that disagrees with DEFAULTS", () => {
   const source = `export interface SitemapTreeOptions {
   /** Levels. @default {12} */
   readonly maxDepth?: number;
@@ -232,16 +264,16 @@ Deno.test("the defaults check names a tag or README row that disagrees with DEFA
     `x.ts deadlineMs: ${SITE_DEADLINE_MS}, DEFAULTS null`,
     `x.ts deadlineMs: 20 minutes per site, DEFAULTS.siteDeadlineMs ${SITE_DEADLINE_MS}`,
   ]);
-  const readme = read("README.md")
+  const page = read("docs/api.md")
     .replace(
       /\| `maxSitemapBytes` +\| `52428800` \(50 MiB\)/,
       "| `maxSitemapBytes` | `52428800` (40 MiB)",
     )
     .replace(/\| `useFeeds` +\| `true`/, "| `useFeeds` | `false`")
     .replace(/\n\| `retries` .*/, "");
-  assert.deepEqual(readmeDisagreements(readme), [
-    "README maxSitemapBytes: 40 MiB is not 52428800",
-    "README useFeeds: false, DEFAULTS true",
-    "README: no row for retries",
+  assert.deepEqual(apiTableDisagreements(page), [
+    "docs/api.md maxSitemapBytes: 40 MiB is not 52428800",
+    "docs/api.md useFeeds: false, DEFAULTS true",
+    "docs/api.md: no row for retries",
   ]);
 });
