@@ -419,10 +419,14 @@ export class XmlTokenizer {
     this.#fail(`XML elements nest deeper than ${this.#maxDepth} levels (maxDepth)`);
   }
 
-  /** Keeps `s[start..]` as the unfinished token of kind `kind`; false when it is already too long. */
+  /**
+   * Keeps `s[start..]` as the unfinished token of kind `kind`; false when it is already too long.
+   * An undecided start (at most 8 chars) is not a token yet and is not held to the limit: read
+   * whole, `<!DOCTYPE` and `<!ENTITY` are refused whatever the limit.
+   */
   #pend(kind: number, s: string, start: number): boolean {
     const length = s.length - start;
-    if (length > this.#maxToken) {
+    if (length > this.#maxToken && kind !== PEND_UNDECIDED) {
       this.#failTooLong();
       return false;
     }

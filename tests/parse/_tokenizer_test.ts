@@ -340,6 +340,27 @@ Deno.test("XmlTokenizer stops a comment, CDATA or tag longer than maxTokenLength
   }
 });
 
+Deno.test("XmlTokenizer refuses a DOCTYPE or ENTITY under a tiny maxTokenLength, however it is chunked", () => {
+  // A chunk ending inside "<!DOCTYPE" once counted the keyword's first chars against the limit.
+  const inside = {
+    events: [["start", "", "r", []]],
+    error: "XML DOCTYPE declaration inside the document is not allowed",
+  };
+  deepStrictEqual(tokenize("<r><!doctype", { maxTokenLength: 5 }), inside);
+  deepStrictEqual(tokenize(["<r><!doct", "ype"], { maxTokenLength: 5 }), inside);
+  const entity = {
+    events: [],
+    error: "XML ENTITY declarations are not allowed (entity expansion is refused)",
+  };
+  deepStrictEqual(tokenize("<!ENTITY", { maxTokenLength: 3 }), entity);
+  deepStrictEqual(tokenize(["<!EN", "TITY"], { maxTokenLength: 3 }), entity);
+  // Other tokens are still held to the limit once they are known.
+  deepStrictEqual(tokenize(["<r><!-", "-x"], { maxTokenLength: 4 }), {
+    events: [["start", "", "r", []]],
+    error: "XML token longer than 4 characters (maxTokenLength)",
+  });
+});
+
 Deno.test("XmlTokenizer closes up to the matching open element on a mismatched end tag", () => {
   deepStrictEqual(tokenize("<r><url><loc>a</url><url><loc>b</nope></loc ></url></r>").events, [
     ["start", "", "r", []],
