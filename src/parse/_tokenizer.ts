@@ -92,8 +92,13 @@ const PEND_CDATA = 5;
 const PEND_PI = 6;
 /** `<`, `<!`, `<![CDA`, `<!DOCT`...: too short to know what it is (at most 8 chars). */
 const PEND_UNDECIDED = 7;
+/**
+ * A DOCTYPE waiting for a `>` or a `[` outside quotes: the `[` (an internal
+ * subset) must be refused the moment it arrives, as it is in a single chunk.
+ */
+const PEND_DOCTYPE = 8;
 
-const TERMINATORS = ["", "", "", "", "-->", "]]>", "?>", ""] as const;
+const TERMINATORS = ["", "", "", "", "-->", "]]>", "?>", "", ""] as const;
 
 function isXmlSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
@@ -414,10 +419,14 @@ export class XmlTokenizer {
     this.#fail(`XML elements nest deeper than ${this.#maxDepth} levels (maxDepth)`);
   }
 
-  /** Keeps `s[start..]` as the unfinished token of kind `kind`; false when it is already too long. */
+  /**
+   * Keeps `s[start..]` as the unfinished token of kind `kind`; false when it is already too long.
+   * An undecided start (at most 8 chars) is not a token yet and is not held to the limit: read
+   * whole, `<!DOCTYPE` and `<!ENTITY` are refused whatever the limit.
+   */
   #pend(kind: number, s: string, start: number): boolean {
     const length = s.length - start;
-    if (length > this.#maxToken) {
+    if (length > this.#maxToken && kind !== PEND_UNDECIDED) {
       this.#failTooLong();
       return false;
     }
@@ -447,13 +456,16 @@ export class XmlTokenizer {
         const gt = chunk.indexOf(">");
         return gt === -1 ? -1 : gt + 1;
       }
-      case PEND_TAG: {
+      case PEND_TAG:
+      case PEND_DOCTYPE: {
+        // A tag ends at its `>`; a DOCTYPE's token also ends at a `[`, which #doctype refuses.
+        const alsoEndsAt = this.#pendKind === PEND_DOCTYPE ? LBRACKET : GT;
         let quote = this.#pendQuote;
         for (let j = 0; j < chunk.length; j++) {
           const c = chunk.charCodeAt(j);
           if (quote !== 0) {
             if (c === quote) quote = 0;
-          } else if (c === GT) {
+          } else if (c === GT || c === alsoEndsAt) {
             return j + 1;
           } else if (c === DQUOTE || c === SQUOTE) {
             quote = c;
@@ -689,14 +701,19 @@ export class XmlTokenizer {
         }
         return j + 1;
       } else if (c === LBRACKET) {
+        // Checked first, as a DOCTYPE split across chunks is held only up to its `[`.
+        if (j + 1 - i > this.#maxToken) {
+          this.#failTooLong();
+          return -1;
+        }
         this.#fail("XML DOCTYPE internal subsets are not allowed (entity expansion is refused)");
         return -1;
       } else if (c === DQUOTE || c === SQUOTE) {
         quote = c;
       }
     }
-    // Unfinished: kept like a tag (a `>` outside quotes ends it), then read again whole.
-    if (this.#pend(PEND_TAG, s, i)) this.#pendQuote = quote;
+    // Unfinished: kept up to a `>` or `[` outside quotes, then read again whole.
+    if (this.#pend(PEND_DOCTYPE, s, i)) this.#pendQuote = quote;
     return -1;
   }
 

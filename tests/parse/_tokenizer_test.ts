@@ -257,6 +257,27 @@ Deno.test("XmlTokenizer refuses a DOCTYPE's internal subset at once", () => {
   });
 });
 
+Deno.test("XmlTokenizer refuses a DOCTYPE's internal subset cut off by the end of input, however it is chunked", () => {
+  const refused = {
+    events: [],
+    error: "XML DOCTYPE internal subsets are not allowed (entity expansion is refused)",
+  };
+  // Found by bench/fuzz_tokenizer.ts (seed 425158621): the "[" in a later chunk than "<!DOCTYPE"
+  // went unseen until a ">", so a cut-off subset was refused whole but not in chunks.
+  deepStrictEqual(tokenize("<!DOCTYPE["), refused);
+  deepStrictEqual(tokenize(["<!DOCTYPE", "["]), refused);
+  const cutOff = '<!DOCTYPE lolz SYSTEM "a[b" [\n <!ENTITY lol "lol';
+  for (let k = 0; k <= cutOff.length; k++) {
+    deepStrictEqual(tokenize([cutOff.slice(0, k), cutOff.slice(k)]), refused, `split at ${k}`);
+  }
+  // Up to its "[" a DOCTYPE is one token: too long is too long whatever the chunks.
+  const tooLong = { events: [], error: "XML token longer than 12 characters (maxTokenLength)" };
+  const long = "<!DOCTYPE rrrrr[";
+  deepStrictEqual(tokenize(long, { maxTokenLength: 12 }), tooLong);
+  deepStrictEqual(tokenize(["<!DOCTYPE rr", "rrr", "["], { maxTokenLength: 12 }), tooLong);
+  deepStrictEqual(tokenize(["<!DOCTYPE rr", "rrr["], { maxTokenLength: 12 }), tooLong);
+});
+
 Deno.test("XmlTokenizer skips other declarations up to their end", () => {
   deepStrictEqual(tokenize("<r><!ELEMENT r ANY><![IGNORE[x]]>a<!x></r>").events, [
     ["start", "", "r", []],
@@ -317,6 +338,27 @@ Deno.test("XmlTokenizer stops a comment, CDATA or tag longer than maxTokenLength
       error,
     }, doc);
   }
+});
+
+Deno.test("XmlTokenizer refuses a DOCTYPE or ENTITY under a tiny maxTokenLength, however it is chunked", () => {
+  // A chunk ending inside "<!DOCTYPE" once counted the keyword's first chars against the limit.
+  const inside = {
+    events: [["start", "", "r", []]],
+    error: "XML DOCTYPE declaration inside the document is not allowed",
+  };
+  deepStrictEqual(tokenize("<r><!doctype", { maxTokenLength: 5 }), inside);
+  deepStrictEqual(tokenize(["<r><!doct", "ype"], { maxTokenLength: 5 }), inside);
+  const entity = {
+    events: [],
+    error: "XML ENTITY declarations are not allowed (entity expansion is refused)",
+  };
+  deepStrictEqual(tokenize("<!ENTITY", { maxTokenLength: 3 }), entity);
+  deepStrictEqual(tokenize(["<!EN", "TITY"], { maxTokenLength: 3 }), entity);
+  // Other tokens are still held to the limit once they are known.
+  deepStrictEqual(tokenize(["<r><!-", "-x"], { maxTokenLength: 4 }), {
+    events: [["start", "", "r", []]],
+    error: "XML token longer than 4 characters (maxTokenLength)",
+  });
 });
 
 Deno.test("XmlTokenizer closes up to the matching open element on a mismatched end tag", () => {
