@@ -237,7 +237,21 @@ export function compareSitemapTrees(
   return new Comparison(new TreeIndex(before), new TreeIndex(after));
 }
 
-function tally(): { -readonly [K in keyof SitemapChangeTally]: number } {
+/** A tally being counted. */
+type Tally = { -readonly [K in keyof SitemapChangeTally]: number };
+
+/** An open-addressing table of page URLs: each slot 0 (empty) or a listing + 1. */
+interface UrlTable {
+  readonly slots: Int32Array;
+  /** The slot count - 1 (a power of two - 1). */
+  readonly mask: number;
+  /** Per listing: its URL's hash. */
+  readonly hashes: Int32Array;
+  /** The distinct URLs in the table. */
+  readonly unique: number;
+}
+
+function tally(): Tally {
   return { added: 0, removed: 0, changed: 0, unavailable: 0, unchanged: 0 };
 }
 
@@ -309,15 +323,22 @@ class Comparison implements SitemapChanges {
 
   /** Matches every page listing of `before` to `after`'s by URL; returns the page counts. */
   #matchPages(): SitemapChangeTally {
-    const a = this.#a;
-    const b = this.#b;
     const seed = (Math.random() * 0x1_0000_0000) | 0;
     const counts = tally();
-    // After's URLs, first listings only, in an open-addressing table of listing + 1.
-    let capacity = 16;
-    while (capacity < a.pageCount * 2) capacity *= 2;
-    const mask = capacity - 1;
-    const slots = new Int32Array(capacity);
+    const table = this.#indexAfter(seed);
+    this.#matchBefore(table, seed, counts);
+    counts.added = table.unique - counts.changed - counts.unchanged;
+    return counts;
+  }
+
+  /**
+   * Puts `after`'s URLs, first listings only, in an open-addressing table of
+   * listing + 1; marks each listing added (-1) or a repeat (-2).
+   */
+  #indexAfter(seed: number): UrlTable {
+    const a = this.#a;
+    const mask = capacityFor(a.pageCount) - 1;
+    const slots = new Int32Array(mask + 1);
     const aHash = new Int32Array(a.pageCount);
     const aMatch = this.#aMatch;
     let unique = 0;
@@ -342,7 +363,20 @@ class Comparison implements SitemapChanges {
         s = e;
       }
     }
-    // Before's listings, looked up in after's table; the unmatched, in a table of their own.
+    return { slots, mask, hashes: aHash, unique };
+  }
+
+  /**
+   * Looks each of `before`'s listings up in `after`'s table and counts it: a
+   * match unchanged or changed (its fields compared), else removed or
+   * unavailable; a URL seen before in `before` is a duplicate. The
+   * unmatched go in a table of their own.
+   */
+  #matchBefore(table: UrlTable, seed: number, counts: Tally): void {
+    const a = this.#a;
+    const b = this.#b;
+    const { slots, mask, hashes: aHash } = table;
+    const aMatch = this.#aMatch;
     const bHash = new Int32Array(b.pageCount);
     let gone: Int32Array | null = null;
     const comparer = new FieldComparer();
@@ -392,8 +426,6 @@ class Comparison implements SitemapChanges {
         s = e;
       }
     }
-    counts.added = unique - counts.changed - counts.unchanged;
-    return counts;
   }
 
   /** Whether `before`'s listing `g` repeats an unmatched URL listed earlier; records it if not. */

@@ -20,7 +20,7 @@ import {
 } from "../format/site_record.ts";
 import { siteKey } from "../_site_key.ts";
 import { errorMessage } from "../_error_message.ts";
-import { DEFAULTS } from "../options.ts";
+import { DEFAULTS, type SitemapTreeOptions } from "../options.ts";
 import { SnapshotStore } from "../snapshot_store.ts";
 
 export { siteKey };
@@ -389,62 +389,17 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
   const {
     connection,
     queue,
-    sink: given,
+    sink,
     outDir,
     stateDir,
     workerOptions,
     siteConcurrency,
     ...crawl
   } = options;
-  if (given === undefined && outDir === undefined) {
-    throw new TypeError("startSiteWorker needs a sink or an outDir");
-  }
-  const sink = given ?? directorySink(outDir!);
-  const store = stateDir === undefined ? null : new SnapshotStore(stateDir);
-  const crawler = new SiteCrawler(
-    store === null || crawl.cache !== undefined ? crawl : { ...crawl, cache: store.cache },
-  );
-  let inHand = 0;
-  let handingBack = false;
-  let handedBack = 0;
+  const run = workerRun(sink, outDir, stateDir, crawl);
   const worker = new Worker<SiteJobData, SiteSummary>(
     queue ?? DEFAULT_QUEUE,
-    async (job: Job<SiteJobData, SiteSummary>, token?: string) => {
-      inHand++;
-      try {
-        let result: SiteResult;
-        try {
-          result = await crawler.crawl(job.data.homepage);
-        } catch (error) {
-          // Only a stop aborts a crawl: the job goes back to the queue, its attempt not used.
-          if (!handingBack || token === undefined) throw error;
-          await job.moveToWait(token);
-          handedBack++;
-          throw new WaitingError();
-        }
-        let summary = siteSummary(result);
-        const comparison = store === null || result.error !== undefined
-          ? null
-          : await store.compare(siteKey(job.data.homepage), result.tree);
-        if (store !== null) summary = { ...summary, ...siteStateFields(comparison) };
-        try {
-          await sink.write(summary, sitePageLines(result));
-        } catch (error) {
-          throw new SiteSinkError(errorMessage(error), error);
-        }
-        try {
-          await comparison?.save();
-        } catch (error) {
-          throw new SiteSinkError(
-            `Cannot write the state ${comparison!.file}: ${errorMessage(error)}`,
-            error,
-          );
-        }
-        return summary;
-      } finally {
-        inHand--;
-      }
-    },
+    (job: Job<SiteJobData, SiteSummary>, token?: string) => crawlJob(run, job, token),
     {
       ...workerOptions,
       connection: connection as ConnectionOptions,
@@ -454,27 +409,129 @@ export function startSiteWorker(options: SiteWorkerOptions): SiteWorker {
   return {
     worker,
     get inHand() {
-      return inHand;
+      return run.inHand;
     },
-    close: async ({ graceMs = Infinity, force = false } = {}) => {
-      if (force) {
-        crawler.close();
-        await worker.close(true);
-        return { handedBack };
-      }
-      const timer = Number.isFinite(graceMs)
-        ? setTimeout(() => {
-          handingBack = true;
-          crawler.close();
-        }, graceMs)
-        : null;
-      try {
-        await worker.close();
-      } finally {
-        if (timer !== null) clearTimeout(timer);
-        crawler.close();
-      }
-      return { handedBack };
-    },
+    close: (closeOptions) => closeWorker(run, worker, closeOptions),
   };
+}
+
+/** What a worker's jobs share: the crawler, the sink, the state, and the counts its close reads. */
+interface WorkerRun {
+  readonly crawler: SiteCrawler;
+  readonly sink: SiteSink;
+  /** The `stateDir` store, or null. */
+  readonly store: SnapshotStore | null;
+  /** Jobs being crawled or written now. */
+  inHand: number;
+  /** Set when the grace of a close is over: a crawl it stops hands its job back. */
+  handingBack: boolean;
+  /** Jobs handed back to the queue. */
+  handedBack: number;
+}
+
+/** Picks the sink and the state store and starts the crawler; a TypeError when there is no sink. */
+function workerRun(
+  given: SiteSink | undefined,
+  outDir: string | undefined,
+  stateDir: string | undefined,
+  crawl: SitemapTreeOptions,
+): WorkerRun {
+  if (given === undefined && outDir === undefined) {
+    throw new TypeError("startSiteWorker needs a sink or an outDir");
+  }
+  const sink = given ?? directorySink(outDir!);
+  const store = stateDir === undefined ? null : new SnapshotStore(stateDir);
+  const crawler = new SiteCrawler(
+    store === null || crawl.cache !== undefined ? crawl : { ...crawl, cache: store.cache },
+  );
+  return { crawler, sink, store, inHand: 0, handingBack: false, handedBack: 0 };
+}
+
+/**
+ * A job: crawls its site, or, when a close stops the crawl, hands the job
+ * back to the queue (its attempt not used); then delivers the site.
+ */
+async function crawlJob(
+  run: WorkerRun,
+  job: Job<SiteJobData, SiteSummary>,
+  token: string | undefined,
+): Promise<SiteSummary> {
+  run.inHand++;
+  try {
+    let result: SiteResult;
+    try {
+      result = await run.crawler.crawl(job.data.homepage);
+    } catch (error) {
+      // Only a stop aborts a crawl: the job goes back to the queue, its attempt not used.
+      if (!run.handingBack || token === undefined) throw error;
+      await job.moveToWait(token);
+      run.handedBack++;
+      throw new WaitingError();
+    }
+    return await deliverSite(run, job.data.homepage, result);
+  } finally {
+    run.inHand--;
+  }
+}
+
+/**
+ * Compares a crawled site with its snapshot (with a state store), writes it
+ * to the sink, then replaces the snapshot; the summary. A failure to write
+ * either is a SiteSinkError.
+ */
+async function deliverSite(
+  run: WorkerRun,
+  homepage: string,
+  result: SiteResult,
+): Promise<SiteSummary> {
+  const { store, sink } = run;
+  let summary = siteSummary(result);
+  const comparison = store === null || result.error !== undefined
+    ? null
+    : await store.compare(siteKey(homepage), result.tree);
+  if (store !== null) summary = { ...summary, ...siteStateFields(comparison) };
+  try {
+    await sink.write(summary, sitePageLines(result));
+  } catch (error) {
+    throw new SiteSinkError(errorMessage(error), error);
+  }
+  try {
+    await comparison?.save();
+  } catch (error) {
+    throw new SiteSinkError(
+      `Cannot write the state ${comparison!.file}: ${errorMessage(error)}`,
+      error,
+    );
+  }
+  return summary;
+}
+
+/**
+ * {@linkcode SiteWorker.close}: at once (`force`), or once the jobs in hand
+ * are done, stopping the crawls still going when the grace is over.
+ */
+async function closeWorker(
+  run: WorkerRun,
+  worker: Worker<SiteJobData, SiteSummary>,
+  { graceMs = Infinity, force = false }: SiteWorkerCloseOptions = {},
+): Promise<{ readonly handedBack: number }> {
+  const { crawler } = run;
+  if (force) {
+    crawler.close();
+    await worker.close(true);
+    return { handedBack: run.handedBack };
+  }
+  const timer = Number.isFinite(graceMs)
+    ? setTimeout(() => {
+      run.handingBack = true;
+      crawler.close();
+    }, graceMs)
+    : null;
+  try {
+    await worker.close();
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    crawler.close();
+  }
+  return { handedBack: run.handedBack };
 }
