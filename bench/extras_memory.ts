@@ -29,7 +29,9 @@ function columnBytes(p: PackedPages): number {
     p.priority.byteLength + p.changeFrequency.byteLength;
   const x = p.extras;
   // Every column of the extras, whatever their layout.
-  if (x !== null) { for (const column of Object.values(x)) n += (column as Uint8Array).byteLength; }
+  if (x !== null) {
+    for (const column of Object.values(x)) if (ArrayBuffer.isView(column)) n += column.byteLength;
+  }
   return n;
 }
 

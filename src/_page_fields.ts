@@ -6,6 +6,7 @@
  * @module
  */
 import { ExtrasReader } from "./parse/_extras.ts";
+import { encodedExtras, keptBytes } from "./parse/_kept_extras.ts";
 import type { PackedExtras, PackedPages } from "./parse/_result.ts";
 
 /** The bits of a page's changed fields, in the order of `PAGE_CHANGE_FIELDS`. */
@@ -89,18 +90,25 @@ export class FieldComparer {
 
   #reader(x: PackedExtras): ExtrasReader {
     let reader = this.#readers.get(x);
-    if (reader === undefined) this.#readers.set(x, reader = new ExtrasReader(x));
+    if (reader === undefined) this.#readers.set(x, reader = new ExtrasReader(encodedExtras(x)));
     return reader;
   }
 
-  /** Whether two sitemaps' extension dictionaries are the same, so equal bytes mean equal values. */
+  /**
+   * Whether equal bytes of two sitemaps' pages mean equal values: the same
+   * dictionary (encoded), or the same root tag and base (kept spans).
+   */
   #sameDictionary(xa: PackedExtras, xb: PackedExtras): boolean {
     if (xa === this.#lastA && xb === this.#lastB) return this.#lastSame;
     this.#lastA = xa;
     this.#lastB = xb;
-    return this.#lastSame = xa === xb || (
-      sameArray(xa.dictText, xb.dictText) && sameArray(xa.dictEnds, xb.dictEnds)
-    );
+    if (xa === xb) return this.#lastSame = true;
+    if (xa.kind === "kept" || xb.kind === "kept") {
+      return this.#lastSame = xa.kind === "kept" && xb.kind === "kept" && xa.base === xb.base &&
+        sameArray(xa.root, xb.root);
+    }
+    return this.#lastSame = sameArray(xa.dictText, xb.dictText) &&
+      sameArray(xa.dictEnds, xb.dictEnds);
   }
 }
 
@@ -111,12 +119,19 @@ function sameArray(a: Uint8Array | Uint32Array, b: Uint8Array | Uint32Array): bo
 }
 
 function sameRange(xa: PackedExtras, ia: number, xb: PackedExtras, ib: number): boolean {
-  const as = xa.pageStarts[ia]!;
+  let as = xa.pageStarts[ia]!;
   const n = xa.pageStarts[ia + 1]! - as;
-  const bs = xb.pageStarts[ib]!;
+  let bs = xb.pageStarts[ib]!;
   if (xb.pageStarts[ib + 1]! - bs !== n) return false;
-  const da = xa.data;
-  const db = xb.data;
+  let da = xa.data;
+  let db = xb.data;
+  if (xa.kind === "kept" && xb.kind === "kept") {
+    // The same span bytes under the same root and base read the same.
+    da = keptBytes(xa);
+    db = keptBytes(xb);
+    as = xa.spanAt[ia]!;
+    bs = xb.spanAt[ib]!;
+  }
   for (let i = 0; i < n; i++) if (da[as + i] !== db[bs + i]) return false;
   return true;
 }

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { PackedExtras, PackedPages } from "./parse/_result.ts";
+import type { KeptCodec, KeptExtras, PackedExtras, PackedPages } from "./parse/_result.ts";
 import { urlByteEnds } from "./parse/_url_bytes.ts";
 import { packPageObjects } from "./objects/_columns.ts";
 import { type ByteReader, type ByteWriter, malformed } from "./_snapshot_io.ts";
@@ -162,9 +162,16 @@ function writeCodes(w: ByteWriter, priority: Float64Array, frequency: Uint8Array
   }
 }
 
+/** The extensions flag: none, encoded columns, kept bytes (format version 3). */
+const X_NONE = 0;
+const X_ENCODED = 1;
+const X_KEPT = 2;
+const KEPT_CODECS: readonly KeptCodec[] = ["none", "deflate-raw", "gzip"];
+
 function writeExtras(w: ByteWriter, x: PackedExtras | null, n: number): void {
-  w.byte(x === null ? 0 : 1);
+  w.byte(x === null ? X_NONE : x.kind === "kept" ? X_KEPT : X_ENCODED);
   if (x === null) return;
+  if (x.kind === "kept") return writeKept(w, x, n);
   w.varint(x.dictText.length);
   w.bytes(x.dictText);
   w.varint(x.dictEnds.length);
@@ -399,10 +406,49 @@ function readCodes(
   return { priority, changeFrequency };
 }
 
+/** Kept extensions: codec, size, base, root tag, bytes, then each page's span (start, length). */
+function writeKept(w: ByteWriter, x: KeptExtras, n: number): void {
+  w.byte(KEPT_CODECS.indexOf(x.codec));
+  w.varint(x.size);
+  w.string(x.base);
+  w.varint(x.root.length);
+  w.bytes(x.root);
+  w.varint(x.data.length);
+  w.bytes(x.data);
+  for (let i = 0; i < n; i++) {
+    const length = x.pageStarts[i + 1]! - x.pageStarts[i]!;
+    w.varint(length);
+    if (length > 0) w.varint(x.spanAt[i]!);
+  }
+}
+
+function readKept(r: ByteReader, n: number): KeptExtras {
+  const code = r.byte("kept extensions codec");
+  const codec = KEPT_CODECS[code];
+  if (codec === undefined) malformed(`kept extensions codec ${code}`);
+  const size = r.varint("kept extensions size");
+  const base = r.string("kept extensions base");
+  const root = r.bytes(r.varint("kept extensions root"), "kept extensions root").slice();
+  const data = r.bytes(r.varint("kept extensions"), "kept extensions").slice();
+  const pageStarts = new Uint32Array(n + 1);
+  const spanAt = new Uint32Array(n);
+  for (let i = 0, total = 0; i < n; i++) {
+    const length = r.varint("page extensions");
+    if (length > 0) {
+      const at = r.varint("page extensions");
+      if (at + length > size) malformed(`page ${i}'s extensions run past the end`);
+      spanAt[i] = at;
+    }
+    pageStarts[i + 1] = total += length;
+  }
+  return { kind: "kept", codec: codec!, size, base, root, data, pageStarts, spanAt };
+}
+
 function readExtras(r: ByteReader, n: number): PackedExtras | null {
   const flag = r.byte("extensions flag");
-  if (flag === 0) return null;
-  if (flag !== 1) malformed(`extensions flag ${flag}`);
+  if (flag === X_NONE) return null;
+  if (flag === X_KEPT) return readKept(r, n);
+  if (flag !== X_ENCODED) malformed(`extensions flag ${flag}`);
   const dictText = r.bytes(r.varint("extensions dictionary"), "extensions dictionary").slice();
   let units: number;
   try {

@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { extrasEntries } from "../../src/parse/_extras.ts";
+import { encodedExtras } from "../../src/parse/_kept_extras.ts";
 import { CHANGE_FREQUENCIES, type PackedPages, type ParseResult } from "../../src/parse/_result.ts";
 import { parseSitemap, type ParseSitemapOptions } from "../../src/parse/parse_sitemap.ts";
 
@@ -53,7 +54,7 @@ export function urls(pages: PackedPages): string[] {
  * absent dates as null, or "" when no page has any.
  */
 export function extrasJson(pages: PackedPages): string {
-  return pages.extras === null ? "" : JSON.stringify(extrasEntries(pages.extras));
+  return pages.extras === null ? "" : JSON.stringify(extrasEntries(encodedExtras(pages.extras)));
 }
 
 /** The extras of `pages` as a map from page index, with JSON's nulls for absent dates. */
