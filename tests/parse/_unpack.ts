@@ -51,10 +51,13 @@ export function urls(pages: PackedPages): string[] {
 
 /**
  * The extras of `pages` in their JSON form, `[pageIndex, extras][]` with
- * absent dates as null, or "" when no page has any.
+ * absent dates as null, or "" when no page has any: decoded, so that kept
+ * and encoded extensions compare by what they read as.
  */
 export function extrasJson(pages: PackedPages): string {
-  return pages.extras === null ? "" : JSON.stringify(extrasEntries(encodedExtras(pages.extras)));
+  if (pages.extras === null) return "";
+  const entries = extrasEntries(encodedExtras(pages.extras));
+  return entries.length === 0 ? "" : JSON.stringify(entries);
 }
 
 /** The extras of `pages` as a map from page index, with JSON's nulls for absent dates. */
