@@ -189,9 +189,10 @@ function writeExtras(w: ByteWriter, x: PackedExtras | null, n: number): void {
  * Reads a node's pages back.
  *
  * @param r The snapshot being read, at the node's pages.
+ * @param kept Whether the format holds kept extensions (version 3 on).
  * @returns The columns, each in a buffer of its own.
  */
-export function readPages(r: ByteReader): PackedPages {
+export function readPages(r: ByteReader, kept: boolean): PackedPages {
   // Every page takes two bytes at least (the two varints of its URL).
   const n = r.count("page count", 2);
   if (n === 0) return packPageObjects([]);
@@ -209,7 +210,7 @@ export function readPages(r: ByteReader): PackedPages {
     lastModified,
     priority,
     changeFrequency,
-    extras: readExtras(r, n),
+    extras: readExtras(r, n, kept),
   };
 }
 
@@ -444,10 +445,10 @@ function readKept(r: ByteReader, n: number): KeptExtras {
   return { kind: "kept", codec: codec!, size, base, root, data, pageStarts, spanAt };
 }
 
-function readExtras(r: ByteReader, n: number): PackedExtras | null {
+function readExtras(r: ByteReader, n: number, kept: boolean): PackedExtras | null {
   const flag = r.byte("extensions flag");
   if (flag === X_NONE) return null;
-  if (flag === X_KEPT) return readKept(r, n);
+  if (flag === X_KEPT && kept) return readKept(r, n);
   if (flag !== X_ENCODED) malformed(`extensions flag ${flag}`);
   const dictText = r.bytes(r.varint("extensions dictionary"), "extensions dictionary").slice();
   let units: number;

@@ -363,7 +363,7 @@ function readTree(
     if (type === "invalid") {
       node = new InvalidSitemap(url, r.string(`${at}'s reason`));
     } else if (pages) {
-      node = pagesSitemap(type as PagesSitemapType, url, readPages(r), {
+      node = pagesSitemap(type as PagesSitemapType, url, readPages(r, version >= 3), {
         unchanged: (code & UNCHANGED) !== 0,
       });
     } else {

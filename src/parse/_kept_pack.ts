@@ -8,7 +8,6 @@
  *
  * @module
  */
-import { detachBuffer } from "../_detach.ts";
 import type { KeptExtras } from "./_result.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 
@@ -112,7 +111,8 @@ export function packKept(
     return { kind: "kept", codec: "none", data: spans, size: bytes, pageStarts, spanAt, root, base: k.base };
   }
   const data = ownBytes(zlib.deflateRawSync(spans, { level: 1 }));
-  // Freed now rather than left for the collector: a worker parses document after document.
-  detachBuffer(spans);
+  // Freed now (its buffer detached) rather than left for the collector: a
+  // worker parses document after document.
+  (spans.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
   return { kind: "kept", codec: "deflate-raw", data, size: bytes, pageStarts, spanAt, root, base: k.base };
 }
