@@ -24,9 +24,9 @@
  */
 import type {
   AlternateData,
+  EncodedExtras,
   ImageData,
   NewsStoryData,
-  EncodedExtras,
   PackedExtras,
   PageExtrasData,
   VideoData,

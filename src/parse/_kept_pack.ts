@@ -49,7 +49,8 @@ const GZIP_SHARE = 1 / 4;
 export function keepableGzip(body: Uint8Array, doc: Uint8Array): boolean {
   const n = body.length;
   if (n < 18 || body[0] !== 0x1f || body[1] !== 0x8b) return false;
-  const size = (body[n - 4]! | (body[n - 3]! << 8) | (body[n - 2]! << 16) | (body[n - 1]! << 24)) >>>
+  const size =
+    (body[n - 4]! | (body[n - 3]! << 8) | (body[n - 2]! << 16) | (body[n - 1]! << 24)) >>>
     0;
   return size === doc.length % 0x1_0000_0000;
 }
@@ -108,11 +109,29 @@ export function packKept(
     at += n;
   }
   if (zlib === null) {
-    return { kind: "kept", codec: "none", data: spans, size: bytes, pageStarts, spanAt, root, base: k.base };
+    return {
+      kind: "kept",
+      codec: "none",
+      data: spans,
+      size: bytes,
+      pageStarts,
+      spanAt,
+      root,
+      base: k.base,
+    };
   }
   const data = ownBytes(zlib.deflateRawSync(spans, { level: 1 }));
   // Freed now (its buffer detached) rather than left for the collector: a
   // worker parses document after document.
   (spans.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
-  return { kind: "kept", codec: "deflate-raw", data, size: bytes, pageStarts, spanAt, root, base: k.base };
+  return {
+    kind: "kept",
+    codec: "deflate-raw",
+    data,
+    size: bytes,
+    pageStarts,
+    spanAt,
+    root,
+    base: k.base,
+  };
 }

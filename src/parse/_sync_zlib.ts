@@ -37,15 +37,16 @@ export function syncZlib(): SyncZlib | null {
 }
 
 /**
- * `bytes` in a buffer of their own, exactly sized (a `Buffer` may be a view
- * into a shared slab, which a transfer list cannot take).
+ * `bytes` as a plain `Uint8Array` over a buffer of their own, exactly sized
+ * (a `Buffer` may be a view into a shared slab, which a transfer list cannot
+ * take): a view of the same memory when that is already so, else a copy.
  *
- * @param bytes What zlib returned.
- * @returns `bytes`, or a copy.
+ * @param bytes What zlib returned, or a downloaded body.
+ * @returns The bytes.
  */
 export function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength &&
-      bytes.constructor === Uint8Array
-    ? bytes
-    : new Uint8Array(bytes);
+  if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== bytes.byteLength) {
+    return new Uint8Array(bytes);
+  }
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer);
 }

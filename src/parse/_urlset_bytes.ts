@@ -37,7 +37,7 @@ import {
   normalizeUrlBytes,
   RAW_XML,
 } from "./_normalize_url.ts";
-import type { KeptExtras, NewsStoryData, ParseResult, VideoData } from "./_result.ts";
+import type { NewsStoryData, ParseResult, VideoData } from "./_result.ts";
 import {
   changeFrequencyCode,
   F_CHANGEFREQ,

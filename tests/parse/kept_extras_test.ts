@@ -90,7 +90,11 @@ Deno.test("kept extensions are decoded once per sitemap, on the first read, and 
   strictEqual(keptExtrasStats.decodes, before + 1);
   for (const page of first) page.images;
   for (const page of node.pages) page.alternates;
-  strictEqual(keptExtrasStats.decodes, before + 1, "later reads, later traversals: no more decoding");
+  strictEqual(
+    keptExtrasStats.decodes,
+    before + 1,
+    "later reads, later traversals: no more decoding",
+  );
   strictEqual(first[0]!.images, images, "a page's extensions are the same objects on every read");
   strictEqual(first[0]!.images[0], images[0]);
 });
@@ -181,7 +185,8 @@ Deno.test("kept extensions whose bytes are damaged fail with a clear error when 
 
 Deno.test("a block the skipper cannot vouch for sends the document the general way, as before", () => {
   // A prefix declared inside a block: the whole document is read the general way.
-  const doc = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  const doc =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
 <url><loc>https://www.example.com/a</loc><image:image xmlns:x="urn:x"><image:loc>https://www.example.com/a.jpg</image:loc></image:image></url>
 </urlset>`;
   const pages = pagesOf(encoder.encode(doc), "lazy");
