@@ -6,15 +6,14 @@
  *
  * @module
  */
-import { ExtrasReader } from "./parse/_extras.ts";
-import { encodedExtras } from "./parse/_kept_extras.ts";
+import { extrasReader, type PageExtrasReader } from "./parse/_kept_extras.ts";
 import type { AlternateData, PackedExtras, PackedPages } from "./parse/_result.ts";
 
 /** Reads the alternates of one pages node's pages, in any order. */
 export class AlternatesReader {
   readonly #extras: PackedExtras | null;
   /** Made on the first page read: kept extensions are decoded then. */
-  #reader: ExtrasReader | null = null;
+  #reader: PageExtrasReader | null = null;
 
   /** @param columns The node's columns. */
   constructor(columns: PackedPages) {
@@ -47,7 +46,7 @@ export class AlternatesReader {
   at(i: number): readonly AlternateData[] | null {
     const x = this.#extras;
     if (x === null || !this.mayHave(i)) return null;
-    const reader = this.#reader ??= new ExtrasReader(encodedExtras(x));
+    const reader = this.#reader ??= extrasReader(x);
     const alternates = reader.page(i)?.alternates;
     return alternates === undefined || alternates.length === 0 ? null : alternates;
   }

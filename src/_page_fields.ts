@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { ExtrasReader } from "./parse/_extras.ts";
-import { encodedExtras, keptBytes } from "./parse/_kept_extras.ts";
+import { extrasReader, keptBytes, type PageExtrasReader } from "./parse/_kept_extras.ts";
 import type { PackedExtras, PackedPages } from "./parse/_result.ts";
 
 /** The bits of a page's changed fields, in the order of `PAGE_CHANGE_FIELDS`. */
@@ -52,7 +51,7 @@ const NONE: readonly never[] = [];
 
 /** Compares pages across two sets of columns, keeping per-sitemap readers and answers. */
 export class FieldComparer {
-  readonly #readers = new Map<PackedExtras, ExtrasReader>();
+  readonly #readers = new Map<PackedExtras, PageExtrasReader>();
   #lastA: PackedExtras | null = null;
   #lastB: PackedExtras | null = null;
   #lastSame = false;
@@ -88,9 +87,9 @@ export class FieldComparer {
     return bits;
   }
 
-  #reader(x: PackedExtras): ExtrasReader {
+  #reader(x: PackedExtras): PageExtrasReader {
     let reader = this.#readers.get(x);
-    if (reader === undefined) this.#readers.set(x, reader = new ExtrasReader(encodedExtras(x)));
+    if (reader === undefined) this.#readers.set(x, reader = extrasReader(x));
     return reader;
   }
 

@@ -21,8 +21,7 @@ import {
   type PackedPages,
   type VideoData,
 } from "../parse/_result.ts";
-import { ExtrasReader } from "../parse/_extras.ts";
-import { encodedExtras } from "../parse/_kept_extras.ts";
+import { extrasReader, type PageExtrasReader } from "../parse/_kept_extras.ts";
 import {
   type ExtensionsSource,
   type PageExtensions,
@@ -178,14 +177,14 @@ class PackedExtensions
   implements ExtensionsSource<SitemapNewsStory, SitemapImage, SitemapVideo, SitemapAlternate> {
   readonly #x: PackedExtras;
   /** Made on the first read: kept extensions are decoded then, not before. */
-  #reader: ExtrasReader | null = null;
+  #reader: PageExtrasReader | null = null;
 
   constructor(x: PackedExtras) {
     this.#x = x;
   }
 
   extensions(index: number): Extensions {
-    const reader = this.#reader ??= new ExtrasReader(encodedExtras(this.#x));
+    const reader = this.#reader ??= extrasReader(this.#x);
     const extras = reader.page(index) ?? {};
     return {
       newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),

@@ -7,8 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { extrasEntries } from "../../src/parse/_extras.ts";
-import { encodedExtras } from "../../src/parse/_kept_extras.ts";
+import { pageExtrasEntries } from "../../src/parse/_kept_extras.ts";
 import { CHANGE_FREQUENCIES, type PackedPages, type ParseResult } from "../../src/parse/_result.ts";
 import { parseSitemap, type ParseSitemapOptions } from "../../src/parse/parse_sitemap.ts";
 
@@ -56,7 +55,7 @@ export function urls(pages: PackedPages): string[] {
  */
 export function extrasJson(pages: PackedPages): string {
   if (pages.extras === null) return "";
-  const entries = extrasEntries(encodedExtras(pages.extras));
+  const entries = pageExtrasEntries(pages.extras);
   return entries.length === 0 ? "" : JSON.stringify(entries);
 }
 

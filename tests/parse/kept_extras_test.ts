@@ -15,7 +15,7 @@ import { decodeCacheEntry, encodeCacheEntry } from "../../src/_cache_entry.ts";
 import { filterPagesSince } from "../../src/_pages_since.ts";
 import { PagesXMLSitemap } from "../../src/objects/sitemap.ts";
 import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
-import { encodedExtras, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
+import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
 import { runParseJob } from "../../src/workers/_job.ts";
@@ -180,7 +180,7 @@ Deno.test("kept extensions whose bytes are damaged fail with a clear error when 
   const pages = pagesOf(encoder.encode(shapeUrlset("image", 20)), "lazy");
   const x = kept(pages);
   const damaged = { ...x, size: x.size + 1 };
-  throws(() => encodedExtras(damaged), /Kept extensions are damaged: they inflate to \d+ bytes/);
+  throws(() => extrasReader(damaged), /Kept extensions are damaged: they inflate to \d+ bytes/);
 });
 
 Deno.test("a block the skipper cannot vouch for sends the document the general way, as before", () => {
