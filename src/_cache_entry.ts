@@ -219,24 +219,11 @@ function columnLayout(start: number, count: number, urlBytes: number, kept?: Kep
   const priority = lastModified + count * 8;
   const changeFrequency = priority + count * 8;
   const urlBytesAt = changeFrequency + pad8(count);
+  // Without kept extensions their columns take no bytes.
   const keptRoot = urlBytesAt + pad8(urlBytes);
-  if (kept === undefined) {
-    return {
-      urlEnds,
-      lastModified,
-      priority,
-      changeFrequency,
-      urlBytes: urlBytesAt,
-      keptRoot,
-      keptData: keptRoot,
-      keptStarts: keptRoot,
-      keptAt: keptRoot,
-      end: keptRoot,
-    };
-  }
-  const keptData = keptRoot + pad8(kept.rootLength);
-  const keptStarts = keptData + pad8(kept.dataLength);
-  const keptAt = keptStarts + pad8((count + 1) * 4);
+  const keptData = keptRoot + pad8(kept?.rootLength ?? 0);
+  const keptStarts = keptData + pad8(kept?.dataLength ?? 0);
+  const keptAt = keptStarts + (kept === undefined ? 0 : pad8((count + 1) * 4));
   return {
     urlEnds,
     lastModified,
@@ -247,7 +234,7 @@ function columnLayout(start: number, count: number, urlBytes: number, kept?: Kep
     keptData,
     keptStarts,
     keptAt,
-    end: keptAt + pad8(count * 4),
+    end: keptAt + (kept === undefined ? 0 : pad8(count * 4)),
   };
 }
 

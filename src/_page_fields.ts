@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { extrasReader, keptBytes, type PageExtrasReader } from "./parse/_kept_extras.ts";
+import { extrasReader, KeptBytes, type PageExtrasReader } from "./parse/_kept_extras.ts";
 import type { PackedExtras, PackedPages } from "./parse/_result.ts";
 
 /** The bits of a page's changed fields, in the order of `PAGE_CHANGE_FIELDS`. */
@@ -52,6 +52,8 @@ const NONE: readonly never[] = [];
 /** Compares pages across two sets of columns, keeping per-sitemap readers and answers. */
 export class FieldComparer {
   readonly #readers = new Map<PackedExtras, PageExtrasReader>();
+  /** Kept extensions' inflated bytes, for comparing their spans. */
+  readonly #kept = new KeptBytes();
   #lastA: PackedExtras | null = null;
   #lastB: PackedExtras | null = null;
   #lastSame = false;
@@ -72,7 +74,9 @@ export class FieldComparer {
     const hasA = xa !== null && xa.pageStarts[ia + 1]! > xa.pageStarts[ia]!;
     const hasB = xb !== null && xb.pageStarts[ib + 1]! > xb.pageStarts[ib]!;
     if (!hasA && !hasB) return bits;
-    if (hasA && hasB && this.#sameDictionary(xa, xb) && sameRange(xa, ia, xb, ib)) return bits;
+    if (
+      hasA && hasB && this.#sameDictionary(xa, xb) && sameRange(xa, ia, xb, ib, this.#kept)
+    ) return bits;
     return bits | this.#compareExtras(hasA ? xa : null, ia, hasB ? xb : null, ib);
   }
 
@@ -117,7 +121,13 @@ function sameArray(a: Uint8Array | Uint32Array, b: Uint8Array | Uint32Array): bo
   return true;
 }
 
-function sameRange(xa: PackedExtras, ia: number, xb: PackedExtras, ib: number): boolean {
+function sameRange(
+  xa: PackedExtras,
+  ia: number,
+  xb: PackedExtras,
+  ib: number,
+  kept: KeptBytes,
+): boolean {
   let as = xa.pageStarts[ia]!;
   const n = xa.pageStarts[ia + 1]! - as;
   let bs = xb.pageStarts[ib]!;
@@ -126,8 +136,8 @@ function sameRange(xa: PackedExtras, ia: number, xb: PackedExtras, ib: number): 
   let db = xb.data;
   if (xa.kind === "kept" && xb.kind === "kept") {
     // The same span bytes under the same root and base read the same.
-    da = keptBytes(xa);
-    db = keptBytes(xb);
+    da = kept.of(xa);
+    db = kept.of(xb);
     as = xa.spanAt[ia]!;
     bs = xb.spanAt[ib]!;
   }

@@ -75,23 +75,25 @@ export function pageExtrasEntries(x: PackedExtras | null): [number, PageExtrasDa
   return out;
 }
 
-/** The last kept byte arrays inflated: comparing two trees reads each sitemap's spans a page at a time. */
-const inflatedCache: { x: KeptExtras; bytes: Uint8Array }[] = [];
-const INFLATED_KEPT = 2;
-
 /**
- * The bytes a sitemap's spans are offsets in (`spanAt`): the inflated
- * document or spans.
- *
- * @param x Kept extensions.
- * @returns Their bytes, inflated (the last two are remembered).
+ * The bytes kept extensions' spans are offsets in (`spanAt`), inflated, for
+ * a reader that compares two sitemaps' spans page by page: the last two
+ * are remembered, for as long as the cache lives.
  */
-export function keptBytes(x: KeptExtras): Uint8Array {
-  for (const entry of inflatedCache) if (entry.x === x) return entry.bytes;
-  const bytes = inflate(x);
-  inflatedCache.unshift({ x, bytes });
-  if (inflatedCache.length > INFLATED_KEPT) inflatedCache.pop();
-  return bytes;
+export class KeptBytes {
+  readonly #entries: { x: KeptExtras; bytes: Uint8Array }[] = [];
+
+  /**
+   * @param x Kept extensions.
+   * @returns Their inflated bytes.
+   */
+  of(x: KeptExtras): Uint8Array {
+    for (const entry of this.#entries) if (entry.x === x) return entry.bytes;
+    const bytes = inflate(x);
+    this.#entries.unshift({ x, bytes });
+    if (this.#entries.length > 2) this.#entries.pop();
+    return bytes;
+  }
 }
 
 function inflate(x: KeptExtras): Uint8Array {
@@ -166,8 +168,7 @@ class ChunkedExtras implements PageExtrasReader {
 }
 
 function decodeKept(x: KeptExtras): PageExtrasReader {
-  const cached = inflatedCache.find((entry) => entry.x === x)?.bytes;
-  const bytes = cached ?? inflate(x);
+  const bytes = inflate(x);
   const starts = x.pageStarts;
   const count = starts.length - 1;
   const firsts: number[] = [];
@@ -181,8 +182,8 @@ function decodeKept(x: KeptExtras): PageExtrasReader {
     readers.push(new ExtrasReader(decodeRun(x, bytes, first, end, base)));
     first = end;
   }
-  // Freed now: a sitemap's inflated bytes are read once here (unless remembered for comparing).
-  if (cached === undefined && bytes !== x.data) free(bytes);
+  // Freed now: a sitemap's inflated bytes are read once here.
+  if (bytes !== x.data) free(bytes);
   return new ChunkedExtras(firsts, readers);
 }
 

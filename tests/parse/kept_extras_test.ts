@@ -19,6 +19,7 @@ import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
 import { runParseJob } from "../../src/workers/_job.ts";
+import { compareSitemapTrees } from "../../src/changes.ts";
 import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
 import { IndexWebsiteSitemap } from "../../src/objects/sitemap.ts";
 import { SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
@@ -232,4 +233,21 @@ Deno.test({
     }
     ok(withKept > 0, "some real documents keep their extensions");
   },
+});
+
+Deno.test("compareSitemapTrees() compares kept extensions by their bytes, decoding only where they differ", () => {
+  const xml = shapeUrlset("realistic", 300, 4);
+  const changed = xml.replace(/(<image:loc>[^<]*)(<\/image:loc>)/, "$1?changed$2");
+  const tree = (doc: string) =>
+    new IndexWebsiteSitemap("https://www.example.com/", [
+      new PagesXMLSitemap(URL_, pagesOf(encoder.encode(doc), "lazy")),
+    ]);
+  const before = keptExtrasStats.decodes;
+  const same = compareSitemapTrees(tree(xml), tree(xml));
+  strictEqual(same.size, 0);
+  strictEqual(keptExtrasStats.decodes, before, "equal spans are not decoded");
+  const differ = compareSitemapTrees(tree(xml), tree(changed));
+  strictEqual(differ.counts.pages.changed, 1);
+  strictEqual(differ.counts.fields.images, 1);
+  strictEqual(differ.counts.fields.alternates, 0);
 });
