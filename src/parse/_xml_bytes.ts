@@ -816,8 +816,9 @@ const MAX_SKIP_DEPTH = 32;
  * not skip: every start tag's attributes scanned (and no `xmlns` among
  * them), end tags matched to their start tags, comments, processing
  * instructions and CDATA closed, no text run, markup or nesting past the
- * walk's limits. -1 otherwise: the document then goes the general way, as
- * it would have without the skip.
+ * walk's limits, no start tag past the checkpoint interval from `lt`. -1
+ * otherwise: the document then goes the general way, as it would have
+ * without the skip.
  *
  * @param b The document.
  * @param lt The index of the element's `<`.
@@ -846,6 +847,9 @@ export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch:
       stackLen.push(j - i - 1);
     }
     let p = gt + 1;
+    // An element longer than the walk's checkpoint interval goes the general
+    // way, so that a cancellation is still seen within that much input.
+    if (p - lt > CHECKPOINT_BYTES) return -1;
     // Up to the next start tag, closing elements on the way.
     for (;;) {
       const l = b.indexOf(LT, p);

@@ -251,3 +251,15 @@ Deno.test("compareSitemapTrees() compares kept extensions by their bytes, decodi
   strictEqual(differ.counts.fields.images, 1);
   strictEqual(differ.counts.fields.alternates, 0);
 });
+
+Deno.test("an extension block longer than a checkpoint interval sends the document the general way", () => {
+  const tags = "<video:tag>t</video:tag>".repeat(50_000); // 1.2 MB in one block
+  const doc =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">
+<url><loc>https://www.example.com/a</loc><video:video><video:title>A</video:title>${tags}</video:video></url>
+</urlset>`;
+  const pages = pagesOf(encoder.encode(doc), "lazy");
+  equal(pages.extras?.kind, undefined);
+  const short = doc.replace(tags, "<video:tag>t</video:tag>");
+  equal(pagesOf(encoder.encode(short), "lazy").extras?.kind, "kept");
+});
