@@ -9,7 +9,7 @@ import { type CacheEntry, encodeCacheEntry } from "../_cache_entry.ts";
 import { filterPagesSince } from "../_pages_since.ts";
 import { decompressIfGzip } from "../decompress.ts";
 import { errorMessage } from "../_error_message.ts";
-import { detachBuffer } from "../_detach.ts";
+import { detachBuffer, detachPackedPages } from "../_detach.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemapBody } from "../parse/parse_sitemap.ts";
@@ -181,7 +181,11 @@ export async function runParseJob(
       result,
     });
     if (result.kind === "pages") {
-      result = { ...result, pages: filterPagesSince(result.pages, job.since) };
+      const kept = filterPagesSince(result.pages, job.since);
+      // The unfiltered columns live on in the cache entry only: freed now,
+      // not left for the collector (the extensions may share their bytes).
+      if (kept !== result.pages) detachPackedPages(result.pages);
+      result = { ...result, pages: kept };
     }
     return { result, decompressedBytes: size, parseMs: elapsed(), cacheEntry };
   } catch (error) {

@@ -263,3 +263,32 @@ Deno.test("an extension block longer than a checkpoint interval sends the docume
   const short = doc.replace(tags, "<video:tag>t</video:tag>");
   equal(pagesOf(encoder.encode(short), "lazy").extras?.kind, "kept");
 });
+
+Deno.test("runParseJob() with a cache entry and since: the entry keeps every page, the result the recent ones, extensions whole", async () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 400, 6));
+  const since = Date.UTC(2024, 6, 1);
+  const outcome = await runParseJob({
+    bytes: gzipSync(xml),
+    url: URL_,
+    since,
+    robots: false,
+    contentType: null,
+    maxSitemapBytes: 50 << 20,
+    cache: {
+      url: URL_,
+      finalUrl: URL_,
+      etag: null,
+      lastModified: null,
+      fetchedAt: 0,
+      status: 200,
+      redirected: false,
+      downloadedBytes: 0,
+    },
+  });
+  if (outcome.result.kind !== "pages" || outcome.cacheEntry === undefined) throw new Error("pages");
+  const all = pagesOf(xml, "eager");
+  deepStrictEqual(pageJson(outcome.result.pages), pageJson(filterPagesSince(all, since)));
+  const entry = decodeCacheEntry(outcome.cacheEntry, URL_);
+  if (typeof entry === "string" || entry.result.kind !== "pages") throw new Error(String(entry));
+  deepStrictEqual(pageJson(entry.result.pages), pageJson(all));
+});
