@@ -18,7 +18,7 @@ import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
 import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
-import { runParseJob } from "../../src/workers/_job.ts";
+import { type CacheEntryFields, runParseJob } from "../../src/workers/_job.ts";
 import { compareSitemapTrees } from "../../src/changes.ts";
 import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
 import { IndexWebsiteSitemap } from "../../src/objects/sitemap.ts";
@@ -37,6 +37,15 @@ function pagesOf(bytes: Uint8Array, extensions: "lazy" | "eager", gzip: Uint8Arr
 function pageJson(pages: PackedPages): string[] {
   return [...new PagesXMLSitemap(URL_, pages).pages].map((p) => JSON.stringify(p.toJSON()));
 }
+
+/** What a cache entry holds beside its result: no validators, fetched at 0. */
+const ENTRY: CacheEntryFields = {
+  ...{ etag: null, lastModified: null, fetchedAt: 0, redirected: false },
+  url: URL_,
+  finalUrl: URL_,
+  status: 200,
+  downloadedBytes: 0,
+};
 
 function kept(pages: PackedPages): KeptExtras {
   const x = pages.extras;
@@ -152,14 +161,7 @@ Deno.test("a cache entry and a snapshot store kept extensions as bytes and read 
     const expected = pageJson(pages);
     const entry = decodeCacheEntry(
       encodeCacheEntry({
-        url: URL_,
-        finalUrl: URL_,
-        etag: null,
-        lastModified: null,
-        fetchedAt: 0,
-        status: 200,
-        redirected: false,
-        downloadedBytes: xml.length,
+        ...ENTRY,
         decompressedBytes: xml.length,
         result: { kind: "pages", format: "urlset", pages, found: pages.count, warning: null },
       }),
@@ -274,16 +276,7 @@ Deno.test("runParseJob() with a cache entry and since: the entry keeps every pag
     robots: false,
     contentType: null,
     maxSitemapBytes: 50 << 20,
-    cache: {
-      url: URL_,
-      finalUrl: URL_,
-      etag: null,
-      lastModified: null,
-      fetchedAt: 0,
-      status: 200,
-      redirected: false,
-      downloadedBytes: 0,
-    },
+    cache: ENTRY,
   });
   if (outcome.result.kind !== "pages" || outcome.cacheEntry === undefined) throw new Error("pages");
   const all = pagesOf(xml, "eager");
