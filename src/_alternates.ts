@@ -6,21 +6,23 @@
  *
  * @module
  */
-import { ExtrasReader } from "./parse/_extras.ts";
-import type { AlternateData, PackedPages } from "./parse/_result.ts";
+import { extrasReader, type PageExtrasReader } from "./parse/_kept_extras.ts";
+import type { AlternateData, PackedExtras, PackedPages } from "./parse/_result.ts";
 
 /** Reads the alternates of one pages node's pages, in any order. */
 export class AlternatesReader {
-  readonly #reader: ExtrasReader | null;
+  readonly #extras: PackedExtras | null;
+  /** Made on the first page read: kept extensions are decoded then. */
+  #reader: PageExtrasReader | null = null;
 
   /** @param columns The node's columns. */
   constructor(columns: PackedPages) {
-    this.#reader = columns.extras === null ? null : new ExtrasReader(columns.extras);
+    this.#extras = columns.extras;
   }
 
   /** Whether no page of the node has any extension (so none has alternates). */
   get empty(): boolean {
-    return this.#reader === null;
+    return this.#extras === null;
   }
 
   /**
@@ -31,7 +33,8 @@ export class AlternatesReader {
    * @returns False when it surely has no alternates.
    */
   mayHave(i: number): boolean {
-    return this.#reader !== null && this.#reader.has(i);
+    const x = this.#extras;
+    return x !== null && i + 1 < x.pageStarts.length && x.pageStarts[i + 1]! > x.pageStarts[i]!;
   }
 
   /**
@@ -41,8 +44,9 @@ export class AlternatesReader {
    * @returns Its alternates in document order, or null when it has none.
    */
   at(i: number): readonly AlternateData[] | null {
-    const reader = this.#reader;
-    if (reader === null || !reader.has(i)) return null;
+    const x = this.#extras;
+    if (x === null || !this.mayHave(i)) return null;
+    const reader = this.#reader ??= extrasReader(x);
     const alternates = reader.page(i)?.alternates;
     return alternates === undefined || alternates.length === 0 ? null : alternates;
   }

@@ -21,6 +21,8 @@ import { extrasEntries, packExtras } from "./parse/_extras.ts";
 import { urlByteLength } from "./parse/_url_bytes.ts";
 import type {
   IndexEntry,
+  KeptCodec,
+  KeptExtras,
   PackedExtras,
   PackedPages,
   PagesFormat,
@@ -53,7 +55,8 @@ export interface CacheEntry {
 
 const MAGIC = [0x53, 0x4d, 0x54, 0x52, 0x45, 0x45, 0x43, 0x31]; // "SMTREEC1"
 /** Bumped whenever the layout or the meaning of a field changes; other versions are ignored. */
-const VERSION = 1;
+/** 2: kept extensions are stored as bytes after the URL bytes. */
+const VERSION = 2;
 /** magic (8) + version (4) + header length (4) + checksum (4) + total length (4). */
 const PREFIX_BYTES = 24;
 const PAGES_FORMATS: readonly PagesFormat[] = ["urlset", "text", "rss", "atom"];
@@ -68,11 +71,24 @@ interface Header extends Omit<CacheEntry, "result"> {
   readonly found?: number;
   readonly urlByteLength?: number;
   readonly extras?: string;
+  /** Kept extensions (their byte columns follow the URL bytes), when `extras` is "". */
+  readonly kept?: KeptHeader;
   /** Index: each child as `[url, lastmod epoch ms or null]`. */
   readonly children?: readonly (readonly [string, number | null])[];
   /** robots.txt: its text, whose rules the tree keeps. */
   readonly robotsText?: string;
 }
+
+/** What a kept-extensions column set needs beside its bytes. */
+interface KeptHeader {
+  readonly codec: KeptCodec;
+  readonly size: number;
+  readonly base: string;
+  readonly rootLength: number;
+  readonly dataLength: number;
+}
+
+const KEPT_CODECS: readonly KeptCodec[] = ["none", "deflate-raw", "gzip"];
 
 function pad8(n: number): number {
   return (n + 7) & ~7;
@@ -82,8 +98,9 @@ function pad8(n: number): number {
  * Serialises an entry: 24 bytes of prefix (magic `SMTREEC1`, version, header
  * length, checksum, total length), a UTF-8 JSON header padded to 8 bytes, then
  * for pages the columns `urlEnds` (u32), `lastModified` and `priority` (f64),
- * `changeFrequency` (u8) and the URL bytes, each starting 8-byte aligned,
- * little-endian.
+ * `changeFrequency` (u8) and the URL bytes, then, when the extensions are
+ * kept as bytes, the root tag, the kept bytes, `pageStarts` and `spanAt`
+ * (u32), each starting 8-byte aligned, little-endian.
  *
  * @param entry The entry.
  * @returns Its bytes, in a buffer of their own.
@@ -128,8 +145,11 @@ export function encodeCacheEntry(entry: CacheEntry): Uint8Array {
       count: r.pages.count,
       found: r.found,
       urlByteLength: urlByteLength(r.pages),
-      // The extras keep the JSON form of format version 1: [pageIndex, extras][].
-      extras: r.pages.extras === null ? "" : JSON.stringify(extrasEntries(r.pages.extras)),
+      // Encoded extras keep the JSON form of format version 1: [pageIndex, extras][].
+      extras: r.pages.extras === null || r.pages.extras.kind === "kept"
+        ? ""
+        : JSON.stringify(extrasEntries(r.pages.extras)),
+      ...(r.pages.extras?.kind === "kept" ? { kept: keptHeader(r.pages.extras) } : {}),
     }
     : {
       ...base,
@@ -141,7 +161,7 @@ export function encodeCacheEntry(entry: CacheEntry): Uint8Array {
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const headerEnd = PREFIX_BYTES + pad8(headerBytes.byteLength);
   const layout = r.kind === "pages"
-    ? columnLayout(headerEnd, r.pages.count, header.urlByteLength!)
+    ? columnLayout(headerEnd, r.pages.count, header.urlByteLength!, header.kept)
     : null;
   const total = layout === null ? headerEnd : layout.end;
   const out = new Uint8Array(total);
@@ -159,18 +179,39 @@ export function encodeCacheEntry(entry: CacheEntry): Uint8Array {
     new Float64Array(out.buffer, layout.priority, n).set(p.priority.subarray(0, n));
     out.set(p.changeFrequency.subarray(0, n), layout.changeFrequency);
     out.set(p.urlBytes.subarray(0, header.urlByteLength!), layout.urlBytes);
+    const x = p.extras;
+    if (x !== null && x.kind === "kept") {
+      out.set(x.root, layout.keptRoot);
+      out.set(x.data, layout.keptData);
+      new Uint32Array(out.buffer, layout.keptStarts, n + 1).set(x.pageStarts.subarray(0, n + 1));
+      new Uint32Array(out.buffer, layout.keptAt, n).set(x.spanAt.subarray(0, n));
+    }
   }
   view.setUint32(16, checksum(out, PREFIX_BYTES), true);
   return out;
 }
 
 /** Where each column starts; every offset is 8-byte aligned. */
-function columnLayout(start: number, count: number, urlBytes: number): {
+function keptHeader(x: KeptExtras): KeptHeader {
+  return {
+    codec: x.codec,
+    size: x.size,
+    base: x.base,
+    rootLength: x.root.length,
+    dataLength: x.data.length,
+  };
+}
+
+function columnLayout(start: number, count: number, urlBytes: number, kept?: KeptHeader): {
   urlEnds: number;
   lastModified: number;
   priority: number;
   changeFrequency: number;
   urlBytes: number;
+  keptRoot: number;
+  keptData: number;
+  keptStarts: number;
+  keptAt: number;
   end: number;
 } {
   const urlEnds = start;
@@ -178,13 +219,22 @@ function columnLayout(start: number, count: number, urlBytes: number): {
   const priority = lastModified + count * 8;
   const changeFrequency = priority + count * 8;
   const urlBytesAt = changeFrequency + pad8(count);
+  // Without kept extensions their columns take no bytes.
+  const keptRoot = urlBytesAt + pad8(urlBytes);
+  const keptData = keptRoot + pad8(kept?.rootLength ?? 0);
+  const keptStarts = keptData + pad8(kept?.dataLength ?? 0);
+  const keptAt = keptStarts + (kept === undefined ? 0 : pad8((count + 1) * 4));
   return {
     urlEnds,
     lastModified,
     priority,
     changeFrequency,
     urlBytes: urlBytesAt,
-    end: urlBytesAt + pad8(urlBytes),
+    keptRoot,
+    keptData,
+    keptStarts,
+    keptAt,
+    end: keptAt + (kept === undefined ? 0 : pad8(count * 4)),
   };
 }
 
@@ -319,12 +369,29 @@ function pagesResult(
   } catch (e) {
     return `Cache entry is corrupt: unreadable extras (${errorMessage(e)})`;
   }
-  const layout = columnLayout(frame.headerEnd, count, header.urlByteLength!);
+  const layout = columnLayout(frame.headerEnd, count, header.urlByteLength!, header.kept);
   if (layout.end !== frame.total) {
     return `Cache entry is corrupt: ${count} pages need ${layout.end} bytes, the entry has ${frame.total}`;
   }
   const buffer = bytes.buffer;
   const at = bytes.byteOffset;
+  const kept = header.kept;
+  if (kept !== undefined) {
+    const pageStarts = new Uint32Array(buffer, at + layout.keptStarts, count + 1);
+    const spanAt = new Uint32Array(buffer, at + layout.keptAt, count);
+    const problem = keptDisorder(pageStarts, spanAt, kept.size);
+    if (problem !== null) return `Cache entry is corrupt: ${problem}`;
+    extras = {
+      kind: "kept",
+      codec: kept.codec,
+      size: kept.size,
+      base: kept.base,
+      root: new Uint8Array(buffer, at + layout.keptRoot, kept.rootLength),
+      data: new Uint8Array(buffer, at + layout.keptData, kept.dataLength),
+      pageStarts,
+      spanAt,
+    };
+  }
   const pages: PackedPages = {
     count,
     urlBytes: new Uint8Array(buffer, at + layout.urlBytes, header.urlByteLength!),
@@ -348,6 +415,17 @@ function pagesResult(
 }
 
 /** The first page whose URL end goes backwards or past the URL bytes, or null. */
+/** What is wrong with kept spans' offsets, or null. */
+function keptDisorder(pageStarts: Uint32Array, spanAt: Uint32Array, size: number): string | null {
+  if (pageStarts[0] !== 0) return "kept extensions do not start at 0";
+  for (let i = 0; i < spanAt.length; i++) {
+    const n = pageStarts[i + 1]! - pageStarts[i]!;
+    if (n < 0) return `kept extensions out of order at page ${i}`;
+    if (n > 0 && spanAt[i]! + n > size) return `page ${i}'s kept extensions run past the end`;
+  }
+  return null;
+}
+
 function urlEndsDisorder(pages: PackedPages): number | null {
   let previous = 0;
   for (let i = 0; i < pages.count; i++) {
@@ -393,5 +471,17 @@ function checkHeader(h: Header): string | null {
     }
   }
   if (typeof h.extras !== "string") return `"extras" is not a string`;
+  const k = h.kept;
+  if (k !== undefined) {
+    if (typeof k !== "object" || k === null) return `"kept" is not an object`;
+    if (!KEPT_CODECS.includes(k.codec)) return `unknown kept codec ${JSON.stringify(k.codec)}`;
+    if (typeof k.base !== "string") return `"kept.base" is not a string`;
+    for (const key of ["size", "rootLength", "dataLength"] as const) {
+      const value = k[key];
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+        return `"kept.${key}" is not a count`;
+      }
+    }
+  }
   return null;
 }

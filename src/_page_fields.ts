@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ExtrasReader } from "./parse/_extras.ts";
+import { extrasReader, KeptBytes, type PageExtrasReader } from "./parse/_kept_extras.ts";
 import type { PackedExtras, PackedPages } from "./parse/_result.ts";
 
 /** The bits of a page's changed fields, in the order of `PAGE_CHANGE_FIELDS`. */
@@ -51,7 +51,9 @@ const NONE: readonly never[] = [];
 
 /** Compares pages across two sets of columns, keeping per-sitemap readers and answers. */
 export class FieldComparer {
-  readonly #readers = new Map<PackedExtras, ExtrasReader>();
+  readonly #readers = new Map<PackedExtras, PageExtrasReader>();
+  /** Kept extensions' inflated bytes, for comparing their spans. */
+  readonly #kept = new KeptBytes();
   #lastA: PackedExtras | null = null;
   #lastB: PackedExtras | null = null;
   #lastSame = false;
@@ -72,7 +74,9 @@ export class FieldComparer {
     const hasA = xa !== null && xa.pageStarts[ia + 1]! > xa.pageStarts[ia]!;
     const hasB = xb !== null && xb.pageStarts[ib + 1]! > xb.pageStarts[ib]!;
     if (!hasA && !hasB) return bits;
-    if (hasA && hasB && this.#sameDictionary(xa, xb) && sameRange(xa, ia, xb, ib)) return bits;
+    if (
+      hasA && hasB && this.#sameDictionary(xa, xb) && sameRange(xa, ia, xb, ib, this.#kept)
+    ) return bits;
     return bits | this.#compareExtras(hasA ? xa : null, ia, hasB ? xb : null, ib);
   }
 
@@ -87,20 +91,27 @@ export class FieldComparer {
     return bits;
   }
 
-  #reader(x: PackedExtras): ExtrasReader {
+  #reader(x: PackedExtras): PageExtrasReader {
     let reader = this.#readers.get(x);
-    if (reader === undefined) this.#readers.set(x, reader = new ExtrasReader(x));
+    if (reader === undefined) this.#readers.set(x, reader = extrasReader(x));
     return reader;
   }
 
-  /** Whether two sitemaps' extension dictionaries are the same, so equal bytes mean equal values. */
+  /**
+   * Whether equal bytes of two sitemaps' pages mean equal values: the same
+   * dictionary (encoded), or the same root tag and base (kept spans).
+   */
   #sameDictionary(xa: PackedExtras, xb: PackedExtras): boolean {
     if (xa === this.#lastA && xb === this.#lastB) return this.#lastSame;
     this.#lastA = xa;
     this.#lastB = xb;
-    return this.#lastSame = xa === xb || (
-      sameArray(xa.dictText, xb.dictText) && sameArray(xa.dictEnds, xb.dictEnds)
-    );
+    if (xa === xb) return this.#lastSame = true;
+    if (xa.kind === "kept" || xb.kind === "kept") {
+      return this.#lastSame = xa.kind === "kept" && xb.kind === "kept" && xa.base === xb.base &&
+        sameArray(xa.root, xb.root);
+    }
+    return this.#lastSame = sameArray(xa.dictText, xb.dictText) &&
+      sameArray(xa.dictEnds, xb.dictEnds);
   }
 }
 
@@ -110,13 +121,26 @@ function sameArray(a: Uint8Array | Uint32Array, b: Uint8Array | Uint32Array): bo
   return true;
 }
 
-function sameRange(xa: PackedExtras, ia: number, xb: PackedExtras, ib: number): boolean {
-  const as = xa.pageStarts[ia]!;
+function sameRange(
+  xa: PackedExtras,
+  ia: number,
+  xb: PackedExtras,
+  ib: number,
+  kept: KeptBytes,
+): boolean {
+  let as = xa.pageStarts[ia]!;
   const n = xa.pageStarts[ia + 1]! - as;
-  const bs = xb.pageStarts[ib]!;
+  let bs = xb.pageStarts[ib]!;
   if (xb.pageStarts[ib + 1]! - bs !== n) return false;
-  const da = xa.data;
-  const db = xb.data;
+  let da = xa.data;
+  let db = xb.data;
+  if (xa.kind === "kept" && xb.kind === "kept") {
+    // The same span bytes under the same root and base read the same.
+    da = kept.of(xa);
+    db = kept.of(xb);
+    as = xa.spanAt[ia]!;
+    bs = xb.spanAt[ib]!;
+  }
   for (let i = 0; i < n; i++) if (da[as + i] !== db[bs + i]) return false;
   return true;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { extrasEntries, packExtras } from "./parse/_extras.ts";
-import type { PackedExtras, PackedPages, PageExtrasData } from "./parse/_result.ts";
+import type { KeptExtras, PackedExtras, PackedPages, PageExtrasData } from "./parse/_result.ts";
 import { urlByteLength, utf8Offset } from "./parse/_url_bytes.ts";
 
 /**
@@ -133,10 +133,26 @@ function keptExtras(
   keptIndex: Int32Array,
   kept: number,
 ): PackedExtras | null {
+  if (extras.kind === "kept") return keptSpans(extras, keptIndex, kept);
   const entries: [number, PageExtrasData][] = [];
   for (const [index, data] of extrasEntries(extras)) {
     const j = keptIndex[index];
     if (j !== undefined && j >= 0) entries.push([j, data]);
   }
   return packExtras(entries, kept);
+}
+
+/** Kept extensions of the kept pages: their spans, renumbered (the bytes are shared, not copied). */
+function keptSpans(x: KeptExtras, keptIndex: Int32Array, kept: number): KeptExtras | null {
+  const pageStarts = new Uint32Array(kept + 1);
+  const spanAt = new Uint32Array(kept);
+  let total = 0;
+  for (let i = 0; i < keptIndex.length; i++) {
+    const j = keptIndex[i]!;
+    if (j < 0) continue;
+    total += x.pageStarts[i + 1]! - x.pageStarts[i]!;
+    spanAt[j] = x.spanAt[i]!;
+    pageStarts[j + 1] = total;
+  }
+  return total === 0 ? null : { ...x, pageStarts, spanAt };
 }

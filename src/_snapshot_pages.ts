@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { PackedExtras, PackedPages } from "./parse/_result.ts";
+import type { KeptCodec, KeptExtras, PackedExtras, PackedPages } from "./parse/_result.ts";
 import { urlByteEnds } from "./parse/_url_bytes.ts";
 import { packPageObjects } from "./objects/_columns.ts";
 import { type ByteReader, type ByteWriter, malformed } from "./_snapshot_io.ts";
@@ -162,9 +162,16 @@ function writeCodes(w: ByteWriter, priority: Float64Array, frequency: Uint8Array
   }
 }
 
+/** The extensions flag: none, encoded columns, kept bytes (format version 3). */
+const X_NONE = 0;
+const X_ENCODED = 1;
+const X_KEPT = 2;
+const KEPT_CODECS: readonly KeptCodec[] = ["none", "deflate-raw", "gzip"];
+
 function writeExtras(w: ByteWriter, x: PackedExtras | null, n: number): void {
-  w.byte(x === null ? 0 : 1);
+  w.byte(x === null ? X_NONE : x.kind === "kept" ? X_KEPT : X_ENCODED);
   if (x === null) return;
+  if (x.kind === "kept") return writeKept(w, x, n);
   w.varint(x.dictText.length);
   w.bytes(x.dictText);
   w.varint(x.dictEnds.length);
@@ -182,9 +189,10 @@ function writeExtras(w: ByteWriter, x: PackedExtras | null, n: number): void {
  * Reads a node's pages back.
  *
  * @param r The snapshot being read, at the node's pages.
+ * @param kept Whether the format holds kept extensions (version 3 on).
  * @returns The columns, each in a buffer of its own.
  */
-export function readPages(r: ByteReader): PackedPages {
+export function readPages(r: ByteReader, kept: boolean): PackedPages {
   // Every page takes two bytes at least (the two varints of its URL).
   const n = r.count("page count", 2);
   if (n === 0) return packPageObjects([]);
@@ -202,7 +210,7 @@ export function readPages(r: ByteReader): PackedPages {
     lastModified,
     priority,
     changeFrequency,
-    extras: readExtras(r, n),
+    extras: readExtras(r, n, kept),
   };
 }
 
@@ -399,10 +407,49 @@ function readCodes(
   return { priority, changeFrequency };
 }
 
-function readExtras(r: ByteReader, n: number): PackedExtras | null {
+/** Kept extensions: codec, size, base, root tag, bytes, then each page's span (start, length). */
+function writeKept(w: ByteWriter, x: KeptExtras, n: number): void {
+  w.byte(KEPT_CODECS.indexOf(x.codec));
+  w.varint(x.size);
+  w.string(x.base);
+  w.varint(x.root.length);
+  w.bytes(x.root);
+  w.varint(x.data.length);
+  w.bytes(x.data);
+  for (let i = 0; i < n; i++) {
+    const length = x.pageStarts[i + 1]! - x.pageStarts[i]!;
+    w.varint(length);
+    if (length > 0) w.varint(x.spanAt[i]!);
+  }
+}
+
+function readKept(r: ByteReader, n: number): KeptExtras {
+  const code = r.byte("kept extensions codec");
+  const codec = KEPT_CODECS[code];
+  if (codec === undefined) malformed(`kept extensions codec ${code}`);
+  const size = r.varint("kept extensions size");
+  const base = r.string("kept extensions base");
+  const root = r.bytes(r.varint("kept extensions root"), "kept extensions root").slice();
+  const data = r.bytes(r.varint("kept extensions"), "kept extensions").slice();
+  const pageStarts = new Uint32Array(n + 1);
+  const spanAt = new Uint32Array(n);
+  for (let i = 0, total = 0; i < n; i++) {
+    const length = r.varint("page extensions");
+    if (length > 0) {
+      const at = r.varint("page extensions");
+      if (at + length > size) malformed(`page ${i}'s extensions run past the end`);
+      spanAt[i] = at;
+    }
+    pageStarts[i + 1] = total += length;
+  }
+  return { kind: "kept", codec: codec!, size, base, root, data, pageStarts, spanAt };
+}
+
+function readExtras(r: ByteReader, n: number, kept: boolean): PackedExtras | null {
   const flag = r.byte("extensions flag");
-  if (flag === 0) return null;
-  if (flag !== 1) malformed(`extensions flag ${flag}`);
+  if (flag === X_NONE) return null;
+  if (flag === X_KEPT && kept) return readKept(r, n);
+  if (flag !== X_ENCODED) malformed(`extensions flag ${flag}`);
   const dictText = r.bytes(r.varint("extensions dictionary"), "extensions dictionary").slice();
   let units: number;
   try {

@@ -38,9 +38,10 @@ const MAGIC_BYTES = new TextEncoder().encode(MAGIC);
 /**
  * The format this library writes; bumped when the layout or a meaning
  * changes. Version 2 added a robots.txt node's text; version 1 is still read
- * (its robots.txt nodes have no rules).
+ * (its robots.txt nodes have no rules). Version 3 stores kept extensions as
+ * their bytes; versions 1 and 2 never hold them and are still read.
  */
-const VERSION = 2;
+const VERSION = 3;
 /** The oldest format this library reads. */
 const OLDEST_VERSION = 1;
 /** magic (8) + version (4) + flags (4) + checksum (4) + total length (4). */
@@ -362,7 +363,7 @@ function readTree(
     if (type === "invalid") {
       node = new InvalidSitemap(url, r.string(`${at}'s reason`));
     } else if (pages) {
-      node = pagesSitemap(type as PagesSitemapType, url, readPages(r), {
+      node = pagesSitemap(type as PagesSitemapType, url, readPages(r, version >= 3), {
         unchanged: (code & UNCHANGED) !== 0,
       });
     } else {

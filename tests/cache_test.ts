@@ -118,7 +118,7 @@ Deno.test("decodeCacheEntry() refuses foreign, truncated, garbled, other-version
   future[8] = 9;
   assertEquals(
     decodeCacheEntry(future, KEY),
-    "Cache entry has format version 9, this library reads version 1",
+    "Cache entry has format version 9, this library reads version 2",
   );
   assertEquals(
     decodeCacheEntry(bytes, "https://example.com/other.xml"),

@@ -21,7 +21,7 @@ import {
   type PackedPages,
   type VideoData,
 } from "../parse/_result.ts";
-import { ExtrasReader } from "../parse/_extras.ts";
+import { extrasReader, type PageExtrasReader } from "../parse/_kept_extras.ts";
 import {
   type ExtensionsSource,
   type PageExtensions,
@@ -99,13 +99,25 @@ export function checkPackedPages(packed: PackedPages): void {
         } entries but it holds ${x.pageStarts.length}`,
       );
     }
+    // Kept spans are offsets in the inflated bytes, not in `data`.
+    const limit = x.kind === "kept" ? x.size : x.data.length;
     previous = 0;
     for (let i = 0; i <= count; i++) {
       const start = x.pageStarts[i]!;
-      if (start < previous || start > x.data.length) {
+      if (start < previous || (x.kind !== "kept" && start > limit)) {
         throw new RangeError(
-          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${x.data.length} but got ${start}`,
+          `Expected PackedPages.extras.pageStarts[${i}] to be between ${previous} and ${limit} but got ${start}`,
         );
+      }
+      if (x.kind === "kept" && i > 0 && start > previous) {
+        const at = x.spanAt[i - 1]!;
+        if (!(at + start - previous <= limit)) {
+          throw new RangeError(
+            `Expected PackedPages.extras.spanAt[${i - 1}] to leave its ${
+              start - previous
+            } bytes within ${limit} but got ${at}`,
+          );
+        }
       }
       previous = start;
     }
@@ -163,14 +175,17 @@ type Extensions = PageExtensions<SitemapNewsStory, SitemapImage, SitemapVideo, S
 /** Builds a packed source's page extensions when a page first reads one. */
 class PackedExtensions
   implements ExtensionsSource<SitemapNewsStory, SitemapImage, SitemapVideo, SitemapAlternate> {
-  readonly #reader: ExtrasReader;
+  readonly #x: PackedExtras;
+  /** Made on the first read: kept extensions are decoded then, not before. */
+  #reader: PageExtrasReader | null = null;
 
   constructor(x: PackedExtras) {
-    this.#reader = new ExtrasReader(x);
+    this.#x = x;
   }
 
   extensions(index: number): Extensions {
-    const extras = this.#reader.page(index) ?? {};
+    const reader = this.#reader ??= extrasReader(this.#x);
+    const extras = reader.page(index) ?? {};
     return {
       newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
       images: extras.images?.map(imageFrom) ?? NONE,

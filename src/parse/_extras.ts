@@ -24,6 +24,7 @@
  */
 import type {
   AlternateData,
+  EncodedExtras,
   ImageData,
   NewsStoryData,
   PackedExtras,
@@ -31,6 +32,7 @@ import type {
   VideoData,
 } from "./_result.ts";
 import { fnv1a, FNV_BASIS, mixHash } from "./_fnv.ts";
+import { type KeepContext, packKept } from "./_kept_pack.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -78,6 +80,18 @@ export class ExtrasWriter {
   readonly #interned = new Map<string, number>();
   #records = new Uint32Array(4096);
   #used = 0;
+  /** Set when the records are spans of a document to keep (see `_kept_pack.ts`). */
+  #kept: KeepContext | null = null;
+
+  /**
+   * Takes each page's records as one span of `k.doc` (two words: start,
+   * end), written by the reader, to keep rather than decode.
+   *
+   * @param k The document the spans are in, and what goes with it.
+   */
+  keep(k: KeepContext): void {
+    this.#kept = k;
+  }
 
   /** Records written so far: a page's extras are the records between two of these. */
   get length(): number {
@@ -355,6 +369,7 @@ export class ExtrasWriter {
     let total = 0;
     for (let p = 0; p < count; p++) total += to[p]! - from[p]!;
     if (total === 0) return null;
+    if (this.#kept !== null) return packKept(this.#kept, this.#records, count, from, to);
     const table = new Table(this.#text, this.#strings, this.#ends, this.#byteEnds);
     const records = this.#records;
     // How often each string is used by the kept pages.
@@ -909,7 +924,7 @@ function forEachString(
 export function packExtras(
   entries: readonly (readonly [number, PageExtrasData])[],
   count: number,
-): PackedExtras | null {
+): EncodedExtras | null {
   const writer = new ExtrasWriter();
   const from = new Uint32Array(count);
   const to = new Uint32Array(count);
@@ -925,7 +940,8 @@ export function packExtras(
     next = p + 1;
   }
   for (; next < count; next++) from[next] = to[next] = writer.length;
-  return writer.pack(count, from, to);
+  // A writer that keeps nothing writes the encoded form.
+  return writer.pack(count, from, to) as EncodedExtras | null;
 }
 
 /**
@@ -936,9 +952,9 @@ const windowDecoder = new TextDecoder("windows-1252");
 const WINDOW_BYTES = 16 << 10;
 
 /** Decoded dictionaries, one per columns object, shared by every reader of it. */
-const dictionaries = new WeakMap<PackedExtras, readonly string[]>();
+const dictionaries = new WeakMap<EncodedExtras, readonly string[]>();
 
-function dictionaryOf(x: PackedExtras): readonly string[] {
+function dictionaryOf(x: EncodedExtras): readonly string[] {
   let entries = dictionaries.get(x);
   if (entries === undefined) {
     const text = decoder.decode(x.dictText);
@@ -952,7 +968,7 @@ function dictionaryOf(x: PackedExtras): readonly string[] {
 
 /** Reads pages' extras back from the columns, one page at a time, in any order. */
 export class ExtrasReader {
-  readonly #x: PackedExtras;
+  readonly #x: EncodedExtras;
   #dict: readonly string[] | null = null;
   readonly #previous: (string | null)[] = new Array(FIELDS).fill(null);
   #at = 0;
@@ -967,7 +983,7 @@ export class ExtrasReader {
   #windowEnd = 0;
 
   /** @param x The columns. */
-  constructor(x: PackedExtras) {
+  constructor(x: EncodedExtras) {
     this.#x = x;
   }
 
@@ -1167,7 +1183,7 @@ export class ExtrasReader {
  * @param x The columns, or null.
  * @returns The list (empty for null).
  */
-export function extrasEntries(x: PackedExtras | null): [number, PageExtrasData][] {
+export function extrasEntries(x: EncodedExtras | null): [number, PageExtrasData][] {
   if (x === null) return [];
   const reader = new ExtrasReader(x);
   const out: [number, PageExtrasData][] = [];

@@ -116,11 +116,21 @@ export interface PackedPages {
 }
 
 /**
- * Extension data of a sitemap's pages in columns (written and read by
- * `_extras.ts`): a dictionary of shared strings and one compact byte stream,
- * each page's part of it readable alone.
+ * Extension data of a sitemap's pages: decoded into columns
+ * ({@linkcode EncodedExtras}, what the general path and the feeds write), or
+ * kept as the document's own bytes until someone reads it
+ * ({@linkcode KeptExtras}, what the byte-level urlset reader writes).
  */
-export interface PackedExtras {
+export type PackedExtras = EncodedExtras | KeptExtras;
+
+/**
+ * Extension data in columns (written and read by `_extras.ts`): a dictionary
+ * of shared strings and one compact byte stream, each page's part of it
+ * readable alone.
+ */
+export interface EncodedExtras {
+  /** Absent: tells this form from {@linkcode KeptExtras}. */
+  readonly kind?: undefined;
   /** UTF-8 bytes of the dictionary's strings, concatenated. */
   readonly dictText: Uint8Array;
   /** Where dictionary string k ends in the decoded `dictText`, in UTF-16 code units. */
@@ -129,6 +139,41 @@ export interface PackedExtras {
   readonly data: Uint8Array;
   /** Page i's bytes are `data[pageStarts[i], pageStarts[i + 1])`; `count + 1` entries. */
   readonly pageStarts: Uint32Array;
+}
+
+/**
+ * How {@linkcode KeptExtras.data} holds the bytes: as they are, deflated
+ * (raw deflate, the spans only), or the whole gzipped document as it was
+ * downloaded.
+ */
+export type KeptCodec = "none" | "deflate-raw" | "gzip";
+
+/**
+ * Extension data kept undecoded (`_kept_extras.ts` decodes it on first
+ * read): each page's extension elements as one span of XML bytes, from its
+ * first extension element's `<` to its last one's end (core fields between
+ * them are ignored when read), with what reading them needs: the root's
+ * start tag (its prefix bindings) and the sitemap URL (the base of relative
+ * URLs).
+ */
+export interface KeptExtras {
+  readonly kind: "kept";
+  readonly codec: KeptCodec;
+  /** The bytes, as `codec` says; they inflate to `size` bytes. */
+  readonly data: Uint8Array;
+  /** Length of the inflated bytes. */
+  readonly size: number;
+  /**
+   * Page i's span is `pageStarts[i + 1] - pageStarts[i]` bytes long (0: no
+   * extensions), so that the two forms answer "has extensions" alike; `count + 1` entries.
+   */
+  readonly pageStarts: Uint32Array;
+  /** Where page i's span starts in the inflated bytes; `count` entries. */
+  readonly spanAt: Uint32Array;
+  /** The root element's start tag, as written. */
+  readonly root: Uint8Array;
+  /** The sitemap's URL, "" when unknown. */
+  readonly base: string;
 }
 
 /** One child named by a sitemap index or robots.txt. */
@@ -196,14 +241,10 @@ export function transferablesOf(result: ParseResult): ArrayBuffer[] {
   ] as ArrayBuffer[];
   const x = p.extras;
   if (x !== null) {
-    buffers.push(
-      ...[
-        x.dictText.buffer,
-        x.dictEnds.buffer,
-        x.data.buffer,
-        x.pageStarts.buffer,
-      ] as ArrayBuffer[],
-    );
+    const columns = x.kind === "kept"
+      ? [x.data, x.pageStarts, x.spanAt, x.root]
+      : [x.dictText, x.dictEnds, x.data, x.pageStarts];
+    for (const column of columns) buffers.push(column.buffer as ArrayBuffer);
   }
   return buffers;
 }

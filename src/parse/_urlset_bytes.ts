@@ -65,7 +65,8 @@ import {
   setVideoField,
   type VideoBeingRead,
 } from "./_urlset_fields.ts";
-import { LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
+import { isExtensionBlock, LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
+import type { KeepExtensions } from "./_kept_pack.ts";
 import {
   type ByteReader,
   cdataText,
@@ -162,8 +163,24 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
   readonly #lastStart = new Int32Array(64);
   readonly #lastEnd = new Int32Array(64);
   readonly #lastText: string[] = new Array(64).fill("");
+  /**
+   * When extensions are kept: the open `<url>`'s extension blocks span
+   * `doc[#spanStart, #spanEnd)`; -1 when it has none (yet).
+   */
+  #spanStart = -1;
+  #spanEnd = 0;
+  /** Set when extension blocks are kept rather than read (see {@linkcode ByteReader.skips}). */
+  readonly skips?: (d: number, name: ElementName) => boolean;
+  readonly skipped?: (a: number, e: number) => void;
 
-  constructor(rootNs: string, base: URL | null, since: number, doc: Uint8Array) {
+  constructor(
+    rootNs: string,
+    base: URL | null,
+    since: number,
+    doc: Uint8Array,
+    root: Uint8Array,
+    keep: KeepExtensions | null,
+  ) {
     super();
     this.#rootNs = rootNs;
     this.#base = base;
@@ -173,18 +190,29 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     this.#normalBase = normalBase(base);
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
     this.#writer = this.#builder.extrasWriter;
+    if (keep !== null) {
+      this.#writer.keep({ doc, root, base: base === null ? "" : base.href, gzip: keep.gzip });
+      this.skips = (d, name) => d === 3 && this.inUrl && isExtensionBlock(this.#code(name));
+      this.skipped = (a, e) => {
+        if (this.#spanStart === -1) this.#spanStart = a;
+        this.#spanEnd = e;
+      };
+    }
+  }
+
+  #code(name: ElementName): number {
+    const code = name.code;
+    if (code !== -1) return code;
+    return name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
   }
 
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
-    let code = name.code;
-    if (code === -1) {
-      code = name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
-    }
-    const field = this.nestedStart(d, code);
+    const field = this.nestedStart(d, this.#code(name));
     return field !== LINK ? field : this.#link(b, attrs);
   }
 
   protected override openUrl(): void {
+    this.#spanStart = -1;
     this.#locKind = LOC_NONE;
     this.#lastModified = NaN;
     this.#priority = 0.5;
@@ -552,8 +580,8 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
       this.#locText = "";
       return;
     }
-    const any = this.#news !== null || this.#videos !== null || this.#imageRefs.length > 0 ||
-      this.#alternateRefs.length > 0;
+    const any = this.#spanStart !== -1 || this.#news !== null || this.#videos !== null ||
+      this.#imageRefs.length > 0 || this.#alternateRefs.length > 0;
     const extras = any ? this : null;
     const builder = this.#builder;
     const doc = this.#doc;
@@ -575,6 +603,12 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
 
   /** Writes the `<url>`'s extras as records (called inside `commitLoc` or `commitText`). */
   writeTo(w: ExtrasWriter): void {
+    if (this.#spanStart !== -1) {
+      // Kept: every extension block was skipped, so there is nothing else to write.
+      w.word(this.#spanStart);
+      w.word(this.#spanEnd);
+      return;
+    }
     const images = this.#imageRefs;
     const alternates = this.#alternateRefs;
     w.word(
@@ -615,6 +649,8 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
  * @param base The sitemap URL, for relative `<loc>`s; null if unknown.
  * @param since Keep pages whose lastmod is >= this (epoch ms) or missing; NaN keeps all.
  * @param checkpoint Called with the offset every ~1 MiB; may throw to cancel.
+ * @param keep When set, extension blocks are passed over and kept as bytes
+ * ({@linkcode KeptExtras}), decoded when first read; null decodes them now.
  * @returns The same result the general path gives, or null when the document
  * is not of the shape read here (then nothing has been kept).
  */
@@ -623,11 +659,12 @@ export function readUrlsetBytes(
   base: URL | null,
   since: number,
   checkpoint: Checkpoint = NO_CHECKPOINT,
+  keep: KeepExtensions | null = null,
 ): ParseResult | null {
   return readXmlBytes(
     b,
     "urlset",
-    (rootNs) => new UrlsetBytes(rootNs, base, since, b),
+    (rootNs, root) => new UrlsetBytes(rootNs, base, since, b, root, keep),
     checkpoint,
   );
 }

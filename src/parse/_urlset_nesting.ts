@@ -99,6 +99,19 @@ export function nameCode(local: string, kind: NsKind, core: boolean): number {
     (ext !== undefined && (kind === ext || kind === Ns.None) ? EXT : 0);
 }
 
+/**
+ * Whether a name's code is that of an extension block read as a whole when
+ * it is a `<url>`'s child: `news`, `image`, `video` or `link` in its
+ * extension's namespace (or none).
+ *
+ * @param code The name's {@linkcode nameCode}.
+ * @returns Whether it is one.
+ */
+export function isExtensionBlock(code: number): boolean {
+  const local = code & 0x3f;
+  return (code & EXT) !== 0 && local >= L_NEWS && local <= L_LINK;
+}
+
 /** {@linkcode UrlNesting.nestedStart}'s answer for an `xhtml:link`: read its attributes. */
 export const LINK = -2;
 
@@ -117,6 +130,11 @@ export abstract class UrlNesting {
   #inUrl = false;
   #container = C_NONE;
   #inPublication = false;
+
+  /** Whether a `<url>` is open. */
+  protected get inUrl(): boolean {
+    return this.#inUrl;
+  }
 
   /**
    * An element started.

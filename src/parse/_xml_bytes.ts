@@ -86,6 +86,14 @@ export interface ByteReader {
   cdata(field: number, b: Uint8Array, a: number, e: number): void;
   /** An element that was not a captured field ended at depth `d`. */
   end(d: number): void;
+  /**
+   * Whether to pass over the element starting at depth `d` unread (its
+   * extent checked by {@linkcode skipElement}, nothing decoded); absent:
+   * never. Asked before its attributes are read.
+   */
+  skips?(d: number, name: ElementName): boolean;
+  /** An element the reader asked to skip spans `b[a, e)` (from its `<` to after its end tag). */
+  skipped?(a: number, e: number): void;
   /** The root closed: the result. */
   finish(): ParseResult;
   /** The document goes the general way: drop what was read. */
@@ -540,7 +548,7 @@ export function prologEnd(b: Uint8Array): number {
 export function readXmlBytes(
   b: Uint8Array,
   rootLocal: string,
-  make: (rootNs: string) => ByteReader,
+  make: (rootNs: string, rootTag: Uint8Array) => ByteReader,
   checkpoint: Checkpoint,
 ): ParseResult | null {
   const i = prologEnd(b);
@@ -550,7 +558,7 @@ export function readXmlBytes(
   const names = new NameTable(tag.defaultNs, tag.prefixes);
   const root = names.resolve(b.slice(tag.nameAt, tag.nameAt + tag.nameLen));
   if (root.local !== rootLocal) return null;
-  const reader = make(root.ns);
+  const reader = make(root.ns, b.subarray(i, tag.end));
   let result: ParseResult | null = null;
   try {
     result = walk(b, tag.end, names, tag.nameAt, tag.nameLen, reader, checkpoint);
@@ -652,6 +660,7 @@ function walk(
   // The previous start tag's name: its `next` predicts this one's.
   let previous = null as ElementName | null;
   let nextCheckpoint = i + CHECKPOINT_BYTES;
+  const skips = reader.skips !== undefined;
   for (;;) {
     if (i >= nextCheckpoint) {
       checkpoint(i);
@@ -716,19 +725,26 @@ function walk(
       }
       if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return null;
     }
+    if (name === null) {
+      name = names.get(b, nameAt, j);
+      if (previous !== null) previous.next = name;
+    }
+    previous = name;
+    if (skips && reader.skips!(depth + 1, name)) {
+      const e = skipElement(b, i, j, scratch);
+      if (e === -1) return null;
+      reader.skipped!(i, e);
+      i = e;
+      continue;
+    }
     let gt = j;
     scratch.length = 0;
     if (c !== GT) {
       gt = scanAttributes(b, j, scratch);
       if (gt === -1) return null;
       // Prefixes are bound on the root only.
-      for (let k = 0; k < scratch.length; k += 4) if (atAscii(b, scratch[k]!, "xmlns")) return null;
+      if (hasXmlns(b, scratch)) return null;
     }
-    if (name === null) {
-      name = names.get(b, nameAt, j);
-      if (previous !== null) previous.next = name;
-    }
-    previous = name;
     if (depth === MAX_DEPTH) return null;
     const d = ++depth;
     const field = reader.start(d, name, b, scratch);
@@ -783,4 +799,89 @@ export function textEnd(b: Uint8Array, from: number): number {
 /** Whether a name is in the sitemaps.org namespace as a reader sees it (or in none). */
 export function isCoreName(name: ElementName, rootNs: string): boolean {
   return name.ns === rootNs || name.kind === Ns.Sitemap || name.kind === Ns.None;
+}
+
+/** Whether one of the attributes `scanAttributes` recorded is named `xmlns…`. */
+function hasXmlns(b: Uint8Array, attrs: readonly number[]): boolean {
+  for (let k = 0; k < attrs.length; k += 4) if (atAscii(b, attrs[k]!, "xmlns")) return true;
+  return false;
+}
+
+/** Deepest nesting inside an element {@linkcode skipElement} passes over. */
+const MAX_SKIP_DEPTH = 32;
+
+/**
+ * The index after the element whose start tag's `<` is at `lt` and whose
+ * name ends at `nameEnd`, read as strictly as the walk reads what it does
+ * not skip: every start tag's attributes scanned (and no `xmlns` among
+ * them), end tags matched to their start tags, comments, processing
+ * instructions and CDATA closed, no text run, markup or nesting past the
+ * walk's limits, no start tag past the checkpoint interval from `lt`. -1
+ * otherwise: the document then goes the general way, as it would have
+ * without the skip.
+ *
+ * @param b The document.
+ * @param lt The index of the element's `<`.
+ * @param nameEnd The index after its name.
+ * @param scratch Working space for attribute offsets (emptied).
+ * @returns The index after its end tag (or after `/>`), or -1.
+ */
+export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch: number[]): number {
+  const stackAt: number[] = [];
+  const stackLen: number[] = [];
+  let i = lt;
+  let j = nameEnd;
+  for (;;) {
+    // A start tag at i whose name ends at j.
+    let gt = j;
+    if (b[j] !== GT) {
+      scratch.length = 0;
+      gt = scanAttributes(b, j, scratch);
+      if (gt === -1 || hasXmlns(b, scratch)) return -1;
+    }
+    if (b[gt - 1] === SLASH && gt > j) {
+      if (stackAt.length === 0) return gt + 1;
+    } else {
+      if (stackAt.length === MAX_SKIP_DEPTH) return -1;
+      stackAt.push(i + 1);
+      stackLen.push(j - i - 1);
+    }
+    let p = gt + 1;
+    // An element longer than the walk's checkpoint interval goes the general
+    // way, so that a cancellation is still seen within that much input.
+    if (p - lt > CHECKPOINT_BYTES) return -1;
+    // Up to the next start tag, closing elements on the way.
+    for (;;) {
+      const l = b.indexOf(LT, p);
+      if (l === -1 || l - p > MAX_FIELD_LENGTH) return -1;
+      const c = b[l + 1];
+      if (c === SLASH) {
+        const top = stackAt.length - 1;
+        const e = endTagEnd(b, l, stackAt[top]!, stackLen[top]!);
+        if (e === -1) return -1;
+        stackAt.pop();
+        stackLen.pop();
+        if (top === 0) return e;
+        p = e;
+      } else if (c === BANG && atAscii(b, l + 2, "[CDATA[")) {
+        const e = find3(b, l + 9, 0x5d, 0x5d, GT);
+        if (e === -1 || e - l > MAX_MARKUP) return -1;
+        p = e + 3;
+      } else if (c === BANG || c === QUESTION) {
+        p = skipMarkup(b, l);
+        if (p === -1) return -1;
+      } else {
+        i = l;
+        break;
+      }
+    }
+    // The name runs to `>`, `/` or whitespace; a quote in it is refused, as the walk does.
+    const limit = Math.min(b.length, i + MAX_MARKUP);
+    let c = 0;
+    for (j = i + 1; j < limit; j++) {
+      c = b[j]!;
+      if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
+    }
+    if (j === i + 1 || j >= limit || c === DQUOTE || c === SQUOTE) return -1;
+  }
 }

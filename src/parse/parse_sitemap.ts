@@ -54,6 +54,13 @@ export interface ParseSitemapOptions {
    * and is re-thrown, whatever else the parser catches.
    */
   readonly checkpoint?: Checkpoint;
+  /**
+   * When a urlset's image, video, news and alternate blocks are decoded:
+   * `"lazy"` keeps them as bytes (compressed) and decodes a sitemap's blocks
+   * when one of its pages' extensions is first read; `"eager"` decodes them
+   * now. Results are the same. @default "lazy"
+   */
+  readonly extensions?: "lazy" | "eager";
 }
 
 const EXPECTED_ROOTS = "expected urlset, sitemapindex, rss, rdf:RDF or feed";
@@ -109,7 +116,24 @@ function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
  * @returns Pages, index children, or the reason the document is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  return readOrInvalid(bytes, options, true);
+  return readOrInvalid(bytes, options, true, null);
+}
+
+/**
+ * {@linkcode parseSitemap}, for a document inflated from `gzip`: when its
+ * extensions are kept, the gzip body may be kept in their place.
+ *
+ * @param bytes The document's bytes, decompressed.
+ * @param options The document's URL and how to read it.
+ * @param gzip The body as downloaded, when it is one gzip member of exactly `bytes`; else null.
+ * @returns What {@linkcode parseSitemap} returns.
+ */
+export function parseSitemapBody(
+  bytes: Uint8Array,
+  options: ParseSitemapOptions,
+  gzip: Uint8Array | null,
+): ParseResult {
+  return readOrInvalid(bytes, options, true, gzip);
 }
 
 /**
@@ -121,7 +145,7 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
  * @returns What {@linkcode parseSitemap} returns.
  */
 export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  return readOrInvalid(bytes, options, false);
+  return readOrInvalid(bytes, options, false, null);
 }
 
 /** {@linkcode read}, with what it throws (a cancellation aside) as the reason the document is invalid. */
@@ -129,9 +153,10 @@ function readOrInvalid(
   bytes: Uint8Array,
   options: ParseSitemapOptions,
   fast: boolean,
+  gzip: Uint8Array | null,
 ): ParseResult {
   try {
-    return read(bytes, options, fast);
+    return read(bytes, options, fast, gzip);
   } catch (e) {
     if (e instanceof ParseCancelled) throw e;
     // Readers are written not to throw; this is the net under that promise.
@@ -144,7 +169,12 @@ function defaultLimits(options: ParseSitemapOptions): boolean {
   return options.maxDepth === undefined && options.maxTokenLength === undefined;
 }
 
-function read(bytes: Uint8Array, options: ParseSitemapOptions, fast: boolean): ParseResult {
+function read(
+  bytes: Uint8Array,
+  options: ParseSitemapOptions,
+  fast: boolean,
+  gzip: Uint8Array | null,
+): ParseResult {
   const since = options.since ?? NaN;
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
   const base = parseBase(options.url);
@@ -158,7 +188,13 @@ function read(bytes: Uint8Array, options: ParseSitemapOptions, fast: boolean): P
     // Nearly every sitemap is a well-formed UTF-8 urlset or index: read those
     // straight from the bytes.
     const fastResult = readCoreUrlsetBytes(bytes, base, since, checkpoint) ??
-      readUrlsetBytes(bytes, base, since, checkpoint) ??
+      readUrlsetBytes(
+        bytes,
+        base,
+        since,
+        checkpoint,
+        options.extensions === "eager" ? null : { gzip },
+      ) ??
       readSitemapIndexBytes(bytes, base, checkpoint);
     if (fastResult !== null) return fastResult;
   }

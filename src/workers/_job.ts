@@ -9,10 +9,11 @@ import { type CacheEntry, encodeCacheEntry } from "../_cache_entry.ts";
 import { filterPagesSince } from "../_pages_since.ts";
 import { decompressIfGzip } from "../decompress.ts";
 import { errorMessage } from "../_error_message.ts";
-import { detachBuffer } from "../_detach.ts";
+import { detachBuffer, detachPackedPages } from "../_detach.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
-import { parseSitemap } from "../parse/parse_sitemap.ts";
+import { parseSitemapBody } from "../parse/parse_sitemap.ts";
+import { keepableGzip } from "../parse/_kept_pack.ts";
 
 /** One sitemap body to decompress and parse. */
 export interface ParseJob {
@@ -156,13 +157,13 @@ export async function runParseJob(
         parseMs: elapsed(),
       };
     }
-    const parsed = parseSitemap(bytes, {
+    const parsed = parseSitemapBody(bytes, {
       url: job.url,
       since: job.cache === undefined ? job.since : NaN,
       robots: job.robots,
       contentType: job.contentType,
       checkpoint,
-    });
+    }, keptBody(inflated, job.bytes));
     // Freed now (its buffer detached): a worker inflating sitemap after
     // sitemap otherwise held dead documents until it collected
     // (bench/README.md#memory-freed-early). A small output may share a
@@ -180,7 +181,11 @@ export async function runParseJob(
       result,
     });
     if (result.kind === "pages") {
-      result = { ...result, pages: filterPagesSince(result.pages, job.since) };
+      const kept = filterPagesSince(result.pages, job.since);
+      // The unfiltered columns live on in the cache entry only: freed now,
+      // not left for the collector (the extensions may share their bytes).
+      if (kept !== result.pages) detachPackedPages(result.pages);
+      result = { ...result, pages: kept };
     }
     return { result, decompressedBytes: size, parseMs: elapsed(), cacheEntry };
   } catch (error) {
@@ -198,6 +203,16 @@ export async function runParseJob(
       parseMs: elapsed(),
     };
   }
+}
+
+/** The body to keep for the document's extensions: gzip of exactly the document, read whole. */
+function keptBody(
+  inflated: { readonly bytes: Uint8Array; readonly gzipped: boolean; readonly warning?: string },
+  body: Uint8Array,
+): Uint8Array | null {
+  return inflated.gzipped && inflated.warning === undefined && keepableGzip(body, inflated.bytes)
+    ? body
+    : null;
 }
 
 function invalid(reason: string): ParseResult {

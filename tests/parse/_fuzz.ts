@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { extrasEntries } from "../../src/parse/_extras.ts";
+import { pageExtrasEntries } from "../../src/parse/_kept_extras.ts";
 import type { PackedPages, ParseResult } from "../../src/parse/_result.ts";
 import { parseSitemap } from "../../src/parse/parse_sitemap.ts";
 
@@ -175,7 +175,7 @@ export function shapeProblem(result: ParseResult): string | null {
   if (new TextDecoder().decode(p.urlBytes).length !== (p.count === 0 ? 0 : prev)) {
     return "urlBytes length";
   }
-  if (p.extras !== null) extrasEntries(p.extras);
+  if (p.extras !== null) pageExtrasEntries(p.extras);
   if (result.found < p.count) return "found < count";
   return null;
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { extrasEntries } from "../../src/parse/_extras.ts";
+import { pageExtrasEntries } from "../../src/parse/_kept_extras.ts";
 import { CHANGE_FREQUENCIES, type PackedPages, type ParseResult } from "../../src/parse/_result.ts";
 import { parseSitemap, type ParseSitemapOptions } from "../../src/parse/parse_sitemap.ts";
 
@@ -50,10 +50,13 @@ export function urls(pages: PackedPages): string[] {
 
 /**
  * The extras of `pages` in their JSON form, `[pageIndex, extras][]` with
- * absent dates as null, or "" when no page has any.
+ * absent dates as null, or "" when no page has any: decoded, so that kept
+ * and encoded extensions compare by what they read as.
  */
 export function extrasJson(pages: PackedPages): string {
-  return pages.extras === null ? "" : JSON.stringify(extrasEntries(pages.extras));
+  if (pages.extras === null) return "";
+  const entries = pageExtrasEntries(pages.extras);
+  return entries.length === 0 ? "" : JSON.stringify(entries);
 }
 
 /** The extras of `pages` as a map from page index, with JSON's nulls for absent dates. */

@@ -322,7 +322,7 @@ Deno.test("urlset: an image without a loc is dropped", () => {
   const doc = `<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
     <url><loc>https://www.example.com/p</loc><image:image><image:title>No loc</image:title></image:image></url>
   </urlset>`;
-  equal(pagesOf(parse(doc)).pages.extras, null);
+  equal(extras(pagesOf(parse(doc)).pages).size, 0);
 });
 
 Deno.test("urlset: xhtml:link alternates, exact; other rels and incomplete links ignored", () => {

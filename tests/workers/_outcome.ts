@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { extrasEntries } from "../../src/parse/_extras.ts";
+import { pageExtrasEntries } from "../../src/parse/_kept_extras.ts";
 import type { PackedPages } from "../../src/parse/_result.ts";
 import type { ParseJob, ParseOutcome } from "../../src/workers/_job.ts";
 
@@ -68,6 +68,6 @@ function plainPages(pages: PackedPages): unknown {
     lastModified: Array.from(pages.lastModified.subarray(0, count)),
     priority: Array.from(pages.priority.subarray(0, count)),
     changeFrequency: Array.from(pages.changeFrequency.subarray(0, count)),
-    extras: pages.extras === null ? "" : JSON.stringify(extrasEntries(pages.extras)),
+    extras: pages.extras === null ? "" : JSON.stringify(pageExtrasEntries(pages.extras)),
   };
 }

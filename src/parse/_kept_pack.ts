@@ -1,0 +1,137 @@
+/**
+ * The writing side of kept extensions ({@linkcode KeptExtras}): at the end
+ * of a parse, the kept pages' spans of XML bytes become the stored form —
+ * the gzipped document as downloaded when that is small beside the spans
+ * (nothing to do), else the spans copied together and deflated (level 1, a
+ * few milliseconds per megabyte), or left as they are where `node:zlib`
+ * cannot be had.
+ *
+ * @module
+ */
+import type { KeptExtras } from "./_result.ts";
+import { ownBytes, syncZlib } from "./_sync_zlib.ts";
+
+/** What a parse that keeps extensions is given. */
+export interface KeepExtensions {
+  /**
+   * The body as downloaded when it was one gzip member of exactly the
+   * document (see {@linkcode keepableGzip}), else null.
+   */
+  readonly gzip: Uint8Array | null;
+}
+
+/** What the extras writer needs to store the spans it was given. */
+export interface KeepContext extends KeepExtensions {
+  /** The document the spans are offsets in. */
+  readonly doc: Uint8Array;
+  /** The root's start tag. */
+  readonly root: Uint8Array;
+  /** The sitemap's URL, "" when unknown. */
+  readonly base: string;
+}
+
+/**
+ * The gzip body is kept in place of the spans when it is at most this
+ * fraction of their bytes: else (a `since` filter that kept few pages, or
+ * few pages with extensions) a deflate of the spans alone is smaller.
+ */
+const GZIP_SHARE = 1 / 4;
+
+/**
+ * Whether a downloaded body can stand for the document it inflated to: one
+ * gzip layer, one member, read whole — its trailer's length is the
+ * document's (a second layer or member would give another length).
+ *
+ * @param body The body as downloaded.
+ * @param doc What it inflated to.
+ * @returns Whether the body inflates to exactly `doc`.
+ */
+export function keepableGzip(body: Uint8Array, doc: Uint8Array): boolean {
+  const n = body.length;
+  if (n < 18 || body[0] !== 0x1f || body[1] !== 0x8b) return false;
+  const size =
+    (body[n - 4]! | (body[n - 3]! << 8) | (body[n - 2]! << 16) | (body[n - 1]! << 24)) >>>
+    0;
+  return size === doc.length % 0x1_0000_0000;
+}
+
+/**
+ * The kept form of `count` pages, page p's span being `records[from[p]]`
+ * to `records[from[p] + 1]` in the document (no span when `from[p] === to[p]`).
+ *
+ * @param k The document and what goes with it.
+ * @param records The writer's records: two words, start and end, per page with a span.
+ * @param count Pages.
+ * @param from Start of each page's records.
+ * @param to End of each page's records.
+ * @returns The stored form.
+ */
+export function packKept(
+  k: KeepContext,
+  records: Uint32Array,
+  count: number,
+  from: Uint32Array,
+  to: Uint32Array,
+): KeptExtras {
+  const pageStarts = new Uint32Array(count + 1);
+  const spanAt = new Uint32Array(count);
+  let bytes = 0;
+  for (let p = 0; p < count; p++) {
+    if (to[p]! > from[p]!) {
+      const r = from[p]!;
+      spanAt[p] = records[r]!;
+      bytes += records[r + 1]! - records[r]!;
+    }
+    pageStarts[p + 1] = bytes;
+  }
+  const root = k.root.slice();
+  const zlib = syncZlib();
+  if (k.gzip !== null && k.gzip.length <= bytes * GZIP_SHARE) {
+    return {
+      kind: "kept",
+      codec: "gzip",
+      data: ownBytes(k.gzip),
+      size: k.doc.length,
+      pageStarts,
+      spanAt,
+      root,
+      base: k.base,
+    };
+  }
+  const spans = new Uint8Array(bytes);
+  const doc = k.doc;
+  for (let p = 0, at = 0; p < count; p++) {
+    const n = pageStarts[p + 1]! - pageStarts[p]!;
+    if (n === 0) continue;
+    const a = spanAt[p]!;
+    spans.set(doc.subarray(a, a + n), at);
+    spanAt[p] = at;
+    at += n;
+  }
+  if (zlib === null) {
+    return {
+      kind: "kept",
+      codec: "none",
+      data: spans,
+      size: bytes,
+      pageStarts,
+      spanAt,
+      root,
+      base: k.base,
+    };
+  }
+  const data = ownBytes(zlib.deflateRawSync(spans, { level: 1 }));
+  // Freed now (its buffer detached) rather than left for the collector: a
+  // worker parses document after document.
+  (spans.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+  return {
+    kind: "kept",
+    codec: "deflate-raw",
+    data,
+    size: bytes,
+    pageStarts,
+    spanAt,
+    root,
+    base: k.base,
+  };
+}

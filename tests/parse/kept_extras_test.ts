@@ -1,0 +1,287 @@
+/**
+ * Kept extensions: the byte-level urlset reader passes over image, video,
+ * news and alternate blocks and keeps their bytes; the first read of any
+ * page's extensions in a sitemap decodes the sitemap's blocks once. These
+ * tests hold what a user sees to what eager decoding gives, on every shape
+ * and on every real document beside the project.
+ *
+ * @module
+ */
+import { deepStrictEqual, equal, ok, strictEqual, throws } from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { decodeCacheEntry, encodeCacheEntry } from "../../src/_cache_entry.ts";
+import { filterPagesSince } from "../../src/_pages_since.ts";
+import { PagesXMLSitemap } from "../../src/objects/sitemap.ts";
+import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
+import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
+import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
+import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
+import { type CacheEntryFields, runParseJob } from "../../src/workers/_job.ts";
+import { compareSitemapTrees } from "../../src/changes.ts";
+import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
+import { IndexWebsiteSitemap } from "../../src/objects/sitemap.ts";
+import { SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
+
+const URL_ = "https://www.example.com/sitemaps/sitemap.xml";
+const encoder = new TextEncoder();
+
+function pagesOf(bytes: Uint8Array, extensions: "lazy" | "eager", gzip: Uint8Array | null = null) {
+  const r = parseSitemapBody(bytes, { url: URL_, extensions }, gzip);
+  if (r.kind !== "pages") throw new Error(`Expected pages, got ${r.kind}`);
+  return r.pages;
+}
+
+/** Every page's JSON, read through the public objects. */
+function pageJson(pages: PackedPages): string[] {
+  return [...new PagesXMLSitemap(URL_, pages).pages].map((p) => JSON.stringify(p.toJSON()));
+}
+
+/** What a cache entry holds beside its result: no validators, fetched at 0. */
+const ENTRY: CacheEntryFields = {
+  ...{ etag: null, lastModified: null, fetchedAt: 0, redirected: false },
+  url: URL_,
+  finalUrl: URL_,
+  status: 200,
+  downloadedBytes: 0,
+};
+
+function kept(pages: PackedPages): KeptExtras {
+  const x = pages.extras;
+  if (x === null || x.kind !== "kept") throw new Error(`Expected kept extensions`);
+  return x;
+}
+
+const IMAGES = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+  xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"
+  xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <url><loc>https://www.example.com/a</loc>
+    <image:image><image:loc>/img/a.jpg</image:loc><image:caption>A &amp; B</image:caption></image:image>
+    <lastmod>2024-05-01</lastmod>
+    <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/a"/>
+  </url>
+  <url><loc>https://www.example.com/b</loc><lastmod>2023-01-01</lastmod></url>
+  <url><loc>https://www.example.com/c</loc>
+    <image:image><image:loc><![CDATA[https://cdn.example.com/c.jpg]]></image:loc></image:image>
+  </url>
+</urlset>`;
+
+Deno.test("parseSitemap() keeps a urlset's extension blocks as bytes and reads them as eager decoding does", () => {
+  const bytes = encoder.encode(IMAGES);
+  const lazy = pagesOf(bytes, "lazy");
+  const x = kept(lazy);
+  strictEqual(x.base, URL_);
+  ok(new TextDecoder().decode(x.root).startsWith("<urlset "));
+  deepStrictEqual(pageJson(lazy), pageJson(pagesOf(bytes, "eager")));
+  const pages = [...new PagesXMLSitemap(URL_, lazy).pages];
+  deepStrictEqual(pages[0]!.images.map((i) => [i.loc, i.caption]), [
+    ["https://www.example.com/img/a.jpg", "A & B"],
+  ]);
+  deepStrictEqual(pages[0]!.alternates.map((a) => [a.hreflang, a.href]), [
+    ["de", "https://www.example.com/de/a"],
+  ]);
+  deepStrictEqual(pages[1]!.images, []);
+  deepStrictEqual(pages[2]!.images.map((i) => i.loc), ["https://cdn.example.com/c.jpg"]);
+});
+
+Deno.test("kept extensions are decoded once per sitemap, on the first read, and never when not read", () => {
+  const pages = pagesOf(encoder.encode(shapeUrlset("image", 50)), "lazy");
+  const node = new PagesXMLSitemap(URL_, pages);
+  const before = keptExtrasStats.decodes;
+  let urls = 0;
+  for (const page of node.pages) urls += page.url.length + (page.lastModified === null ? 0 : 1);
+  ok(urls > 0);
+  strictEqual(keptExtrasStats.decodes, before, "reading url and lastModified decodes nothing");
+  const first = [...node.pages];
+  const images = first[0]!.images;
+  ok(images.length > 0);
+  strictEqual(keptExtrasStats.decodes, before + 1);
+  for (const page of first) page.images;
+  for (const page of node.pages) page.alternates;
+  strictEqual(
+    keptExtrasStats.decodes,
+    before + 1,
+    "later reads, later traversals: no more decoding",
+  );
+  strictEqual(first[0]!.images, images, "a page's extensions are the same objects on every read");
+  strictEqual(first[0]!.images[0], images[0]);
+});
+
+Deno.test("kept extensions read as eager ones on every shape, lazy, deflated or from the gzip body", () => {
+  for (const shape of SHAPES) {
+    const xml = encoder.encode(shapeUrlset(shape, 300, 7));
+    const eager = pageJson(pagesOf(xml, "eager"));
+    const deflated = pagesOf(xml, "lazy");
+    deepStrictEqual(pageJson(deflated), eager, shape);
+    const fromGzip = pagesOf(xml, "lazy", gzipSync(xml));
+    deepStrictEqual(pageJson(fromGzip), eager, `${shape}, gzip body`);
+    if (deflated.extras !== null) {
+      strictEqual(kept(deflated).codec, "deflate-raw", shape);
+      strictEqual(kept(fromGzip).codec, "gzip", shape);
+      checkPackedPages(deflated);
+      checkPackedPages(fromGzip);
+    }
+  }
+});
+
+Deno.test("a since filter keeps the kept pages' spans, deflated when the gzip body would be larger", () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 400, 3));
+  const all = pagesOf(xml, "eager");
+  const since = Date.UTC(2024, 6, 1);
+  const r = parseSitemapBody(xml, { url: URL_, since }, gzipSync(xml));
+  if (r.kind !== "pages") throw new Error(r.kind);
+  deepStrictEqual(pageJson(r.pages), pageJson(filterPagesSince(all, since)));
+  // Filtering stored kept columns (a cached result reused with since) picks the same spans.
+  const lazyAll = pagesOf(xml, "lazy", gzipSync(xml));
+  deepStrictEqual(pageJson(filterPagesSince(lazyAll, since)), pageJson(r.pages));
+});
+
+Deno.test("runParseJob() keeps a gzipped body as the kept bytes and reads the same pages", async () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 500, 5));
+  const outcome = await runParseJob({
+    bytes: gzipSync(xml),
+    url: URL_,
+    since: NaN,
+    robots: false,
+    contentType: null,
+    maxSitemapBytes: 50 << 20,
+  });
+  if (outcome.result.kind !== "pages") throw new Error(outcome.result.kind);
+  strictEqual(kept(outcome.result.pages).codec, "gzip");
+  strictEqual(kept(outcome.result.pages).size, xml.length);
+  deepStrictEqual(pageJson(outcome.result.pages), pageJson(pagesOf(xml, "eager")));
+});
+
+Deno.test("a cache entry and a snapshot store kept extensions as bytes and read them back", () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 200, 9));
+  for (const gzip of [null, gzipSync(xml)]) {
+    const pages = pagesOf(xml, "lazy", gzip);
+    const expected = pageJson(pages);
+    const entry = decodeCacheEntry(
+      encodeCacheEntry({
+        ...ENTRY,
+        decompressedBytes: xml.length,
+        result: { kind: "pages", format: "urlset", pages, found: pages.count, warning: null },
+      }),
+      URL_,
+    );
+    if (typeof entry === "string" || entry.result.kind !== "pages") throw new Error(String(entry));
+    strictEqual(kept(entry.result.pages).codec, gzip === null ? "deflate-raw" : "gzip");
+    deepStrictEqual(pageJson(entry.result.pages), expected);
+
+    const tree = new IndexWebsiteSitemap("https://www.example.com/", [
+      new PagesXMLSitemap(URL_, pages),
+    ]);
+    const node = decodeSitemapTree(encodeSitemapTree(tree)).subSitemaps[0]!;
+    deepStrictEqual([...node.pages].map((p) => JSON.stringify(p.toJSON())), expected);
+  }
+});
+
+Deno.test("kept extensions whose bytes are damaged fail with a clear error when read", () => {
+  const pages = pagesOf(encoder.encode(shapeUrlset("image", 20)), "lazy");
+  const x = kept(pages);
+  const damaged = { ...x, size: x.size + 1 };
+  throws(() => extrasReader(damaged), /Kept extensions are damaged: they inflate to \d+ bytes/);
+});
+
+Deno.test("a block the skipper cannot vouch for sends the document the general way, as before", () => {
+  // A prefix declared inside a block: the whole document is read the general way.
+  const doc =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://www.example.com/a</loc><image:image xmlns:x="urn:x"><image:loc>https://www.example.com/a.jpg</image:loc></image:image></url>
+</urlset>`;
+  const pages = pagesOf(encoder.encode(doc), "lazy");
+  equal(pages.extras?.kind, undefined);
+  deepStrictEqual(pageJson(pages), pageJson(pagesOf(encoder.encode(doc), "eager")));
+});
+
+/** Every XML document of the real-world corpora over 2 kB. */
+function realDocuments(): string[] {
+  const out: string[] = [];
+  for (const name of ["realworld", "realworld2"]) {
+    const dir = fileURLToPath(new URL(`../../../shared/${name}/corpus/`, import.meta.url));
+    if (!existsSync(dir)) continue;
+    const walk = (d: string): void => {
+      for (const entry of readdirSync(d)) {
+        const path = `${d}/${entry}`;
+        if (statSync(path).isDirectory()) walk(path);
+        else if (/\.xml$/i.test(entry) && statSync(path).size > 2048) out.push(path);
+      }
+    };
+    walk(dir);
+  }
+  return out;
+}
+
+const REAL = realDocuments();
+
+Deno.test({
+  name: "kept extensions of every real urlset read as eager decoding reads them",
+  ignore: REAL.length === 0,
+  fn() {
+    let withKept = 0;
+    for (const path of REAL) {
+      const bytes = new Uint8Array(readFileSync(path));
+      const lazy = parseSitemap(bytes, { url: URL_ });
+      const eager = parseSitemap(bytes, { url: URL_, extensions: "eager" });
+      if (lazy.kind !== "pages" || eager.kind !== "pages") {
+        deepStrictEqual(lazy, eager, path);
+        continue;
+      }
+      if (lazy.pages.extras?.kind === "kept") withKept++;
+      deepStrictEqual(pageJson(lazy.pages), pageJson(eager.pages), path);
+    }
+    ok(withKept > 0, "some real documents keep their extensions");
+  },
+});
+
+Deno.test("compareSitemapTrees() compares kept extensions by their bytes, decoding only where they differ", () => {
+  const xml = shapeUrlset("realistic", 300, 4);
+  const changed = xml.replace(/(<image:loc>[^<]*)(<\/image:loc>)/, "$1?changed$2");
+  const tree = (doc: string) =>
+    new IndexWebsiteSitemap("https://www.example.com/", [
+      new PagesXMLSitemap(URL_, pagesOf(encoder.encode(doc), "lazy")),
+    ]);
+  const before = keptExtrasStats.decodes;
+  const same = compareSitemapTrees(tree(xml), tree(xml));
+  strictEqual(same.size, 0);
+  strictEqual(keptExtrasStats.decodes, before, "equal spans are not decoded");
+  const differ = compareSitemapTrees(tree(xml), tree(changed));
+  strictEqual(differ.counts.pages.changed, 1);
+  strictEqual(differ.counts.fields.images, 1);
+  strictEqual(differ.counts.fields.alternates, 0);
+});
+
+Deno.test("an extension block longer than a checkpoint interval sends the document the general way", () => {
+  const tags = "<video:tag>t</video:tag>".repeat(50_000); // 1.2 MB in one block
+  const doc =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">
+<url><loc>https://www.example.com/a</loc><video:video><video:title>A</video:title>${tags}</video:video></url>
+</urlset>`;
+  const pages = pagesOf(encoder.encode(doc), "lazy");
+  equal(pages.extras?.kind, undefined);
+  const short = doc.replace(tags, "<video:tag>t</video:tag>");
+  equal(pagesOf(encoder.encode(short), "lazy").extras?.kind, "kept");
+});
+
+Deno.test("runParseJob() with a cache entry and since: the entry keeps every page, the result the recent ones, extensions whole", async () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 400, 6));
+  const since = Date.UTC(2024, 6, 1);
+  const outcome = await runParseJob({
+    bytes: gzipSync(xml),
+    url: URL_,
+    since,
+    robots: false,
+    contentType: null,
+    maxSitemapBytes: 50 << 20,
+    cache: ENTRY,
+  });
+  if (outcome.result.kind !== "pages" || outcome.cacheEntry === undefined) throw new Error("pages");
+  const all = pagesOf(xml, "eager");
+  deepStrictEqual(pageJson(outcome.result.pages), pageJson(filterPagesSince(all, since)));
+  const entry = decodeCacheEntry(outcome.cacheEntry, URL_);
+  if (typeof entry === "string" || entry.result.kind !== "pages") throw new Error(String(entry));
+  deepStrictEqual(pageJson(entry.result.pages), pageJson(all));
+});
