@@ -190,6 +190,17 @@ export interface SitemapTreeOptions extends SchedulingOptions {
    * robots.txt and the well-known paths. @default {true}
    */
   readonly useFeeds?: boolean;
+  /**
+   * When a urlset's image, video, news and hreflang blocks are decoded:
+   * `"lazy"` keeps them as compressed bytes and decodes a sitemap's blocks on
+   * the first read of any of its pages' extensions, on the reading thread;
+   * `"eager"` has the parse workers decode them. The pages are the same
+   * either way. Choose `"eager"` when the program reads every page's
+   * extensions (it serialises them, say): the decoding then runs in parallel
+   * on the workers instead of on the calling thread. Results served from
+   * `cache` keep the form they were stored in. @default {"lazy"}
+   */
+  readonly extensions?: "lazy" | "eager";
 }
 
 /** The 14 well-known paths ultimate-sitemap-parser probes, in its order. */
@@ -290,6 +301,7 @@ export const DEFAULTS: SitemapTreeDefaults = Object.freeze({
   allowPrivateNetworks: "if-homepage-is",
   skipUnchangedSitemaps: false,
   useFeeds: true,
+  extensions: "lazy",
   siteConcurrency: 16,
   siteDeadlineMs: 30 * 60_000,
 });
@@ -329,6 +341,7 @@ export interface ResolvedOptions {
   readonly cache: SitemapCache | null;
   readonly skipUnchangedSitemaps: boolean;
   readonly useFeeds: boolean;
+  readonly extensions: "lazy" | "eager";
 }
 
 function flag(name: string, value: boolean | undefined, fallback: boolean): boolean {
@@ -442,7 +455,25 @@ export function resolveOptions(
       d.skipUnchangedSitemaps,
     ),
     useFeeds: flag("useFeeds", options.useFeeds, d.useFeeds),
+    extensions: extensionsOption(options.extensions),
   };
+}
+
+/**
+ * The `extensions` option, checked.
+ *
+ * @param value The option as given.
+ * @returns It, or the default when absent.
+ * @throws {RangeError} When it is neither `"lazy"` nor `"eager"`.
+ */
+export function extensionsOption(value: "lazy" | "eager" | undefined): "lazy" | "eager" {
+  if (value === undefined) return DEFAULTS.extensions;
+  if (value !== "lazy" && value !== "eager") {
+    throw new RangeError(
+      `Option "extensions" must be "lazy" or "eager", got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
 }
 
 /** The object-valued options (and the private-network policy), checked. */
