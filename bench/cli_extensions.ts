@@ -58,8 +58,10 @@ const only = process.argv.includes("--only")
   : null;
 const server = await startE2eServer();
 try {
-  const home = `${server.sites.realistic.origin}/`;
-  console.log(`realistic site: ${server.sites.realistic.mix}`);
+  const realistic = server.sites.realistic;
+  if (realistic === null) throw new Error("This checkout's server has no realistic site");
+  const home = `${realistic.origin}/`;
+  console.log(`realistic site: ${realistic.mix}`);
   console.log(`${ROUNDS} rounds, lazy and eager alternated; load ${Deno.loadavg().join(" ")}`);
   for (const { name, args } of COMMANDS) {
     if (only !== null && !only.has(name)) continue;
@@ -67,7 +69,9 @@ try {
     for (let r = 0; r < ROUNDS; r++) {
       // Alternate which goes first, so a neighbour's burst falls on both.
       const order = r % 2 === 0 ? (["lazy", "eager"] as const) : (["eager", "lazy"] as const);
-      for (const when of order) runs[when].push(await measure([...args(home), "--extensions", when]));
+      for (const when of order) {
+        runs[when].push(await measure([...args(home), "--extensions", when]));
+      }
     }
     for (const when of ["lazy", "eager"] as const) {
       const f = runs[when];
