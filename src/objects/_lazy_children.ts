@@ -1,0 +1,29 @@
+/**
+ * Index children built when first read: `sitemapFromString()` gives an
+ * index's unfetched children this way, since most callers never read those
+ * placeholders (an index of 50,000 children would otherwise build 50,000
+ * `InvalidSitemap`s and `Date`s up front). Internal: not exported by the package.
+ *
+ * @module
+ */
+import type { AbstractIndexSitemap, AbstractSitemap } from "./sitemap.ts";
+
+/** How many children, and how to build the i-th and its `<lastmod>` (null when none). */
+export interface LazyChildren {
+  readonly count: number;
+  child(i: number): AbstractSitemap;
+  lastModified(i: number): Date | null;
+}
+
+/**
+ * Gives a new index node with no children the children of `lazy`, built
+ * when `subSitemaps` or `subSitemapLastModified` is first read (set by
+ * `AbstractIndexSitemap`, which alone can reach the node's fields).
+ */
+export const lazyIndexChildren: {
+  give: <T extends AbstractIndexSitemap>(node: T, lazy: LazyChildren) => T;
+} = {
+  give: () => {
+    throw new Error("AbstractIndexSitemap is not loaded");
+  },
+};
