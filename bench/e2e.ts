@@ -4,7 +4,12 @@
  * loopback site served by a process of its own, read by ours and by the peers,
  * each run in a fresh process; then a gzip bomb and a bbc.co.uk-shaped scale
  * run. Prints every run, then a markdown table of medians against the
- * targets (docs/design.md#performance-targets), which it also writes to `bench/README-figures.md`.
+ * targets (docs/design.md#performance-targets; issue 24's for the plain and
+ * realistic 1M rows, `since`, Node and the seed's pipeline), and a memory
+ * table (peak against what the tree retains after a full collection, plain
+ * and realistic 1M, Deno and Node), which it also writes to `bench/README-figures.md`.
+ * Without python3 + aiohttp (bench/setup_seed.sh installs them as root) the
+ * seed's row says why it did not run.
  *
  *     deno run -A bench/e2e.ts                # everything, ~2-3 minutes
  *     deno run -A bench/e2e.ts --runs 5       # runs per case of ours (default 3)
