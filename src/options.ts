@@ -295,9 +295,9 @@ export const DEFAULTS: SitemapTreeDefaults = Object.freeze({
   allowPrivateNetworks: "if-homepage-is",
   skipUnchangedSitemaps: false,
   useFeeds: true,
-  // A site takes ~5 round trips in sequence (robots.txt, then its index,
+  // A site takes 5-6 round trips in sequence (robots.txt, then its index,
   // homepage and known paths 4 at a time, then its urlsets), so sites per
-  // second ~ siteConcurrency / (5 x latency): 128 sites reach 100 sites/s at
+  // second ~ siteConcurrency / (6 x latency): 128 sites reach 100 sites/s at
   // 200 ms round trips within ~300 MiB (bench/README.md#batch-at-real-internet-latency).
   siteConcurrency: 128,
   siteMaxConnections: 128 * 4,
