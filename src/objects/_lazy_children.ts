@@ -6,22 +6,26 @@
  *
  * @module
  */
-import type { AbstractIndexSitemap, AbstractSitemap } from "./sitemap.ts";
 
-/** How many children, and how to build the i-th and its `<lastmod>` (null when none). */
-export interface LazyChildren {
+/**
+ * How many children, and how to build the i-th (an `AbstractSitemap`: this
+ * module names no node class, so that sitemap.ts can import it) and its
+ * `<lastmod>` (null when none).
+ */
+export interface LazyChildren<Child = unknown> {
   readonly count: number;
-  child(i: number): AbstractSitemap;
+  child(i: number): Child;
   lastModified(i: number): Date | null;
 }
 
 /**
- * Gives a new index node with no children the children of `lazy`, built
- * when `subSitemaps` or `subSitemapLastModified` is first read (set by
- * `AbstractIndexSitemap`, which alone can reach the node's fields).
+ * Gives a new index node (an `AbstractIndexSitemap`) with no children the
+ * children of `lazy`, built when `subSitemaps` or `subSitemapLastModified`
+ * is first read. Set by `AbstractIndexSitemap`, which alone can reach the
+ * node's fields.
  */
 export const lazyIndexChildren: {
-  give: <T extends AbstractIndexSitemap>(node: T, lazy: LazyChildren) => T;
+  give: <T extends object>(node: T, lazy: LazyChildren) => T;
 } = {
   give: () => {
     throw new Error("AbstractIndexSitemap is not loaded");

@@ -229,7 +229,7 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
   #subSitemaps: readonly AbstractSitemap[] | null;
   #lastModified: readonly (Date | null)[] | null;
   /** Children not built yet (`sitemapFromString()`'s unfetched ones), else null. */
-  #lazy: LazyChildren | null = null;
+  #lazy: LazyChildren<AbstractSitemap> | null = null;
 
   /**
    * Builds an index node over children that are already built.
@@ -261,7 +261,10 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
 
   static {
     lazyIndexChildren.give = (node, lazy) => {
-      node.#lazy = lazy;
+      if (!(node instanceof AbstractIndexSitemap) || node.#subSitemaps!.length > 0) {
+        throw new TypeError("Lazy children go to an index node built without children");
+      }
+      node.#lazy = lazy as LazyChildren<AbstractSitemap>;
       node.#subSitemaps = null;
       node.#lastModified = null;
       return node;
