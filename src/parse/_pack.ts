@@ -20,7 +20,7 @@
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
 import { type ExtrasSource, ExtrasWriter } from "./_extras.ts";
-import { fnv1aWords, mixHash } from "./_fnv.ts";
+import { fnv1aWords, fnv1aWordsCopy, mixHash } from "./_fnv.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import {
@@ -489,8 +489,9 @@ export class PackedPagesBuilder {
   /** Writes the `length` bytes {@linkcode #normalize} left at `#used`; the caller has made room. Returns the end. */
   #writeNormalized(length: number): number {
     const start = this.#used;
-    this.#bytes.set(this.#normalized.subarray(0, length), start);
-    this.#hash = hashBytes(this.#bytesView(), this.#bytes, start, start + length, this.#seed);
+    this.#hash = mixHash(
+      fnv1aWordsCopy(this.#normalized, 0, length, this.#bytes, start, this.#seed),
+    );
     return start + length;
   }
 
@@ -624,9 +625,7 @@ export class PackedPagesBuilder {
     const used = this.#used;
     const end = used + (j - i);
     if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
-    const out = this.#bytes;
-    for (let o = used; i < j; i++, o++) out[o] = src[i]!;
-    this.#hash = hashBytes(this.#bytesView(), out, used, end, this.#seed);
+    this.#hash = mixHash(fnv1aWordsCopy(src, i, j, this.#bytes, used, this.#seed));
     this.#locEnd = end;
     return e;
   }
@@ -727,8 +726,7 @@ export class PackedPagesBuilder {
     const used = this.#used;
     const end = used + (e - i);
     if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
-    this.#bytes.set(src.subarray(i, e), used);
-    this.#hash = hashBytes(this.#bytesView(), this.#bytes, used, end, this.#seed);
+    this.#hash = mixHash(fnv1aWordsCopy(src, i, e, this.#bytes, used, this.#seed));
     if (extras !== null) this.#recordExtras(extras);
     this.#commitValues(end, lastModified, priority, changeFrequency);
   }
