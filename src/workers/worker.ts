@@ -57,6 +57,11 @@ port.onMessage(async (message) => {
     reply = { type: "failed", id, message: errorMessage(error) };
   }
   post(reply);
+  // The body (gzipped, or the document itself) is this thread's alone and
+  // read no more: freed now rather than at a collection that, with a small
+  // heap, came documents later (bench/README.md#workers-and-node). After the
+  // post, which moved any buffer the reply named.
+  detachBuffer(job.bytes, { minBytes: 1 << 16 });
 });
 
 function post(reply: WorkerReply): void {
