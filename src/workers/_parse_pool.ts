@@ -197,9 +197,11 @@ const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
  * (counted from when its last worker became ready) before the pool starts
  * another worker. Bodies arrive in bursts (one per fetch slot); a worker
  * that empties the queue between bursts keeps up, and a second one would idle
- * (bench/README.md#workers-and-node).
+ * (bench/README.md#workers-and-node). Long enough to outlast a fresh worker's
+ * first, slower jobs (V8 still compiling the parser): at 100 ms a `since`
+ * run that one warm worker keeps up with still started a second.
  */
-export const GROW_AFTER_MS = 100;
+export const GROW_AFTER_MS = 200;
 
 /**
  * Queued body bytes that start another worker at once, whatever the wait:
@@ -209,8 +211,8 @@ export const GROW_QUEUED_BYTES = 4 << 20;
 
 /**
  * Least time between the starts of two workers: starting one holds the calling
- * thread (~10 ms in Deno), and two back to back were the call's worst
- * event-loop stall (bench/README.md#workers-and-node).
+ * thread (tens of milliseconds in Deno), and two back to back were the
+ * call's worst event-loop stall (bench/README.md#workers-and-node).
  */
 export const START_GAP_MS = 10;
 

@@ -412,7 +412,7 @@ Deno.test("ParsePool.parse() starts workers lazily and reuses them", async () =>
     assert.equal(new Set(sequential.map((echo) => echo.worker)).size, 1);
 
     const parallel = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${20 + i}`, String(i)))),
+      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${150 + i}`, String(i)))),
     );
     const echoes = parallel.map(echoOf);
     assert.deepEqual(echoes.map((echo) => echo.text), ["0", "1", "2", "3", "4", "5"]);
