@@ -131,7 +131,9 @@ try {
       const figures = await run(row, origins);
       results.get(row.key)!.push(figures);
       console.error(
-        `round ${round + 1} ${row.key}: total ${figures.totalMs} ms, cpu ${figures.cpuMs} ms, peak ${figures.peakMiB} MiB, lag ${figures.lagMs} ms`,
+        `round ${
+          round + 1
+        } ${row.key}: total ${figures.totalMs} ms, cpu ${figures.cpuMs} ms, peak ${figures.peakMiB} MiB, lag ${figures.lagMs} ms`,
       );
     }
   }
@@ -153,11 +155,11 @@ for (const row of rows) {
   const threads = ["main", "workers", "helpers"] as const;
   const cpu = threads.map((t) => med(key, (r) => r.cpuByThread?.[t] ?? NaN)).join(" / ");
   console.log(
-    `| ${row.key.startsWith("base:") ? "base: " : ""}${row.what} | ${
-      med(key, (r) => r.urls)
-    } | ${med(key, (r) => r.treeMs)} | ${med(key, (r) => r.totalMs)} | ${
-      med(key, (r) => r.cpuMs)
-    } (${cpu}) | ${med(key, (r) => r.peakMiB)} | ${med(key, (r) => r.lagMs)} |`,
+    `| ${row.key.startsWith("base:") ? "base: " : ""}${row.what} | ${med(key, (r) => r.urls)} | ${
+      med(key, (r) => r.treeMs)
+    } | ${med(key, (r) => r.totalMs)} | ${med(key, (r) => r.cpuMs)} (${cpu}) | ${
+      med(key, (r) => r.peakMiB)
+    } | ${med(key, (r) => r.lagMs)} |`,
   );
 }
 const ratio = (a: string, b: string, f: (r: RunFigures) => number): string => {
