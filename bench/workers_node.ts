@@ -67,22 +67,16 @@ function rowsOf(dir: string, prefix: string): Row[] {
       runtime: "node",
       spec: realistic,
     },
-    {
-      key: `${prefix}arena2`,
-      what: "realistic 1M, MALLOC_ARENA_MAX=2",
+    ...[["arena2", "MALLOC_ARENA_MAX", "2"], ["mmap128k", "MALLOC_MMAP_THRESHOLD_", "131072"]].map((
+      [key, name, value],
+    ): Row => ({
+      key: `${prefix}${key}`,
+      what: `realistic 1M, ${name}=${value}`,
       dir,
       runtime: "deno",
       spec: realistic,
-      env: { MALLOC_ARENA_MAX: "2" },
-    },
-    {
-      key: `${prefix}mmap128k`,
-      what: "realistic 1M, MALLOC_MMAP_THRESHOLD_=131072",
-      dir,
-      runtime: "deno",
-      spec: realistic,
-      env: { MALLOC_MMAP_THRESHOLD_: "131072" },
-    },
+      env: { [name!]: value! },
+    })),
   ];
 }
 

@@ -156,6 +156,11 @@ function comparable(outcome: ParseOutcome): unknown {
   return { ...outcome, parseMs: 0 };
 }
 
+/** A pool of `workers` stand-in workers (tests/workers/_test_worker.js). */
+function stubPool(workers: number, grow: "when-queued" | "at-once" = "when-queued") {
+  return createParsePool({ workers, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER, grow });
+}
+
 Deno.test("defaultWorkerCount() is one per core, at most 4", () => {
   assert.equal(defaultWorkerCount(), Math.min(4, availableParallelism()));
 });
@@ -469,12 +474,7 @@ Deno.test("ParsePool starts a second worker once jobs back up: after a wait, or 
 
 Deno.test("ParsePool never starts two workers in one turn of the event loop", async () => {
   for (const grow of ["when-queued", "at-once"] as const) {
-    const pool = createParsePool({
-      workers: 3,
-      jobTimeoutMs: 30_000,
-      workerUrl: TEST_WORKER,
-      grow,
-    });
+    const pool = stubPool(3, grow);
     try {
       const jobs = Array.from(
         { length: 6 },
@@ -491,12 +491,7 @@ Deno.test("ParsePool never starts two workers in one turn of the event loop", as
 });
 
 Deno.test("ParsePool.warm() with grow: at-once starts every worker, one after another", async () => {
-  const pool = createParsePool({
-    workers: 2,
-    jobTimeoutMs: 30_000,
-    workerUrl: TEST_WORKER,
-    grow: "at-once",
-  });
+  const pool = stubPool(2, "at-once");
   try {
     pool.warm();
     assert.equal(pool.started, 1);
