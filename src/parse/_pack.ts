@@ -185,6 +185,8 @@ let usedPerByte: { readonly bytes: number; readonly entries: number } | null = n
 
 /** Headroom over the last document's use: past it the arrays double (a copy). */
 const SIZE_HEADROOM = 1.25;
+/** Entries a document needs before {@linkcode usedPerByte} is learnt from it. */
+const LEARN_MIN_ENTRIES = 1000;
 
 /** Frees the working arrays now: left to the collector, a worker held them between documents. */
 function freeWorking(w: Working): void {
@@ -990,7 +992,8 @@ export class PackedPagesBuilder {
     detachBuffer(dup);
     if (extrasFrom !== null) detachBuffer(extrasFrom);
     if (extrasTo !== null) detachBuffer(extrasTo);
-    if (this.#hint > 0) {
+    // Learnt from documents big enough to be typical of their site, not from an empty one.
+    if (this.#hint > 0 && n >= LEARN_MIN_ENTRIES) {
       usedPerByte = { bytes: this.#used / this.#hint, entries: n / this.#hint };
     }
     this.#recycle();
