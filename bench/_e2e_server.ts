@@ -4,13 +4,16 @@
  * JSON line describing the sites once they listen, then serves until its
  * stdin closes.
  *
- * Three sites, each a {@linkcode FixtureSite} on its own 127.0.0.1 port:
+ * Several sites, each a {@linkcode FixtureSite} on its own 127.0.0.1 port:
  *
  * - `main`, the reference's setup: robots.txt -> a sitemap index of 20 gzipped
  *   urlsets x 50,000 URLs, each `<loc>` + `<lastmod>` (~83 bytes an entry,
  *   ~4.1 MB of XML a file, like the reference's), 50 ms before every response.
  *   Lastmods are whole days spread over 2020-01-01 .. 2024-12-31 so that the
  *   announced `since` keeps ~5%; the exact counts are announced too.
+ * - `realistic` and `realisticIssue`: `main`'s structure and latency with the
+ *   documents of `fixtures/realistic.ts`, in our mix (~23.6 MB of XML a
+ *   urlset) and in issue 24's lighter one (~10.9 MB a urlset).
  * - `floor`: `main` with one URL in each urlset: the same requests and
  *   latency with nothing to parse, so its time is what the round trips
  *   alone cost on this machine (a floor for `main`'s time).
@@ -62,6 +65,11 @@ export interface E2eSites {
     readonly latencyMs: number;
     readonly mix: string;
   } | null;
+  /**
+   * The same with issue 24's lighter mix (`REALISTIC_MIX_ISSUE24`, ~10.9 MB
+   * a urlset); null when the generator has no such mix.
+   */
+  readonly realisticIssue: E2eSites["realistic"];
   /** `main`'s shape and latency with one URL per urlset: its round trips alone. */
   readonly floor: {
     readonly origin: string;
@@ -211,16 +219,22 @@ type Realistic = typeof import("../fixtures/realistic.ts");
 
 /**
  * `main`'s structure (robots.txt -> index -> 20 gzipped urlsets x 50,000,
- * 50 ms latency) with the documents of `fixtures/realistic.ts`. Cached by a
- * hash of the generator's source, so a changed mix is regenerated.
+ * 50 ms latency) with the documents of `fixtures/realistic.ts`, in our mix
+ * or (`"issue24"`) issue 24's. Cached by a hash of the generator's source,
+ * so a changed mix is regenerated.
  */
-async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["realistic"] }> {
+async function realisticSite(
+  which: "ours" | "issue24" = "ours",
+): Promise<{ site: FixtureSite; info: E2eSites["realistic"] }> {
   let gen: Realistic;
   try {
     gen = await import("../fixtures/realistic.ts");
   } catch {
     return { site: new FixtureSite(), info: null };
   }
+  const mix = which === "ours" ? gen.REALISTIC_MIX : gen.REALISTIC_MIX_ISSUE24;
+  if (mix === undefined) return { site: new FixtureSite(), info: null };
+  const name = which === "ours" ? "realistic" : "realistic-issue24";
   const source = readFileSync(new URL("../fixtures/realistic.ts", import.meta.url));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", source));
   const tag = [...digest.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -237,9 +251,9 @@ async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["rea
   let sinceUrls = 0;
   let xmlBytes = 0;
   for (let k = 0; k < MAIN_FILES; k++) {
-    const url = `${origin}/sitemaps/realistic-${k + 1}.xml`;
-    const file = cached(`realistic-${tag}-${k}`, () => {
-      const xml = gen.realisticUrlset(MAIN_PER_FILE, k + 1, { offset: k * MAIN_PER_FILE });
+    const url = `${origin}/sitemaps/${name}-${k + 1}.xml`;
+    const file = cached(`${name}-${tag}-${k}`, () => {
+      const xml = gen.realisticUrlset(MAIN_PER_FILE, k + 1, { offset: k * MAIN_PER_FILE, mix });
       const plain = new TextEncoder().encode(xml);
       return {
         gzip: gzip(plain),
@@ -253,7 +267,7 @@ async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["rea
     locCount += file.locs;
     sinceUrls += file.since;
     xmlBytes += file.xmlBytes;
-    const path = `/sitemaps/realistic-${k + 1}.xml.gz`;
+    const path = `/sitemaps/${name}-${k + 1}.xml.gz`;
     site.file(path, file.gzip, GZIP);
     locs.push(origin + path);
   }
@@ -269,7 +283,7 @@ async function realisticSite(): Promise<{ site: FixtureSite; info: E2eSites["rea
       files: MAIN_FILES,
       xmlBytesPerFile: Math.round(xmlBytes / MAIN_FILES),
       latencyMs: site.latencyMs,
-      mix: gen.describeRealisticMix().replaceAll("\n", "; "),
+      mix: gen.describeRealisticMix(mix).replaceAll("\n", "; "),
     },
   };
 }
@@ -367,12 +381,14 @@ if (import.meta.main) {
   const started = performance.now();
   const main = await mainSite();
   const realistic = await realisticSite();
+  const realisticIssue = await realisticSite("issue24");
   const floor = await floorSite();
   const bomb = await bombSite();
   const scale = Deno.args.includes("--no-scale") ? null : await scaleSite();
   const sites: E2eSites = {
     main: main.info,
     realistic: realistic.info,
+    realisticIssue: realisticIssue.info,
     floor: floor.info,
     bomb: bomb.info,
     scale: scale?.info ?? null,

@@ -7,7 +7,10 @@
  * targets (docs/design.md#performance-targets; issue 24's for the plain and
  * realistic 1M rows, `since`, Node and the seed's pipeline), and a memory
  * table (peak against what the tree retains after a full collection, plain
- * and realistic 1M, Deno and Node), which it also writes to `bench/README-figures.md`.
+ * and realistic 1M, Deno and Node). Realistic runs twice: our mix
+ * (fixtures/realistic.ts REALISTIC_MIX, ~23.6 MB a urlset) and issue 24's
+ * lighter one (REALISTIC_MIX_ISSUE24, ~10.9 MB a urlset, the documents the
+ * issue measured), each against its own single-thread floor, which it also writes to `bench/README-figures.md`.
  * Without python3 + aiohttp (bench/setup_seed.sh installs them as root) the
  * seed's row says why it did not run.
  *
@@ -313,6 +316,21 @@ if (realistic !== null) {
   );
   console.log(`realistic mix: ${realistic.mix}`);
 }
+/** Issue 24's lighter realistic mix (~10.9 MB a urlset), when the server has it. */
+const realisticIssue = sites.realisticIssue ?? null;
+if (realisticIssue !== null) {
+  console.log(
+    `realistic site, issue 24's mix: ${realisticIssue.files} gzipped urlsets x ${
+      realisticIssue.urls / realisticIssue.files
+    } URLs (${
+      (realisticIssue.xmlBytesPerFile / 1e6).toFixed(2)
+    } MB XML each); ${realisticIssue.mix}`,
+  );
+}
+/** The issue-mix rows' label. */
+const ISSUE_MIX = `realistic (issue's mix, ${
+  realisticIssue === null ? "—" : (realisticIssue.xmlBytesPerFile / 1e6).toFixed(1)
+} MB/urlset)`;
 const seedWhyNot = flag("--no-seed") ? "--no-seed" : seedMissing();
 const SEED = seedWhyNot === null;
 
@@ -379,6 +397,23 @@ if (realistic !== null) {
     () => ours({ case: "gunzip", origin: home }),
   );
   if (SEED) await measure("rSeed", "realistic: seed pipeline", 1, realistic.urls, () => seed(home));
+}
+if (realisticIssue !== null) {
+  const home = realisticIssue.origin + "/";
+  await measure(
+    "riFull",
+    `${ISSUE_MIX}: ours, full tree`,
+    RUNS,
+    realisticIssue.urls,
+    () => ours({ case: "tree", origin: home }),
+  );
+  await measure(
+    "riGunzip",
+    `${ISSUE_MIX}: single-thread floor`,
+    RUNS,
+    realisticIssue.locs,
+    () => ours({ case: "gunzip", origin: home }),
+  );
 }
 await measure(
   "floor",
@@ -456,6 +491,15 @@ if (NODE) {
       RUNS,
       realistic.urls,
       () => ours({ case: "tree", origin: realistic.origin + "/" }, "node"),
+    );
+  }
+  if (realisticIssue !== null) {
+    await measure(
+      "riNode",
+      `${ISSUE_MIX}: ours on Node, full tree`,
+      RUNS,
+      realisticIssue.urls,
+      () => ours({ case: "tree", origin: realisticIssue.origin + "/" }, "node"),
     );
   }
 }
@@ -749,6 +793,19 @@ referenceRow(
   "(comparison)",
   `ours ${(1 / ratio(rFull, byKey("rSeed"))).toFixed(1)}× faster`,
 );
+const riFull = byKey("riFull");
+const riFloor = byKey("riGunzip");
+treeRow(riFull, riFloor, `${ISSUE_MIX}: 1,000,000 URLs, full tree + allPages(), default options`, {
+  floorRatio: 1.5,
+  lag: 40,
+  rss: 300,
+});
+referenceRow(
+  riFloor,
+  `${ISSUE_MIX}: single-thread floor`,
+  "(floor)",
+  `ours ${times(ratio(riFull, riFloor))} this`,
+);
 for (
   const [key, what] of [
     ["floor", "round trips alone: the same site and latency, one URL per urlset"],
@@ -821,6 +878,7 @@ for (
   const [key, deno, what] of [
     ["node", full, "plain"],
     ["rNode", rFull, "realistic"],
+    ["riNode", riFull, ISSUE_MIX],
   ] as const
 ) {
   const c = byKey(key);
@@ -931,6 +989,8 @@ for (
     ["rFull", "realistic 1M, Deno"],
     ["node", "plain 1M, Node"],
     ["rNode", "realistic 1M, Node"],
+    ["riFull", `${ISSUE_MIX} 1M, Deno`],
+    ["riNode", `${ISSUE_MIX} 1M, Node`],
   ] as const
 ) {
   const c = byKey(key);

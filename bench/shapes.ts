@@ -23,7 +23,11 @@ import { cpus, loadavg } from "node:os";
 import process from "node:process";
 import { SaxesParser } from "saxes";
 import { sitemapFromString } from "../mod.ts";
-import { describeRealisticMix, realisticUrlset } from "../fixtures/realistic.ts";
+import {
+  describeRealisticMix,
+  REALISTIC_MIX_ISSUE24,
+  realisticUrlset,
+} from "../fixtures/realistic.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number => {
@@ -198,6 +202,10 @@ const SHAPES: readonly Shape[] = [
       ),
   },
   { name: "realistic mix (fixtures/realistic.ts)", xml: () => realisticUrlset(ENTRIES, 1) },
+  {
+    name: "issue 24's realistic mix (REALISTIC_MIX_ISSUE24)",
+    xml: () => realisticUrlset(ENTRIES, 1, { mix: REALISTIC_MIX_ISSUE24 }),
+  },
 ];
 
 function median(values: number[]): number {
@@ -253,6 +261,7 @@ console.log(
   } on ${cpus().length} cores`,
 );
 console.log(describeRealisticMix());
+console.log(describeRealisticMix(REALISTIC_MIX_ISSUE24));
 console.log("");
 console.log(
   `| shape | MB | pages | ours MB/s per core | saxes MB/s per core | ours ÷ saxes | ours MB/s wall | target ≥ ${TARGET_MBS} MB/s |`,
