@@ -16,14 +16,29 @@
  */
 import { NO_CHECKPOINT } from "../_checkpoint.ts";
 import { extrasEntries, ExtrasReader } from "./_extras.ts";
-import type { EncodedExtras, KeptExtras, PackedExtras, PageExtrasData } from "./_result.ts";
+import type {
+  AlternateData,
+  EncodedExtras,
+  ImageData,
+  KeptExtras,
+  NewsStoryData,
+  PackedExtras,
+  PageExtrasData,
+  VideoData,
+} from "./_result.ts";
+import type { Mutable } from "./_reader.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
+import { type DecodedPages, decodeKeptDocument, type KeptFactory } from "./_kept_decode.ts";
 import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
-/** How many sitemaps' kept extensions have been decoded: for tests and benchmarks. */
-export const keptExtrasStats: { decodes: number } = { decodes: 0 };
+/**
+ * How many sitemaps' kept extensions have been decoded, and how many runs
+ * of pages the byte walker declined (read the general way): for tests and
+ * benchmarks.
+ */
+export const keptExtrasStats: { decodes: number; declined: number } = { decodes: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -33,12 +48,57 @@ export interface PageExtrasReader {
   page(i: number): PageExtrasData | null;
 }
 
-const decoded = new WeakMap<KeptExtras, PageExtrasReader>();
+/** Kept extensions decoded into plain data, as the encoded columns read. */
+const KEPT_DATA: KeptFactory<
+  PageExtrasData,
+  NewsStoryData,
+  ImageData,
+  VideoData,
+  AlternateData
+> = {
+  image: (loc, caption, geoLocation, title, license) => ({
+    loc,
+    caption,
+    geoLocation,
+    title,
+    license,
+  }),
+  alternate: (hreflang, href) => ({ hreflang, href }),
+  news: (data) => data,
+  video: (data) => data,
+  page(newsStory, images, videos, alternates) {
+    const data: Mutable<PageExtrasData> = {};
+    if (newsStory !== null) data.newsStory = newsStory;
+    if (images !== null) data.images = images;
+    if (videos !== null) data.videos = videos;
+    if (alternates !== null) data.alternates = alternates;
+    return data;
+  },
+  fromData: (data) => data,
+};
+
+/** Kept extensions read as plain data (decoded on the first read, then held). */
+class KeptDataReader implements PageExtrasReader {
+  readonly #x: KeptExtras;
+
+  constructor(x: KeptExtras) {
+    this.#x = x;
+    // Decoded now, so that damaged bytes fail here.
+    keptPage(x, KEPT_DATA, 0);
+  }
+
+  has(i: number): boolean {
+    return keptPage(this.#x, KEPT_DATA, i) !== null;
+  }
+
+  page(i: number): PageExtrasData | null {
+    return keptPage(this.#x, KEPT_DATA, i);
+  }
+}
 
 /**
- * A reader of a sitemap's extensions: over the encoded columns, or over its
- * kept bytes decoded (once, on this first call; later calls return the
- * same reader, over the same decoded columns).
+ * A reader of a sitemap's extensions as plain data: over the encoded
+ * columns, or over its kept bytes (decoded on the first read, then held).
  *
  * @param x The extensions in either form.
  * @returns The reader, page indices as in `x`.
@@ -46,14 +106,7 @@ const decoded = new WeakMap<KeptExtras, PageExtrasReader>();
  * `node:zlib` to inflate them).
  */
 export function extrasReader(x: PackedExtras): PageExtrasReader {
-  if (x.kind !== "kept") return new ExtrasReader(x);
-  let reader = decoded.get(x);
-  if (reader === undefined) {
-    reader = decodeKept(x);
-    decoded.set(x, reader);
-    keptExtrasStats.decodes++;
-  }
-  return reader;
+  return x.kind !== "kept" ? new ExtrasReader(x) : new KeptDataReader(x);
 }
 
 /**
@@ -134,69 +187,100 @@ function free(bytes: ArrayBufferView): void {
  */
 const CHUNK_BYTES = 1 << 20;
 
-/** Decoded extensions, one encoded column set per run of pages. */
-class ChunkedExtras implements PageExtrasReader {
-  readonly #firsts: number[];
-  readonly #readers: ExtrasReader[];
-  #last = 0;
-
-  constructor(firsts: number[], readers: ExtrasReader[]) {
-    this.#firsts = firsts;
-    this.#readers = readers;
-  }
-
-  /** The run holding page i, found from the last one (pages are mostly read in order). */
-  #run(i: number): number {
-    const firsts = this.#firsts;
-    let c = this.#last;
-    if (c >= firsts.length || firsts[c]! > i) c = 0;
-    while (c + 1 < firsts.length && firsts[c + 1]! <= i) c++;
-    return this.#last = c;
-  }
-
-  has(i: number): boolean {
-    if (this.#readers.length === 0 || i < 0) return false;
-    const c = this.#run(i);
-    return this.#readers[c]!.has(i - this.#firsts[c]!);
-  }
-
-  page(i: number): PageExtrasData | null {
-    if (this.#readers.length === 0 || i < 0) return null;
-    const c = this.#run(i);
-    return this.#readers[c]!.page(i - this.#firsts[c]!);
-  }
-}
-
-function decodeKept(x: KeptExtras): PageExtrasReader {
-  const bytes = inflate(x);
+/**
+ * Runs of pages whose spans are decoded together: `[firsts[k], firsts[k + 1])`,
+ * about {@linkcode CHUNK_BYTES} of spans each.
+ */
+function runsOf(x: KeptExtras): number[] {
   const starts = x.pageStarts;
   const count = starts.length - 1;
   const firsts: number[] = [];
-  const readers: ExtrasReader[] = [];
-  const base = parseBase(x.base);
   for (let first = 0; first < count;) {
     let end = first;
     while (end < count && starts[end + 1]! - starts[first]! <= CHUNK_BYTES) end++;
     if (end === first) end++;
     firsts.push(first);
-    readers.push(new ExtrasReader(decodeRun(x, bytes, first, end, base)));
     first = end;
   }
-  // Freed now: a sitemap's inflated bytes are read once here.
-  if (bytes !== x.data) free(bytes);
-  return new ChunkedExtras(firsts, readers);
+  firsts.push(count);
+  return firsts;
 }
 
-/** The extensions of pages `[first, end)`, read as a urlset of their own; page indices from `first`. */
-function decodeRun(
+/** Each factory's decoded pages, by kept extensions: decoded once, then held. */
+const decodedPages = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, DecodedPages<unknown>>>();
+
+/**
+ * Page `i`'s extensions as `f` builds them: on the first call for `x` (with
+ * this `f`), every page's blocks are decoded and held; later calls hand out
+ * the same objects.
+ *
+ * @param x Kept extensions.
+ * @param f Builds what is handed out.
+ * @param i A page index.
+ * @returns The page's extensions, or null when it has none.
+ * @throws {Error} When the kept bytes cannot be read (damaged, or no
+ * `node:zlib` to inflate them).
+ */
+export function keptPage<E>(x: KeptExtras, f: KeptFactory<E>, i: number): E | null {
+  let byX = decodedPages.get(f);
+  if (byX === undefined) decodedPages.set(f, byX = new WeakMap());
+  let pages = byX.get(x) as DecodedPages<E> | undefined;
+  if (pages === undefined) {
+    byX.set(x, pages = decodeKeptPages(x, f));
+    keptExtrasStats.decodes++;
+  }
+  return pages[i] ?? null;
+}
+
+/** Every page's extensions, decoded a run of pages at a time. */
+function decodeKeptPages<E>(x: KeptExtras, f: KeptFactory<E>): DecodedPages<E> {
+  const bytes = inflate(x);
+  const starts = x.pageStarts;
+  const count = starts.length - 1;
+  const pages: DecodedPages<E> = new Array(count).fill(null);
+  const firsts = runsOf(x);
+  const base = parseBase(x.base);
+  for (let k = 0; k + 1 < firsts.length; k++) {
+    const first = firsts[k]!;
+    const end = firsts[k + 1]!;
+    const { doc, withSpans } = syntheticRun(x, bytes, first, end);
+    const read = decodeKeptDocument(doc, base, f);
+    free(doc);
+    if (read === null) {
+      // Declined by the byte walker: read the general way, as before.
+      keptExtrasStats.declined++;
+      const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
+      for (let p = first; p < end; p++) {
+        const data = reader.page(p - first);
+        if (data !== null) pages[p] = f.fromData(data);
+      }
+      continue;
+    }
+    if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
+    for (let p = first, rank = 0; p < end; p++) {
+      if (starts[p + 1]! > starts[p]!) pages[p] = read[rank++]!;
+    }
+  }
+  if (bytes !== x.data) free(bytes);
+  return pages;
+}
+
+function damaged(withSpans: number, readAs: string): Error {
+  return new Error(`Kept extensions are damaged: ${withSpans} pages' blocks read as ${readAs}`);
+}
+
+/**
+ * The pages `[first, end)` that have spans, as a urlset of their own: the
+ * root's start tag, a `<url>` per page (a `<loc>` of its own, then its
+ * span), the root's end tag.
+ */
+function syntheticRun(
   x: KeptExtras,
   bytes: Uint8Array,
   first: number,
   end: number,
-  base: URL | null,
-): EncodedExtras {
+): { doc: Uint8Array; withSpans: number } {
   const starts = x.pageStarts;
-  const count = end - first;
   const name = rootName(x.root);
   let withSpans = 0;
   for (let p = first; p < end; p++) if (starts[p + 1]! > starts[p]!) withSpans++;
@@ -229,19 +313,31 @@ function decodeRun(
   doc.set(name, o);
   o += name.length;
   doc[o++] = 0x3e;
-  const synthetic = doc.subarray(0, o);
+  return { doc: doc.subarray(0, o), withSpans };
+}
+
+/** The extensions of pages `[first, end)`, read as a urlset of their own; page indices from `first`. */
+function decodeRun(
+  x: KeptExtras,
+  bytes: Uint8Array,
+  first: number,
+  end: number,
+  base: URL | null,
+): EncodedExtras {
+  const starts = x.pageStarts;
+  const count = end - first;
+  const { doc: synthetic, withSpans } = syntheticRun(x, bytes, first, end);
   const result = readUrlsetBytes(synthetic, base, NaN, NO_CHECKPOINT) ??
     parseSitemapGeneral(synthetic, { url: x.base });
-  free(doc);
+  free(synthetic);
   if (result.kind !== "pages" || result.pages.count !== withSpans) {
-    throw new Error(
-      `Kept extensions are damaged: ${withSpans} pages' blocks read as ${
-        result.kind === "pages"
-          ? `${result.pages.count} pages`
-          : result.kind === "invalid"
-          ? result.reason
-          : "an index"
-      }`,
+    throw damaged(
+      withSpans,
+      result.kind === "pages"
+        ? `${result.pages.count} pages`
+        : result.kind === "invalid"
+        ? result.reason
+        : "an index",
     );
   }
   const built = result.pages;
