@@ -37,11 +37,13 @@ import { LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
 import {
   type ByteReader,
   cdataText,
+  type DocumentText,
   type ElementName,
   isCoreName,
   readXmlBytes,
   textEnd,
   TextWindow,
+  WholeText,
 } from "./_xml_bytes.ts";
 
 /**
@@ -90,7 +92,7 @@ class KeptReader<E> extends UrlNesting implements ByteReader {
   readonly #rootNs: string;
   readonly #base: URL | null;
   readonly #normalBase: NormalBase | null;
-  readonly #window: TextWindow;
+  readonly #window: DocumentText;
   #normalized = new Uint8Array(1024);
   readonly out: DecodedPages<E>;
 
@@ -118,7 +120,7 @@ class KeptReader<E> extends UrlNesting implements ByteReader {
     this.#rootNs = rootNs;
     this.#base = base;
     this.#normalBase = normalBase(base);
-    this.#window = new TextWindow(doc);
+    this.#window = WholeText.of(doc) ?? new TextWindow(doc);
     this.out = out;
   }
 

@@ -34,11 +34,15 @@ import { type DecodedPages, decodeKeptDocument, type KeptFactory } from "./_kept
 import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
- * How many sitemaps' kept extensions have been decoded, and how many runs
- * of pages the byte walker declined (read the general way): for tests and
- * benchmarks.
+ * How many sitemaps' kept extensions have been read, how many runs of
+ * their pages decoded, and how many runs the byte walker declined (read
+ * the general way): for tests and benchmarks.
  */
-export const keptExtrasStats: { decodes: number; declined: number } = { decodes: 0, declined: 0 };
+export const keptExtrasStats: { decodes: number; runs: number; declined: number } = {
+  decodes: 0,
+  runs: 0,
+  declined: 0,
+};
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -77,14 +81,14 @@ const KEPT_DATA: KeptFactory<
   fromData: (data) => data,
 };
 
-/** Kept extensions read as plain data (decoded on the first read, then held). */
+/** Kept extensions read as plain data, a run of pages at a time. */
 class KeptDataReader implements PageExtrasReader {
   readonly #x: KeptExtras;
 
   constructor(x: KeptExtras) {
     this.#x = x;
-    // Decoded now, so that damaged bytes fail here.
-    keptPage(x, KEPT_DATA, 0);
+    // Inflated now, so that damaged bytes fail here.
+    inflated.of(x);
   }
 
   has(i: number): boolean {
@@ -98,7 +102,7 @@ class KeptDataReader implements PageExtrasReader {
 
 /**
  * A reader of a sitemap's extensions as plain data: over the encoded
- * columns, or over its kept bytes (decoded on the first read, then held).
+ * columns, or over its kept bytes (see {@linkcode keptPage}).
  *
  * @param x The extensions in either form.
  * @returns The reader, page indices as in `x`.
@@ -206,13 +210,64 @@ function runsOf(x: KeptExtras): number[] {
   return firsts;
 }
 
-/** Each factory's decoded pages, by kept extensions: decoded once, then held. */
-const decodedPages = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, DecodedPages<unknown>>>();
+/**
+ * Span bytes whose decoded pages are held at a time, across sitemaps and
+ * readers: decoded objects take several times their spans' bytes, so a
+ * tree's worth would not fit beside it; a traversal decodes each run once.
+ */
+const HELD_SPAN_BYTES = 2 << 20;
+
+/** The inflated bytes of the sitemaps read last, shared by every reader. */
+const inflated = new KeptBytes();
+
+/** A sitemap's kept extensions, as one factory's reader decodes them a run at a time. */
+class KeptRuns<E> {
+  readonly x: KeptExtras;
+  readonly f: KeptFactory<E>;
+  /** Run k is pages `[firsts[k], firsts[k + 1])`. */
+  readonly firsts: number[];
+  /** Each run's pages while held. */
+  readonly runs: (DecodedPages<E> | null)[];
+  /**
+   * The runs read again after their pages were let go: decoded into the
+   * encoded columns (compact, held from then on), read as eager ones are.
+   */
+  readonly columns: (ExtrasReader | null)[];
+  /** 1 for each run decoded into pages once already. */
+  readonly decoded: Uint8Array;
+  #last = 0;
+
+  constructor(x: KeptExtras, f: KeptFactory<E>) {
+    this.x = x;
+    this.f = f;
+    this.firsts = runsOf(x);
+    this.runs = new Array(this.firsts.length - 1).fill(null);
+    this.columns = new Array(this.firsts.length - 1).fill(null);
+    this.decoded = new Uint8Array(this.firsts.length - 1);
+  }
+
+  /** The run holding page i, found from the last one (pages are mostly read in order). */
+  runOf(i: number): number {
+    const firsts = this.firsts;
+    let k = this.#last;
+    if (k >= firsts.length - 1 || firsts[k]! > i) k = 0;
+    while (k + 2 < firsts.length && firsts[k + 1]! <= i) k++;
+    return this.#last = k;
+  }
+}
+
+/** Runs held, oldest first, and their span bytes. */
+const held: { runs: KeptRuns<unknown>; k: number; bytes: number }[] = [];
+let heldBytes = 0;
+
+/** Each factory's readers, by kept extensions. */
+const readers = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, KeptRuns<unknown>>>();
 
 /**
- * Page `i`'s extensions as `f` builds them: on the first call for `x` (with
- * this `f`), every page's blocks are decoded and held; later calls hand out
- * the same objects.
+ * Page `i`'s extensions as `f` builds them, from the run of pages around it,
+ * which is decoded (inflating the sitemap's bytes if they are not at hand)
+ * unless it is among those held; a page's object is the same while its
+ * run is held.
  *
  * @param x Kept extensions.
  * @param f Builds what is handed out.
@@ -222,46 +277,74 @@ const decodedPages = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, Decod
  * `node:zlib` to inflate them).
  */
 export function keptPage<E>(x: KeptExtras, f: KeptFactory<E>, i: number): E | null {
-  let byX = decodedPages.get(f);
-  if (byX === undefined) decodedPages.set(f, byX = new WeakMap());
-  let pages = byX.get(x) as DecodedPages<E> | undefined;
-  if (pages === undefined) {
-    byX.set(x, pages = decodeKeptPages(x, f));
+  if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
+  let byX = readers.get(f);
+  if (byX === undefined) readers.set(f, byX = new WeakMap());
+  let r = byX.get(x) as KeptRuns<E> | undefined;
+  if (r === undefined) {
+    byX.set(x, r = new KeptRuns(x, f));
     keptExtrasStats.decodes++;
   }
-  return pages[i] ?? null;
+  const k = r.runOf(i);
+  const first = r.firsts[k]!;
+  let run = r.runs[k];
+  if (run == null) {
+    const end = r.firsts[k + 1]!;
+    let columns = r.columns[k];
+    if (columns === null && r.decoded[k] === 1) {
+      // Read again: decoded once more into columns that are kept, so that
+      // a third read costs what an eager sitemap's does.
+      columns = r.columns[k] = new ExtrasReader(
+        decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
+      );
+    }
+    if (columns != null) {
+      const data = columns.page(i - first);
+      return data === null ? null : f.fromData(data);
+    }
+    run = r.runs[k] = decodeKeptRun(x, f, inflated.of(x), first, end);
+    r.decoded[k] = 1;
+    const bytes = x.pageStarts[end]! - x.pageStarts[first]!;
+    held.push({ runs: r as KeptRuns<unknown>, k, bytes });
+    heldBytes += bytes;
+    while (heldBytes > HELD_SPAN_BYTES && held.length > 1) {
+      const old = held.shift()!;
+      old.runs.runs[old.k] = null;
+      heldBytes -= old.bytes;
+    }
+    keptExtrasStats.runs++;
+  }
+  return run[i - r.firsts[k]!] ?? null;
 }
 
-/** Every page's extensions, decoded a run of pages at a time. */
-function decodeKeptPages<E>(x: KeptExtras, f: KeptFactory<E>): DecodedPages<E> {
-  const bytes = inflate(x);
+/** The extensions of pages `[first, end)`, indexed from `first`. */
+function decodeKeptRun<E>(
+  x: KeptExtras,
+  f: KeptFactory<E>,
+  bytes: Uint8Array,
+  first: number,
+  end: number,
+): DecodedPages<E> {
   const starts = x.pageStarts;
-  const count = starts.length - 1;
-  const pages: DecodedPages<E> = new Array(count).fill(null);
-  const firsts = runsOf(x);
+  const pages: DecodedPages<E> = new Array(end - first).fill(null);
   const base = parseBase(x.base);
-  for (let k = 0; k + 1 < firsts.length; k++) {
-    const first = firsts[k]!;
-    const end = firsts[k + 1]!;
-    const { doc, withSpans } = syntheticRun(x, bytes, first, end);
-    const read = decodeKeptDocument(doc, base, f);
-    free(doc);
-    if (read === null) {
-      // Declined by the byte walker: read the general way, as before.
-      keptExtrasStats.declined++;
-      const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
-      for (let p = first; p < end; p++) {
-        const data = reader.page(p - first);
-        if (data !== null) pages[p] = f.fromData(data);
-      }
-      continue;
+  const { doc, withSpans } = syntheticRun(x, bytes, first, end);
+  const read = decodeKeptDocument(doc, base, f);
+  free(doc);
+  if (read === null) {
+    // Declined by the byte walker: read the general way, as before.
+    keptExtrasStats.declined++;
+    const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
+    for (let p = first; p < end; p++) {
+      const data = reader.page(p - first);
+      if (data !== null) pages[p - first] = f.fromData(data);
     }
-    if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
-    for (let p = first, rank = 0; p < end; p++) {
-      if (starts[p + 1]! > starts[p]!) pages[p] = read[rank++]!;
-    }
+    return pages;
   }
-  if (bytes !== x.data) free(bytes);
+  if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
+  for (let p = first, rank = 0; p < end; p++) {
+    if (starts[p + 1]! > starts[p]!) pages[p - first] = read[rank++]!;
+  }
   return pages;
 }
 
