@@ -35,14 +35,16 @@ import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
- * their pages decoded, and how many runs the byte walker declined (read
- * the general way): for tests and benchmarks.
+ * their pages decoded into objects, how many into kept columns (read
+ * again), and how many runs the byte walker declined (read the general
+ * way): for tests and benchmarks.
  */
-export const keptExtrasStats: { decodes: number; runs: number; declined: number } = {
-  decodes: 0,
-  runs: 0,
-  declined: 0,
-};
+export const keptExtrasStats: {
+  decodes: number;
+  runs: number;
+  columns: number;
+  declined: number;
+} = { decodes: 0, runs: 0, columns: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -134,11 +136,18 @@ export function pageExtrasEntries(x: PackedExtras | null): [number, PageExtrasDa
 
 /**
  * The bytes kept extensions' spans are offsets in (`spanAt`), inflated, for
- * a reader that compares two sitemaps' spans page by page: the last two
- * are remembered, for as long as the cache lives.
+ * a reader that compares two sitemaps' spans page by page, or decodes
+ * them a run at a time: the last few are remembered, for as long as the
+ * cache lives.
  */
 export class KeptBytes {
   readonly #entries: { x: KeptExtras; bytes: Uint8Array }[] = [];
+  readonly #size: number;
+
+  /** @param size How many sitemaps' bytes to remember. */
+  constructor(size = 2) {
+    this.#size = size;
+  }
 
   /**
    * @param x Kept extensions.
@@ -148,7 +157,7 @@ export class KeptBytes {
     for (const entry of this.#entries) if (entry.x === x) return entry.bytes;
     const bytes = inflate(x);
     this.#entries.unshift({ x, bytes });
-    if (this.#entries.length > 2) this.#entries.pop();
+    if (this.#entries.length > this.#size) this.#entries.pop();
     return bytes;
   }
 }
@@ -217,8 +226,8 @@ function runsOf(x: KeptExtras): number[] {
  */
 const HELD_SPAN_BYTES = 2 << 20;
 
-/** The inflated bytes of the sitemaps read last, shared by every reader. */
-const inflated = new KeptBytes();
+/** The inflated bytes of the sitemap read last, shared by every reader. */
+const inflated = new KeptBytes(1);
 
 /** A sitemap's kept extensions, as one factory's reader decodes them a run at a time. */
 class KeptRuns<E> {
@@ -297,6 +306,7 @@ export function keptPage<E>(x: KeptExtras, f: KeptFactory<E>, i: number): E | nu
       columns = r.columns[k] = new ExtrasReader(
         decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
       );
+      keptExtrasStats.columns++;
     }
     if (columns != null) {
       const data = columns.page(i - first);
