@@ -157,7 +157,13 @@ export class KeptBytes {
     for (const entry of this.#entries) if (entry.x === x) return entry.bytes;
     const bytes = inflate(x);
     this.#entries.unshift({ x, bytes });
-    if (this.#entries.length > this.#size) this.#entries.pop();
+    if (this.#entries.length > this.#size) {
+      // Freed now: a traversal inflates sitemap after sitemap, and sitemap-sized
+      // buffers left for the collector pile up (callers use the bytes only
+      // inside one call).
+      const old = this.#entries.pop()!;
+      if (old.bytes !== old.x.data) free(old.bytes);
+    }
     return bytes;
   }
 }
@@ -202,15 +208,15 @@ const CHUNK_BYTES = 1 << 20;
 
 /**
  * Runs of pages whose spans are decoded together: `[firsts[k], firsts[k + 1])`,
- * about {@linkcode CHUNK_BYTES} of spans each.
+ * about `bytes` of spans each.
  */
-function runsOf(x: KeptExtras): number[] {
+function runsOf(x: KeptExtras, bytes: number): number[] {
   const starts = x.pageStarts;
   const count = starts.length - 1;
   const firsts: number[] = [];
   for (let first = 0; first < count;) {
     let end = first;
-    while (end < count && starts[end + 1]! - starts[first]! <= CHUNK_BYTES) end++;
+    while (end < count && starts[end + 1]! - starts[first]! <= bytes) end++;
     if (end === first) end++;
     firsts.push(first);
     first = end;
@@ -219,64 +225,60 @@ function runsOf(x: KeptExtras): number[] {
   return firsts;
 }
 
-/**
- * Span bytes whose decoded pages are held at a time, across sitemaps and
- * readers: decoded objects take several times their spans' bytes, so a
- * tree's worth would not fit beside it; a traversal decodes each run once.
- */
-const HELD_SPAN_BYTES = 2 << 20;
-
-/** The inflated bytes of the sitemap read last, shared by every reader. */
-const inflated = new KeptBytes(1);
-
-/** A sitemap's kept extensions, as one factory's reader decodes them a run at a time. */
-class KeptRuns<E> {
-  readonly x: KeptExtras;
-  readonly f: KeptFactory<E>;
-  /** Run k is pages `[firsts[k], firsts[k + 1])`. */
-  readonly firsts: number[];
-  /** Each run's pages while held. */
-  readonly runs: (DecodedPages<E> | null)[];
-  /**
-   * The runs read again after their pages were let go: decoded into the
-   * encoded columns (compact, held from then on), read as eager ones are.
-   */
-  readonly columns: (ExtrasReader | null)[];
-  /** 1 for each run decoded into pages once already. */
-  readonly decoded: Uint8Array;
-  #last = 0;
-
-  constructor(x: KeptExtras, f: KeptFactory<E>) {
-    this.x = x;
-    this.f = f;
-    this.firsts = runsOf(x);
-    this.runs = new Array(this.firsts.length - 1).fill(null);
-    this.columns = new Array(this.firsts.length - 1).fill(null);
-    this.decoded = new Uint8Array(this.firsts.length - 1);
-  }
-
-  /** The run holding page i, found from the last one (pages are mostly read in order). */
-  runOf(i: number): number {
-    const firsts = this.firsts;
-    let k = this.#last;
-    if (k >= firsts.length - 1 || firsts[k]! > i) k = 0;
-    while (k + 2 < firsts.length && firsts[k + 1]! <= i) k++;
-    return this.#last = k;
-  }
+/** The run of `firsts` holding page i, searched from run `k` (pages are mostly read in order). */
+function runAt(firsts: readonly number[], k: number, i: number): number {
+  if (k >= firsts.length - 1 || firsts[k]! > i) k = 0;
+  while (k + 2 < firsts.length && firsts[k + 1]! <= i) k++;
+  return k;
 }
 
-/** Runs held, oldest first, and their span bytes. */
-const held: { runs: KeptRuns<unknown>; k: number; bytes: number }[] = [];
-let heldBytes = 0;
+/**
+ * Span bytes decoded into objects at a time: small, so that a traversal's
+ * objects die young (a run's objects live while its pages are read), as
+ * those built from columns page by page do.
+ */
+const PAGE_RUN_BYTES = 32 << 10;
+
+/** The inflated bytes of the two sitemaps read last (two trees compared), shared by every reader. */
+const inflated = new KeptBytes(2);
+
+/** A sitemap's kept extensions, as one factory's reader decodes them. */
+class KeptRuns<E> {
+  /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
+  readonly firsts: number[];
+  /** 1 for each run decoded into objects once already. */
+  readonly decoded: Uint8Array;
+  /** The run whose objects are held, and its pages. */
+  held = -1;
+  pages: DecodedPages<E> = [];
+  /**
+   * Runs of {@linkcode CHUNK_BYTES} read again after their objects were let
+   * go: decoded into the encoded columns, compact and kept, so that later
+   * reads cost what an eager sitemap's do.
+   */
+  readonly columnFirsts: number[];
+  readonly columns: (ExtrasReader | null)[];
+  lastRun = 0;
+  lastColumns = 0;
+
+  constructor(x: KeptExtras) {
+    this.firsts = runsOf(x, PAGE_RUN_BYTES);
+    this.decoded = new Uint8Array(this.firsts.length - 1);
+    this.columnFirsts = runsOf(x, CHUNK_BYTES);
+    this.columns = new Array(this.columnFirsts.length - 1).fill(null);
+  }
+}
 
 /** Each factory's readers, by kept extensions. */
 const readers = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, KeptRuns<unknown>>>();
 
 /**
- * Page `i`'s extensions as `f` builds them, from the run of pages around it,
- * which is decoded (inflating the sitemap's bytes if they are not at hand)
- * unless it is among those held; a page's object is the same while its
- * run is held.
+ * Page `i`'s extensions as `f` builds them. The first read decodes the
+ * small run of pages around it straight into objects (inflating the
+ * sitemap's bytes if they are not at hand), held while that run is read; a
+ * run read again after that decodes its megabyte of spans into the encoded
+ * columns, kept from then on. A page's extensions are the same objects
+ * while its run is held (and a page object keeps those it was given).
  *
  * @param x Kept extensions.
  * @param f Builds what is handed out.
@@ -291,40 +293,30 @@ export function keptPage<E>(x: KeptExtras, f: KeptFactory<E>, i: number): E | nu
   if (byX === undefined) readers.set(f, byX = new WeakMap());
   let r = byX.get(x) as KeptRuns<E> | undefined;
   if (r === undefined) {
-    byX.set(x, r = new KeptRuns(x, f));
+    byX.set(x, r = new KeptRuns(x));
     keptExtrasStats.decodes++;
   }
-  const k = r.runOf(i);
-  const first = r.firsts[k]!;
-  let run = r.runs[k];
-  if (run == null) {
-    const end = r.firsts[k + 1]!;
-    let columns = r.columns[k];
-    if (columns === null && r.decoded[k] === 1) {
-      // Read again: decoded once more into columns that are kept, so that
-      // a third read costs what an eager sitemap's does.
-      columns = r.columns[k] = new ExtrasReader(
+  const k = r.lastRun = runAt(r.firsts, r.lastRun, i);
+  if (k === r.held) return r.pages[i - r.firsts[k]!] ?? null;
+  if (r.decoded[k] === 1) {
+    const c = r.lastColumns = runAt(r.columnFirsts, r.lastColumns, i);
+    const first = r.columnFirsts[c]!;
+    let columns = r.columns[c];
+    if (columns == null) {
+      const end = r.columnFirsts[c + 1]!;
+      columns = r.columns[c] = new ExtrasReader(
         decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
       );
       keptExtrasStats.columns++;
     }
-    if (columns != null) {
-      const data = columns.page(i - first);
-      return data === null ? null : f.fromData(data);
-    }
-    run = r.runs[k] = decodeKeptRun(x, f, inflated.of(x), first, end);
-    r.decoded[k] = 1;
-    const bytes = x.pageStarts[end]! - x.pageStarts[first]!;
-    held.push({ runs: r as KeptRuns<unknown>, k, bytes });
-    heldBytes += bytes;
-    while (heldBytes > HELD_SPAN_BYTES && held.length > 1) {
-      const old = held.shift()!;
-      old.runs.runs[old.k] = null;
-      heldBytes -= old.bytes;
-    }
-    keptExtrasStats.runs++;
+    const data = columns.page(i - first);
+    return data === null ? null : f.fromData(data);
   }
-  return run[i - r.firsts[k]!] ?? null;
+  r.pages = decodeKeptRun(x, f, inflated.of(x), r.firsts[k]!, r.firsts[k + 1]!);
+  r.held = k;
+  r.decoded[k] = 1;
+  keptExtrasStats.runs++;
+  return r.pages[i - r.firsts[k]!] ?? null;
 }
 
 /** The extensions of pages `[first, end)`, indexed from `first`. */
