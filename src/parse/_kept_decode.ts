@@ -11,7 +11,8 @@
  * @module
  */
 import { NO_CHECKPOINT } from "../_checkpoint.ts";
-import { atAscii, plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
+import { plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
+import { alternateLink } from "./_urlset_bytes.ts";
 import {
   KEEP_FRAGMENT,
   type NormalBase,
@@ -137,9 +138,7 @@ class KeptReader<E> extends UrlNesting implements ByteReader {
 
   protected override openUrl(): void {
     this.#news = null;
-    this.#images = null;
-    this.#videos = null;
-    this.#alternates = null;
+    this.#images = this.#videos = this.#alternates = null;
   }
 
   protected override openNews(): void {
@@ -147,7 +146,12 @@ class KeptReader<E> extends UrlNesting implements ByteReader {
   }
 
   protected override openImage(): void {
-    this.#loc = this.#caption = this.#geo = this.#title = this.#license = null;
+    this.#loc =
+      this.#caption =
+      this.#geo =
+      this.#title =
+      this.#license =
+        null;
     this.#inImage = true;
   }
 
@@ -157,32 +161,11 @@ class KeptReader<E> extends UrlNesting implements ByteReader {
 
   /** An `xhtml:link`'s attributes, read as the byte-level urlset reader reads them. */
   #link(b: Uint8Array, out: readonly number[]): number {
-    let rel = -1;
-    let hreflang = -1;
-    let href = -1;
-    for (let k = 0; k < out.length; k += 4) {
-      const a = out[k]!;
-      const e = out[k + 1]!;
-      const len = e - a;
-      for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
-      if (len === 3 && atAscii(b, a, "rel")) {
-        if (rel === -1) rel = k;
-      } else if (len === 4 && atAscii(b, a, "href")) {
-        if (href === -1) href = k;
-      } else if (len === 8 && atAscii(b, a, "hreflang")) {
-        if (hreflang === -1) hreflang = k;
-      }
-    }
-    if (rel === -1 || hreflang === -1 || href === -1) return 0;
     const w = this.#window;
-    const relA = out[rel + 2]!;
-    const relE = out[rel + 3]!;
-    if (
-      !(relE - relA === 9 && atAscii(b, relA, "alternate")) &&
-      w.attribute(relA, relE).trim().toLowerCase() !== "alternate"
-    ) {
-      return 0;
-    }
+    const found = alternateLink(b, out, w);
+    if (found <= 0) return found;
+    const hreflang = (found & 0xffff) - 1;
+    const href = found >>> 16;
     const lang = w.attribute(out[hreflang + 2]!, out[hreflang + 3]!).trim();
     if (lang === "") return 0;
     const url = this.#url(b, out[href + 2]!, out[href + 3]!, true);

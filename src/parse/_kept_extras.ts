@@ -1,16 +1,17 @@
 /**
- * The reading side of kept extensions ({@linkcode KeptExtras}): the first
- * read of any page's extensions in a sitemap decodes the whole sitemap's
- * extensions once, into the columns the general path writes
- * ({@linkcode EncodedExtras}, one set per megabyte of spans), which then
- * serve every later read. A sitemap whose extensions are never read never
- * decodes them.
+ * The reading side of kept extensions ({@linkcode KeptExtras}): a page's
+ * extensions are decoded from its sitemap's kept bytes when first read,
+ * straight into what the reader hands out (`_kept_decode.ts`: the public
+ * objects, or plain data), a small run of pages at a time; a run read again
+ * after its objects were let go is decoded into the encoded columns
+ * ({@linkcode EncodedExtras}, a megabyte of spans at a time), which are kept
+ * and serve every later read. A sitemap whose extensions are never read
+ * never decodes them.
  *
  * Decoding reads the kept spans as urlsets of their own — the root's start
- * tag, then one `<url>` per page with a span — with the byte-level reader
- * (blocks decoded as it decoded them before they were kept), or with the
- * general reader when that one declines; either reads the blocks as the
- * general reader would have read the original document.
+ * tag, then one `<url>` per page with a span — with the byte walker, or
+ * with the general reader when the walker declines; either reads the
+ * blocks as the general reader would have read the original document.
  *
  * @module
  */
@@ -26,7 +27,7 @@ import type {
   PageExtrasData,
   VideoData,
 } from "./_result.ts";
-import type { Mutable } from "./_reader.ts";
+import { extrasOf } from "./_urlset_tokens.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
@@ -72,14 +73,8 @@ const KEPT_DATA: KeptFactory<
   alternate: (hreflang, href) => ({ hreflang, href }),
   news: (data) => data,
   video: (data) => data,
-  page(newsStory, images, videos, alternates) {
-    const data: Mutable<PageExtrasData> = {};
-    if (newsStory !== null) data.newsStory = newsStory;
-    if (images !== null) data.images = images;
-    if (videos !== null) data.videos = videos;
-    if (alternates !== null) data.alternates = alternates;
-    return data;
-  },
+  // Called for pages with something in them, so never null.
+  page: (news, images, videos, alternates) => extrasOf(news, images, videos, alternates)!,
   fromData: (data) => data,
 };
 
