@@ -21,7 +21,11 @@
  *
  * Peak RSS is Linux's VmHWM at the end (workers are threads of this process,
  * so it covers them); the baseline is VmRSS just before the call, after the
- * library's modules have loaded. Event-loop lag is the largest drift of a
+ * library's modules have loaded. For `tree`, what the tree retains is read
+ * after the iteration with the tree still referenced, after a full garbage
+ * collection (Deno `--v8-flags=--expose-gc`, Node `--expose-gc`, Bun's own
+ * `Bun.gc`): VmRSS then, and the JavaScript heap used plus external memory
+ * (the columns are ArrayBuffers) — null when no collector can be called. Event-loop lag is the largest drift of a
  * 1 ms `setInterval` while the call runs: it covers the tree build, not the
  * synchronous allPages() loop afterwards, which holds the thread by design.
  *
@@ -88,6 +92,12 @@ export interface RunFigures {
   readonly peakMiB: number;
   /** VmHWM when the call returned, before the iteration (`tree` only; else = peakMiB). */
   readonly peakTreeMiB: number;
+  /**
+   * `tree` only, after the iteration and a full collection, the tree still
+   * referenced: VmRSS (allocator retention included) and the JavaScript heap
+   * used plus external memory (what is live); null without a collector.
+   */
+  readonly retained?: { readonly rssMiB: number; readonly liveMiB: number } | null;
   readonly sitemaps: number;
   readonly invalid: readonly string[];
   /** `bomb`: from the bomb's request to its invalid node, and its fetch alone. */
@@ -234,6 +244,29 @@ async function countLocs(response: Response): Promise<number> {
   return count;
 }
 
+/** A full garbage collection, when the runtime lets this script ask for one. */
+function collector(): (() => void) | null {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  if (bun !== undefined) return () => bun.gc(true);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  return typeof gc === "function" ? gc : null;
+}
+
+/** What is left after a full collection (see {@linkcode RunFigures.retained}). */
+async function retainedMemory(): Promise<RunFigures["retained"]> {
+  const gc = collector();
+  if (gc === null) return null;
+  // Twice, with a turn of the loop between: finalizers and weak callbacks run first.
+  gc();
+  await new Promise((r) => setTimeout(r, 20));
+  gc();
+  const { heapUsed, external } = process.memoryUsage();
+  return {
+    rssMiB: round(statusMiB("VmRSS")),
+    liveMiB: round((heapUsed + external) / 1024 / 1024),
+  };
+}
+
 function round(x: number): number {
   return Math.round(x * 10) / 10;
 }
@@ -260,6 +293,8 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   let iterMs = 0;
   let peakTreeMiB = NaN;
   let lag: { lagMs: number; lagAtMs: number };
+  let retained: RunFigures["retained"];
+  let tree: sitemapTree.IndexWebsiteSitemap | null = null;
   const cpuStart = process.cpuUsage();
   const threadsStart = threadCpu();
 
@@ -291,7 +326,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   } else {
     const stopMeter = lagMeter();
     const start = performance.now();
-    const tree = await sitemapTree.sitemapTreeForHomepage(spec.origin, options);
+    tree = await sitemapTree.sitemapTreeForHomepage(spec.origin, options);
     treeMs = performance.now() - start;
     lag = stopMeter();
     peakTreeMiB = statusMiB("VmHWM");
@@ -311,6 +346,11 @@ async function run(spec: RunSpec): Promise<RunFigures> {
   const cpu = process.cpuUsage(cpuStart);
   const byThread = cpuByThread(threadsStart, (cpu.user + cpu.system) / 1000);
   const peakMiB = statusMiB("VmHWM");
+  if (tree !== null) {
+    retained = await retainedMemory();
+    // The tree stays referenced through the collection.
+    if (tree.url === "") throw new Error("A tree without a URL");
+  }
   pool?.close();
 
   let bomb: Pick<RunFigures, "bombMs" | "bombFetchMs"> = {};
@@ -336,6 +376,7 @@ async function run(spec: RunSpec): Promise<RunFigures> {
     baselineMiB: round(baselineMiB),
     peakMiB: round(peakMiB),
     peakTreeMiB: round(Number.isNaN(peakTreeMiB) ? peakMiB : peakTreeMiB),
+    ...(retained === undefined ? {} : { retained }),
     sitemaps,
     invalid,
     ...bomb,

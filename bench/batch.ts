@@ -6,25 +6,39 @@
  * the crawler's alone. Peak RSS is each crawler process's maximum resident
  * set size as `/usr/bin/time` reports it.
  *
- * `deno run -A bench/batch.ts [--sites 1000] [--latency 20] [--workers 2] [--site-concurrency N] [--max-connections N]`
+ * `deno run -A bench/batch.ts [--sites 1000] [--latency 20] [--fleet-workers 2] [--site-concurrency N] [--max-connections N] [--versus N/M]`
  *
  * Without `--site-concurrency` / `--max-connections` the crawlers run with
- * their defaults (16 sites at once, 64 connections, as a user who passes no
- * flag gets them); with one, it is passed on to every crawler process.
+ * their defaults (`DEFAULTS.siteConcurrency` sites at once and
+ * `DEFAULTS.siteMaxConnections` connections, as a user who passes no flag
+ * gets them); with one, it is passed on to every crawler process.
+ * `--versus N/M` first runs `batch` with `--site-concurrency N
+ * --max-connections M` too, so two settings are compared in one run.
+ * `--fleet-workers` is the number of queue worker processes (not parse
+ * workers); 0 skips the fleet part.
  *
  * @module
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { numberFlag } from "./_flags.ts";
+import { DEFAULTS } from "../src/options.ts";
 import { startRedis } from "../tests/queue/_redis.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const DENO = Deno.execPath();
 const SITES = numberFlag("sites", 1000);
 const LATENCY = numberFlag("latency", 20);
-const WORKERS = numberFlag("workers", 2);
+const FLEET_WORKERS = numberFlag("fleet-workers", 2);
+if (process.argv.includes("--workers")) {
+  throw new TypeError(
+    "--workers is now --fleet-workers (queue worker processes, not parse workers)",
+  );
+}
+/** `--versus N/M`: a second setting of siteConcurrency / maxConnections, run first. */
+const VERSUS = versusFlag();
 const SITE_CONCURRENCY = numberFlag("site-concurrency", NaN);
 const MAX_CONNECTIONS = numberFlag("max-connections", NaN);
 
@@ -67,6 +81,15 @@ function timed(args: string[]): { done: Promise<Measured> } {
     };
   });
   return { done };
+}
+
+function versusFlag(): readonly [number, number] | null {
+  const args = process.argv.slice(2);
+  const i = args.indexOf("--versus");
+  if (i < 0) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(args[i + 1] ?? "");
+  if (m === null) throw new TypeError(`--versus needs N/M, got ${args[i + 1]}`);
+  return [Number(m[1]), Number(m[2])];
 }
 
 async function serveSites(list: string): Promise<Deno.ChildProcess> {
@@ -112,37 +135,67 @@ try {
   console.log(`load average ${load} on ${navigator.hardwareConcurrency} cores`);
   console.log(
     `${SITES} sites (robots.txt -> index -> 2 urlsets of 5 pages; 1 in 20 without sitemaps, ` +
-      `1 in 20 unreachable), ${LATENCY} ms per response, siteConcurrency ${
-        setting(SITE_CONCURRENCY, 16)
-      }, maxConnections ${setting(MAX_CONNECTIONS, 64)}`,
+      `1 in 20 unreachable), ${LATENCY} ms per response`,
   );
+  if (VERSUS !== null) {
+    const [sites, connections] = VERSUS;
+    await runBatch(
+      `siteConcurrency ${sites}, maxConnections ${connections}`,
+      ["--site-concurrency", String(sites), "--max-connections", String(connections)],
+      "versus",
+    );
+  }
+  await runBatch(
+    `siteConcurrency ${setting(SITE_CONCURRENCY, DEFAULTS.siteConcurrency)}, maxConnections ${
+      setting(MAX_CONNECTIONS, DEFAULTS.siteMaxConnections)
+    }`,
+    crawl,
+    "batch",
+  );
+  if (FLEET_WORKERS < 1) {
+    console.log("fleet part skipped (--fleet-workers 0)");
+  } else {
+    await runFleet();
+  }
+} finally {
+  server.kill("SIGTERM");
+  await server.status;
+  rmSync(dir, { recursive: true, force: true });
+}
 
-  const out = join(dir, "batch.ndjson");
-  const batch = await timed(["batch", list, "--out", out, ...crawl]).done;
+/** One `batch` process over the list, with `args`; prints its line. */
+async function runBatch(label: string, args: readonly string[], name: string): Promise<void> {
+  const out = join(dir, `${name}.ndjson`);
+  const batch = await timed(["batch", list, "--out", out, ...args]).done;
   const lines = readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
   const ok = lines.filter((l) => l.status === "ok").length;
   console.log(
-    `batch, 1 process:        ${(SITES / batch.seconds).toFixed(1)} sites/s ` +
+    `batch, 1 process, ${label}: ${(SITES / batch.seconds).toFixed(1)} sites/s ` +
       `(${batch.seconds.toFixed(2)} s, ${lines.length} lines, ${ok} ok), ` +
       `peak RSS ${batch.peakMiB.toFixed(0)} MiB, CPU ${batch.cpu.toFixed(2)} s ` +
-      `(${(SITES / batch.cpu).toFixed(0)} sites per CPU-second), exit ${batch.code}`,
+      `(${(SITES / batch.cpu).toFixed(0)} sites per CPU-second), exit ${batch.code}, load ${
+        Deno.loadavg()[0]!.toFixed(1)
+      }`,
   );
   if (batch.stderr.trim() !== "") console.log(batch.stderr.trim());
+}
 
+/** The same list through `--fleet-workers` queue worker processes and a local Redis. */
+async function runFleet(): Promise<void> {
   const redis = await startRedis();
   try {
     const enqueue = await timed(["enqueue", "--redis", redis.url, list]).done;
     const outDir = join(dir, "fleet");
     const started = performance.now();
     const runs = Array.from(
-      { length: WORKERS },
+      { length: FLEET_WORKERS },
       () => timed(["worker", "--redis", redis.url, "--out", outDir, "--drain", ...crawl]).done,
     );
     const workers = await Promise.all(runs);
     const seconds = (performance.now() - started) / 1000;
     const files = readdirSync(outDir).filter((f) => f.endsWith(".ndjson")).length;
     console.log(
-      `${WORKERS} workers + Redis:      ${(SITES / seconds).toFixed(1)} sites/s ` +
+      `${FLEET_WORKERS} workers + Redis:      ${(SITES / seconds).toFixed(1)} sites/s ` +
         `(${seconds.toFixed(2)} s from worker start, ${files} site files; enqueue ${
           enqueue.seconds.toFixed(2)
         } s), peak RSS per worker ${workers.map((w) => w.peakMiB.toFixed(0)).join(" / ")} MiB, ` +
@@ -154,8 +207,4 @@ try {
   } finally {
     await redis.stop();
   }
-} finally {
-  server.kill("SIGTERM");
-  await server.status;
-  rmSync(dir, { recursive: true, force: true });
 }

@@ -2,9 +2,14 @@
  * Parse throughput per sitemap shape, one core: `sitemapFromString()` on the
  * bytes of a ~50,000-entry document of each shape real sitemaps have, beside
  * saxes (a fast, non-validating JavaScript SAX parser) reading the same
- * document with no-op handlers, in the same run. Prints a markdown table
- * against the target (docs/design.md#performance-targets): ≥ 150 MB/s per core for every common
- * shape, IDN hosts excepted.
+ * document with no-op handlers, in the same run, rounds of the two
+ * alternated. Prints a markdown table against the target (issue 24): ≥ 200
+ * MB/s per core for every shape, IDN hosts excepted.
+ *
+ * MB/s per core is the document's size over the process's CPU time (user +
+ * system) for one parse, median of the rounds: on a shared machine wall time
+ * also counts the time other processes held the core. The wall-time figure
+ * is printed beside it, and the load average in the heading.
  *
  *     deno run -A bench/shapes.ts               # every shape, 7 rounds each
  *     deno run -A bench/shapes.ts --rounds 15 --entries 20000
@@ -14,6 +19,7 @@
  *
  * @module
  */
+import { cpus, loadavg } from "node:os";
 import process from "node:process";
 import { SaxesParser } from "saxes";
 import { sitemapFromString } from "../mod.ts";
@@ -26,7 +32,7 @@ const option = (name: string, fallback: number): number => {
 };
 const ROUNDS = option("--rounds", 7);
 const ENTRIES = option("--entries", 50_000);
-const TARGET_MBS = 150;
+const TARGET_MBS = 200;
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const EXT = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" ' +
@@ -199,15 +205,34 @@ function median(values: number[]): number {
   return values[Math.floor((values.length - 1) / 2)]!;
 }
 
-function time(fn: () => void): number {
-  for (let w = 0; w < 3; w++) fn(); // compile and warm
-  const times: number[] = [];
+/** CPU time of the process, ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+interface Timing {
+  /** Median CPU ms of one run. */
+  readonly cpu: number;
+  /** Median wall ms of one run. */
+  readonly wall: number;
+}
+
+/** Times `fns` in alternated rounds (so load drifts hit all alike), after 3 warm-up runs each. */
+function timeAlternated(fns: readonly (() => void)[]): Timing[] {
+  for (const fn of fns) for (let w = 0; w < 3; w++) fn(); // compile and warm
+  const cpu: number[][] = fns.map(() => []);
+  const wall: number[][] = fns.map(() => []);
   for (let r = 0; r < ROUNDS; r++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
+    fns.forEach((fn, i) => {
+      const c0 = cpuMs();
+      const t0 = performance.now();
+      fn();
+      wall[i]!.push(performance.now() - t0);
+      cpu[i]!.push(cpuMs() - c0);
+    });
   }
-  return median(times);
+  return fns.map((_, i) => ({ cpu: median(cpu[i]!), wall: median(wall[i]!) }));
 }
 
 function saxesRead(text: string): void {
@@ -223,12 +248,16 @@ function saxesRead(text: string): void {
 console.log(
   `# parse throughput per shape — ${new Date().toISOString().slice(0, 16)}Z, one core, ${
     "Deno" in globalThis ? `Deno ${Deno.version.deno}` : process.version
-  }; ${ENTRIES} entries a document, median of ${ROUNDS} rounds`,
+  }; ${ENTRIES} entries a document, median of ${ROUNDS} rounds; load average ${
+    loadavg()[0]!.toFixed(1)
+  } on ${cpus().length} cores`,
 );
 console.log(describeRealisticMix());
 console.log("");
-console.log("| shape | MB | pages | ours MB/s | saxes MB/s | ours ÷ saxes | target ≥ 150 MB/s |");
-console.log("|---|---|---|---|---|---|---|");
+console.log(
+  `| shape | MB | pages | ours MB/s per core | saxes MB/s per core | ours ÷ saxes | ours MB/s wall | target ≥ ${TARGET_MBS} MB/s |`,
+);
+console.log("|---|---|---|---|---|---|---|---|");
 let missed = 0;
 for (const shape of SHAPES) {
   const xml = shape.xml();
@@ -237,16 +266,20 @@ for (const shape of SHAPES) {
   const url = "https://www.example.com/sitemap.xml";
   const node = sitemapFromString(bytes, { url });
   const count = node.type === "index" ? node.subSitemaps.length : node.pages.length;
-  const ours = mb / (time(() => void sitemapFromString(bytes, { url })) / 1000);
-  const sax = mb / (time(() => saxesRead(xml)) / 1000);
-  const met = ours >= TARGET_MBS;
+  const [ours, sax] = timeAlternated([
+    () => void sitemapFromString(bytes, { url }),
+    () => saxesRead(xml),
+  ]);
+  const oursMBs = mb / (ours!.cpu / 1000);
+  const saxMBs = mb / (sax!.cpu / 1000);
+  const met = oursMBs >= TARGET_MBS;
   if (!met && !shape.excepted) missed++;
   console.log(
     `| ${shape.name} | ${mb.toFixed(2)} | ${count}${
       node.type === "invalid" ? " (invalid!)" : ""
-    } | ${ours.toFixed(0)} | ${sax.toFixed(0)} | ${(ours / sax).toFixed(1)}× | ${
-      shape.excepted ? "(excepted)" : met ? "met" : "MISSED"
-    } |`,
+    } | ${oursMBs.toFixed(0)} | ${saxMBs.toFixed(0)} | ${(oursMBs / saxMBs).toFixed(1)}× | ${
+      (mb / (ours!.wall / 1000)).toFixed(0)
+    } | ${shape.excepted ? "(excepted)" : met ? "met" : "MISSED"} |`,
   );
 }
 console.log(`\n${missed === 0 ? "every common shape met the target" : `${missed} shapes missed`}`);

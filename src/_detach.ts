@@ -7,7 +7,14 @@
  * @module
  */
 
-import type { PackedPages } from "./parse/_result.ts";
+/** The columns of packed pages (`PackedPages`), by shape: this module imports nothing, so the parsers may use it. */
+interface PageColumns {
+  readonly urlBytes: ArrayBufferView;
+  readonly urlEnds: ArrayBufferView;
+  readonly lastModified: ArrayBufferView;
+  readonly priority: ArrayBufferView;
+  readonly changeFrequency: ArrayBufferView;
+}
 
 /**
  * Detaches the buffer behind `view` when the view is (nearly) all of it, so
@@ -43,7 +50,7 @@ export function detachBuffer(
  *
  * @param pages The columns to free.
  */
-export function detachPackedPages(pages: PackedPages): void {
+export function detachPackedPages(pages: PageColumns): void {
   const { urlBytes, urlEnds, lastModified, priority, changeFrequency } = pages;
   for (const column of [urlBytes, urlEnds, lastModified, priority, changeFrequency]) {
     detachBuffer(column);

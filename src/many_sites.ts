@@ -34,9 +34,15 @@ export interface SitemapTreesOptions extends SitemapTreeOptions {
    */
   readonly deadlineMs?: number | null;
   /**
+   * Requests in flight across all sites of the run: room for
+   * `siteConcurrency` sites at `concurrency` requests each.
+   * @default {512}
+   */
+  readonly maxConnections?: number;
+  /**
    * Sites crawled at once. Results a consumer has not taken yet count
    * against it, so memory is bounded by this, not by the number of sites.
-   * @default {16}
+   * @default {128}
    */
   readonly siteConcurrency?: number;
 }
@@ -201,11 +207,17 @@ export class SiteCrawler {
   /**
    * Checks the options and starts the parse pool (unless `pool` is given).
    *
-   * @param options As for `sitemapTreeForHomepage`.
+   * @param given As for `sitemapTreeForHomepage`; `maxConnections` defaults
+   * to `DEFAULTS.siteMaxConnections`, the cap of a many-sites run.
    * @throws {TypeError} When an option has the wrong type.
    * @throws {RangeError} When an option is out of range.
    */
-  constructor(options: SitemapTreeOptions) {
+  constructor(given: SitemapTreeOptions) {
+    // The run's connection cap spans every site: a many-sites default of its own.
+    const options = {
+      ...given,
+      maxConnections: given.maxConnections ?? DEFAULTS.siteMaxConnections,
+    };
     this.#workers = defaultWorkerCount();
     const shared = resolveOptions(PROBE_HOMEPAGE, options, this.#workers);
     shared.signal?.throwIfAborted();

@@ -10,6 +10,7 @@ import { parseSitemap } from "./parse/parse_sitemap.ts";
 import type { ParseResult } from "./parse/_result.ts";
 import { type AbstractSitemap, InvalidSitemap } from "./objects/sitemap.ts";
 import { indexSitemap, pagesSitemap } from "./objects/_build.ts";
+import { lazyIndexChildren } from "./objects/_lazy_children.ts";
 
 /** Options of {@linkcode sitemapFromString}. */
 export interface SitemapFromStringOptions {
@@ -86,10 +87,16 @@ function nodeOf(url: string, result: ParseResult): AbstractSitemap {
     case "invalid":
       return new InvalidSitemap(url, result.reason);
     case "index": {
-      const children = result.children.map((e) =>
-        new InvalidSitemap(e.url, UNFETCHED_CHILD_REASON)
-      );
-      return indexSitemap(result.format, url, children, result.children, result.robotsText);
+      // Placeholders most callers never read: built when first asked for.
+      const entries = result.children;
+      return lazyIndexChildren.give(indexSitemap(result.format, url, [], [], result.robotsText), {
+        count: entries.length,
+        child: (i) => new InvalidSitemap(entries[i]!.url, UNFETCHED_CHILD_REASON),
+        lastModified: (i) => {
+          const epoch = entries[i]!.lastModified;
+          return Number.isNaN(epoch) ? null : new Date(epoch);
+        },
+      });
     }
     case "pages":
       return pagesSitemap(result.format, url, result.pages);

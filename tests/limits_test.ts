@@ -383,9 +383,10 @@ Deno.test("connectTimeoutMs: 16 sites that never answer delay the healthy sites 
   const healthy = await serveSites({ count: 3 });
   try {
     const results: SiteResult[] = [];
-    // The default siteConcurrency (16): the dead sites take every slot first.
+    // 16 sites at once: the dead sites take every slot first.
     for await (
       const result of sitemapTreesForHomepages([...dead.homepages, ...healthy.homepages], {
+        siteConcurrency: 16,
         workers: 0,
         connectTimeoutMs: 300,
       })

@@ -27,7 +27,7 @@ const NOT_FIXED_TABLE: Readonly<Record<string, string>> = {
 /** Constants a tag may name instead of a literal. */
 const CONSTANTS: Readonly<Record<string, unknown>> = { SITE_DEADLINE_MS };
 /** DEFAULTS keys that are no `SitemapTreeOptions` field (many-sites runs). */
-const MANY_SITES_KEYS = new Set(["siteConcurrency", "siteDeadlineMs"]);
+const MANY_SITES_KEYS = new Set(["siteConcurrency", "siteMaxConnections", "siteDeadlineMs"]);
 
 /** Each field of interface `name` in `source`, with its `@default {…}` text or null. */
 function defaultTags(source: string, name: string): Map<string, string | null> {
@@ -202,6 +202,7 @@ Deno.test("DEFAULTS agrees with every @default tag of the options", () => {
       ...tagDisagreements(read("src/schedule.ts"), "SchedulingOptions", "schedule.ts"),
       ...tagDisagreements(read("src/many_sites.ts"), "SitemapTreesOptions", "many_sites.ts", {
         deadlineMs: "siteDeadlineMs",
+        maxConnections: "siteMaxConnections",
       }),
     ],
     [],
@@ -249,7 +250,7 @@ Deno.test("the defaults check names a tag or docs/api.md row that disagrees with
   /** Levels. @default {12} */
   readonly maxDepth?: number;
   /** Sites at once.
-   * @default {16} */
+   * @default {128} */
   readonly siteConcurrency?: number;
   /** No tag. */
   readonly retries?: number;

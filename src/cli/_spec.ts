@@ -557,10 +557,20 @@ report is written and says so), 130 interrupted.
 `,
 };
 
-/** The crawl flags that apply to a list of homepages (`--homepage` is implied). */
+/**
+ * The crawl flags that apply to a list of homepages (`--homepage` is
+ * implied); `--max-connections` spans the run, with its own default.
+ */
 const SITES_CRAWL_FLAGS: FlagGroup = {
   heading: CRAWL_FLAGS.heading,
-  flags: CRAWL_FLAGS.flags.filter((f) => f.name !== "homepage"),
+  flags: CRAWL_FLAGS.flags.filter((f) => f.name !== "homepage").map((f) =>
+    f.name === "max-connections"
+      ? {
+        ...f,
+        help: `requests in flight across all sites (default ${DEFAULTS.siteMaxConnections})`,
+      }
+      : f
+  ),
 };
 
 const SITE_CONCURRENCY: FlagSpec = {

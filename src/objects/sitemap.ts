@@ -15,6 +15,7 @@ import { RobotsTxt } from "../parse/robots_txt.ts";
 import { EMPTY_STATS, type SitemapTreeStats } from "../stats.ts";
 import type { SitemapPage, SitemapPageJSON } from "./page.ts";
 import { isoString } from "./_iso.ts";
+import { type LazyChildren, lazyIndexChildren } from "./_lazy_children.ts";
 import {
   checkPackedPages,
   iteratePages,
@@ -206,6 +207,11 @@ export abstract class AbstractSitemap {
   abstract toJSON(): SitemapJSON;
 }
 
+/** The date, or null for null or an invalid Date. */
+function validDate(date: Date | null): Date | null {
+  return date !== null && date.getTime() === date.getTime() ? date : null;
+}
+
 /**
  * A node that lists other sitemaps.
  *
@@ -220,12 +226,10 @@ export abstract class AbstractSitemap {
  * ```
  */
 export abstract class AbstractIndexSitemap extends AbstractSitemap {
-  readonly #subSitemaps: readonly AbstractSitemap[];
-  /**
-   * Aligned with `subSitemaps`: the `<lastmod>` the index gave for each child,
-   * or null. All null for robots.txt and website nodes.
-   */
-  readonly subSitemapLastModified: readonly (Date | null)[];
+  #subSitemaps: readonly AbstractSitemap[] | null;
+  #lastModified: readonly (Date | null)[] | null;
+  /** Children not built yet (`sitemapFromString()`'s unfetched ones), else null. */
+  #lazy: LazyChildren<AbstractSitemap> | null = null;
 
   /**
    * Builds an index node over children that are already built.
@@ -250,17 +254,54 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
       );
     }
     this.#subSitemaps = subSitemaps.length === 0 ? NO_SITEMAPS : Object.freeze(subSitemaps.slice());
-    this.subSitemapLastModified = Object.freeze(
-      subSitemaps.map((_, i) => {
-        const date = subSitemapLastModified?.[i] ?? null;
-        return date !== null && date.getTime() === date.getTime() ? date : null;
-      }),
+    this.#lastModified = Object.freeze(
+      subSitemaps.map((_, i) => validDate(subSitemapLastModified?.[i] ?? null)),
     );
   }
 
-  /** The direct children, in document order (frozen). */
+  static {
+    lazyIndexChildren.give = (node, lazy) => {
+      if (!(node instanceof AbstractIndexSitemap) || node.#subSitemaps!.length > 0) {
+        throw new TypeError("Lazy children go to an index node built without children");
+      }
+      node.#lazy = lazy as LazyChildren<AbstractSitemap>;
+      node.#subSitemaps = null;
+      node.#lastModified = null;
+      return node;
+    };
+  }
+
+  /** The direct children, in document order (frozen; the same array on every read). */
   override get subSitemaps(): readonly AbstractSitemap[] {
+    if (this.#subSitemaps === null) {
+      const lazy = this.#lazy!;
+      this.#subSitemaps = lazy.count === 0
+        ? NO_SITEMAPS
+        : Object.freeze(Array.from({ length: lazy.count }, (_, i) => lazy.child(i)));
+      this.#settle();
+    }
     return this.#subSitemaps;
+  }
+
+  /**
+   * Aligned with `subSitemaps`: the `<lastmod>` the index gave for each child,
+   * or null (frozen; the same array on every read). All null for robots.txt
+   * and website nodes.
+   */
+  get subSitemapLastModified(): readonly (Date | null)[] {
+    if (this.#lastModified === null) {
+      const lazy = this.#lazy!;
+      this.#lastModified = Object.freeze(
+        Array.from({ length: lazy.count }, (_, i) => validDate(lazy.lastModified(i))),
+      );
+      this.#settle();
+    }
+    return this.#lastModified;
+  }
+
+  /** Lets go of the lazy source once both arrays are built. */
+  #settle(): void {
+    if (this.#subSitemaps !== null && this.#lastModified !== null) this.#lazy = null;
   }
 
   /** Always empty: index nodes list sitemaps, not pages. */
@@ -290,7 +331,7 @@ export abstract class AbstractIndexSitemap extends AbstractSitemap {
     subSitemapLastModified: (string | null)[];
   } {
     return {
-      subSitemaps: this.#subSitemaps.map((node) => node.toJSON()),
+      subSitemaps: this.subSitemaps.map((node) => node.toJSON()),
       subSitemapLastModified: this.subSitemapLastModified.map((date) =>
         date === null ? null : isoString(date.getTime())
       ),

@@ -20,8 +20,9 @@
  */
 import { parseRfc822Date, parseW3cDateBytes } from "./_dates.ts";
 import { type ExtrasSource, ExtrasWriter } from "./_extras.ts";
-import { fnv1aWords, mixHash } from "./_fnv.ts";
+import { fnv1aWords, fnv1aWordsCopy, mixHash } from "./_fnv.ts";
 import type { PackedPages, PageExtrasData } from "./_result.ts";
+import { detachBuffer } from "../_detach.ts";
 import { decodeEntities, normalizeNewlines } from "./_tokenizer.ts";
 import {
   KEEP_FRAGMENT,
@@ -167,10 +168,32 @@ interface Working {
  * The last finished builder's working arrays, for the next one: a worker
  * parses file after file, and writing to freshly allocated memory costs a
  * page fault per 4 KiB, about as much as copying it (bench/README.md#parsing).
- * At most {@linkcode POOL_MAX_BYTES} of URL bytes are kept.
+ * At most {@linkcode POOL_MAX_BYTES} of URL bytes are kept: the last
+ * document's, not the largest seen, and freed at once when the next document
+ * needs more (bench/README.md#workers-and-node).
  */
 let pool: Working | null = null;
 const POOL_MAX_BYTES = 16 << 20;
+
+/**
+ * What the last document built in this thread used per byte of document:
+ * URL bytes and entries. A site's sitemaps look alike, so the next one is
+ * sized from it rather than from a guess for the plainest urlset (URL bytes
+ * are ~15% of a urlset heavy with extensions, ~45% of a plain one).
+ */
+let usedPerByte: { readonly bytes: number; readonly entries: number } | null = null;
+
+/** Headroom over the last document's use: past it the arrays double (a copy). */
+const SIZE_HEADROOM = 1.25;
+/** Entries a document needs before {@linkcode usedPerByte} is learnt from it. */
+const LEARN_MIN_ENTRIES = 1000;
+
+/** Frees the working arrays now: left to the collector, a worker held them between documents. */
+function freeWorking(w: Working): void {
+  for (const column of [w.bytes, w.ends, w.hashes, w.lastModified, w.priority, w.changeFrequency]) {
+    detachBuffer(column);
+  }
+}
 
 /** Options of {@linkcode PackedPagesBuilder}. */
 export interface BuilderOptions {
@@ -253,6 +276,8 @@ export class PackedPagesBuilder {
   #viewOf: Uint8Array | null = null;
   /** Pages dropped for their lastmod before their URL was read; counted in `found`. */
   #filtered = 0;
+  /** The document's size as hinted, 0 when unknown: {@linkcode usedPerByte} is learnt from it. */
+  readonly #hint: number;
   /** Hash of the URL just checked by `#isNormal` or written by `#writeString`. */
   #hash = 0;
   /** End of the `<loc>` {@linkcode copyLoc} copied, or -1 when it was not a normal URL. */
@@ -271,11 +296,17 @@ export class PackedPagesBuilder {
     this.#since = since;
     this.#hashMask = options.hashMask ?? 0xffffffff;
     const hint = Math.min(options.sizeHint ?? 0, 64 << 20);
-    const bytes = (hint >> 1) + (hint >> 3);
-    const entries = hint >> 6;
+    this.#hint = hint;
+    const learnt = usedPerByte;
+    const bytes = learnt === null
+      ? (hint >> 1) + (hint >> 3)
+      : Math.ceil(hint * learnt.bytes * SIZE_HEADROOM);
+    const entries = learnt === null ? hint >> 6 : Math.ceil(hint * learnt.entries * SIZE_HEADROOM);
     const w = pool;
+    pool = null;
+    // Too small for this document: freed now rather than held beside new arrays.
+    if (w !== null && (w.bytes.length < bytes || w.ends.length < entries)) freeWorking(w);
     if (w !== null && w.bytes.length >= bytes && w.ends.length >= entries) {
-      pool = null;
       this.#bytes = w.bytes;
       this.#ends = w.ends;
       this.#hashes = w.hashes;
@@ -489,8 +520,9 @@ export class PackedPagesBuilder {
   /** Writes the `length` bytes {@linkcode #normalize} left at `#used`; the caller has made room. Returns the end. */
   #writeNormalized(length: number): number {
     const start = this.#used;
-    this.#bytes.set(this.#normalized.subarray(0, length), start);
-    this.#hash = hashBytes(this.#bytesView(), this.#bytes, start, start + length, this.#seed);
+    this.#hash = mixHash(
+      fnv1aWordsCopy(this.#normalized, 0, length, this.#bytes, start, this.#seed),
+    );
     return start + length;
   }
 
@@ -624,9 +656,7 @@ export class PackedPagesBuilder {
     const used = this.#used;
     const end = used + (j - i);
     if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
-    const out = this.#bytes;
-    for (let o = used; i < j; i++, o++) out[o] = src[i]!;
-    this.#hash = hashBytes(this.#bytesView(), out, used, end, this.#seed);
+    this.#hash = mixHash(fnv1aWordsCopy(src, i, j, this.#bytes, used, this.#seed));
     this.#locEnd = end;
     return e;
   }
@@ -727,8 +757,7 @@ export class PackedPagesBuilder {
     const used = this.#used;
     const end = used + (e - i);
     if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
-    this.#bytes.set(src.subarray(i, e), used);
-    this.#hash = hashBytes(this.#bytesView(), this.#bytes, used, end, this.#seed);
+    this.#hash = mixHash(fnv1aWordsCopy(src, i, e, this.#bytes, used, this.#seed));
     if (extras !== null) this.#recordExtras(extras);
     this.#commitValues(end, lastModified, priority, changeFrequency);
   }
@@ -960,26 +989,35 @@ export class PackedPagesBuilder {
       extras: writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!),
     };
     const warning = this.#notUrls.warning();
+    detachBuffer(dup);
+    if (extrasFrom !== null) detachBuffer(extrasFrom);
+    if (extrasTo !== null) detachBuffer(extrasTo);
+    // Learnt from documents big enough to be typical of their site, not from an empty one.
+    if (this.#hint > 0 && n >= LEARN_MIN_ENTRIES) {
+      usedPerByte = { bytes: this.#used / this.#hint, entries: n / this.#hint };
+    }
     this.#recycle();
     this.#reset();
     return { pages, found, warning };
   }
 
-  /** Offers the working arrays to the next builder. */
+  /** Offers the working arrays to the next builder, or frees them. */
   #recycle(): void {
-    if (this.#bytes.length <= POOL_MAX_BYTES && this.#ends.length <= POOL_MAX_BYTES >> 4) {
-      const b = pool === null ? 0 : pool.bytes.length;
-      if (this.#bytes.length >= b) {
-        pool = {
-          bytes: this.#bytes,
-          ends: this.#ends,
-          hashes: this.#hashes,
-          lastModified: this.#lastModified,
-          priority: this.#priority,
-          changeFrequency: this.#changeFrequency,
-        };
-      }
+    const w: Working = {
+      bytes: this.#bytes,
+      ends: this.#ends,
+      hashes: this.#hashes,
+      lastModified: this.#lastModified,
+      priority: this.#priority,
+      changeFrequency: this.#changeFrequency,
+    };
+    if (w.bytes.length > POOL_MAX_BYTES || w.ends.length > POOL_MAX_BYTES >> 4) {
+      freeWorking(w);
+      return;
     }
+    // Another builder (one nested in this document's reading) left its arrays: the latest wins.
+    if (pool !== null) freeWorking(pool);
+    pool = w;
   }
 
   #reset(): void {

@@ -53,6 +53,12 @@ export interface ParsePool {
   /** How many workers the pool runs at most; 0 when it parses on the calling thread. */
   readonly size: number;
   /**
+   * How many workers the pool has started so far, replacements included (0
+   * on the calling thread). With `grow: "when-queued"` a call whose bodies
+   * one worker keeps up with starts one.
+   */
+  readonly started: number;
+  /**
    * Why the pool's workers could not start, so that it parses on the calling
    * thread; null while they can (or when it was asked for 0 workers).
    */
@@ -76,6 +82,19 @@ export interface ParsePoolOptions {
   readonly workerUrl?: URL;
   /** How much each new worker warms up before its first job. @default "light" */
   readonly warmUp?: WarmUp;
+  /**
+   * When the pool starts workers beyond its first. `"when-queued"`: only once
+   * jobs have waited in the queue ({@linkcode GROW_AFTER_MS} without a break,
+   * or {@linkcode GROW_QUEUED_BYTES} of bodies), so that a call whose bodies one worker keeps
+   * up with (a `since` run keeping few pages, small sites) runs one worker
+   * rather than paying for isolates that idle; {@linkcode ParsePool.warm}
+   * starts the first only. `"at-once"`: a job that finds no idle worker starts
+   * one, and `warm()` starts them all (a pool shared by calls).
+   * Either way two workers are never started within {@linkcode START_GAP_MS}
+   * of each other: each start holds the calling thread.
+   * @default "when-queued"
+   */
+  readonly grow?: "when-queued" | "at-once";
   /**
    * For tests and benchmarks: told when a worker has stopped a job the pool
    * gave up on (cancelled, timed out or closed), with where it stopped.
@@ -119,9 +138,11 @@ export function defaultWorkerCount(): number {
 }
 
 /**
- * Creates a parse pool. Workers start lazily, one per job in flight up to
- * `workers`, and are reused; jobs beyond that wait in order. Call `close()`
- * when done, or the idle workers keep the process alive.
+ * Creates a parse pool. Workers start lazily and are reused: the first with
+ * the first job (or {@linkcode ParsePool.warm}), more up to `workers` as
+ * jobs back up in the queue (see {@linkcode ParsePoolOptions.grow}); jobs
+ * wait in order. Call `close()` when done, or the idle workers keep the
+ * process alive.
  *
  * @param options How many workers, and how long one job may take.
  * @returns The pool.
@@ -170,6 +191,30 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
 const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
   ? new URL("./worker.js", import.meta.url)
   : new URL("./worker.ts", import.meta.url);
+
+/**
+ * How long the queue of a `"when-queued"` pool may hold jobs without a break
+ * (counted from when its last worker became ready) before the pool starts
+ * another worker. Bodies arrive in bursts (one per fetch slot); a worker
+ * that empties the queue between bursts keeps up, and a second one would idle
+ * (bench/README.md#workers-and-node). Long enough to outlast a fresh worker's
+ * first, slower jobs (V8 still compiling the parser): at 100 ms a `since`
+ * run that one warm worker keeps up with still started a second.
+ */
+export const GROW_AFTER_MS = 200;
+
+/**
+ * Queued body bytes that start another worker at once, whatever the wait:
+ * that much compressed XML takes one worker hundreds of milliseconds.
+ */
+export const GROW_QUEUED_BYTES = 4 << 20;
+
+/**
+ * Least time between the starts of two workers: starting one holds the calling
+ * thread (tens of milliseconds in Deno), and two back to back were the
+ * call's worst event-loop stall (bench/README.md#workers-and-node).
+ */
+export const START_GAP_MS = 10;
 
 const CLOSED_REASON = "Parser pool was closed";
 const CANCELLED_REASON = "Parse cancelled";
@@ -221,6 +266,10 @@ class InThreadPool implements ParsePool {
   }
 
   get size(): number {
+    return 0;
+  }
+
+  get started(): number {
     return 0;
   }
 
@@ -293,6 +342,18 @@ class WorkerPool implements ParsePool {
 
   readonly #onStopped: ((report: StoppedJob) => void) | undefined;
   readonly #stopGraceMs: number;
+  /** `grow: "at-once"`. */
+  readonly #atOnce: boolean;
+  #started = 0;
+  /** When the last worker start returned (`performance.now()`). */
+  #lastStartAt = -Infinity;
+  /** A later look at the queue, for a worker that may not start yet. */
+  #growTimer: ReturnType<typeof setTimeout> | undefined;
+  #growAt = Infinity;
+  /** When a worker last posted "ready" (`performance.now()`): a job's wait counts from then. */
+  #lastReadyAt = -Infinity;
+  /** Since when the queue has held a job without a break (`performance.now()`). */
+  #queuedSince = Infinity;
 
   constructor(maxWorkers: number, jobTimeoutMs: number, url: URL, options: ParsePoolOptions) {
     this.#maxWorkers = maxWorkers;
@@ -301,10 +362,15 @@ class WorkerPool implements ParsePool {
     this.#warmUp = options.warmUp ?? "light";
     this.#onStopped = options.onStopped;
     this.#stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
+    this.#atOnce = options.grow === "at-once";
   }
 
   get size(): number {
     return this.#inThread ? 0 : this.#maxWorkers;
+  }
+
+  get started(): number {
+    return this.#started;
   }
 
   parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
@@ -312,6 +378,7 @@ class WorkerPool implements ParsePool {
     if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
     if (this.#inThread) return parseHere(job, signal);
     return new Promise((resolve) => {
+      if (this.#queueHead === this.#queue.length) this.#queuedSince = performance.now();
       this.#queue.push({ job, signal, resolve });
       this.#pump();
     });
@@ -321,6 +388,7 @@ class WorkerPool implements ParsePool {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#warmTimer);
+    clearTimeout(this.#growTimer);
     this.#settleReady();
     for (const slot of this.#slots) {
       // Terminating does not interrupt a parse (Deno): the flag does.
@@ -335,6 +403,13 @@ class WorkerPool implements ParsePool {
   warm(): void {
     this.#warmTimer = undefined;
     if (this.#closed || this.#inThread || this.#slots.length >= this.#maxWorkers) return;
+    // A "when-queued" pool starts its first worker ahead, the rest on demand.
+    if (!this.#atOnce && this.#slots.length > 0) return;
+    const wait = this.#startWait();
+    if (wait > 0) {
+      this.#warmTimer = setTimeout(() => this.warm(), wait);
+      return;
+    }
     const slot = this.#addSlot();
     try {
       this.#start(slot);
@@ -348,7 +423,7 @@ class WorkerPool implements ParsePool {
     // the first held back the first one's first job (a call's first sitemap
     // waited for both; bench/README.md#workers-start-up-warm-up-and-cancellation).
     // A job that finds no idle worker starts one at once anyway.
-    this.#warmPending = this.#slots.length < this.#maxWorkers;
+    this.#warmPending = this.#atOnce && this.#slots.length < this.#maxWorkers;
   }
 
   /** Goes on with {@linkcode warm} after `slot`'s worker loaded or finished a job, if it is idle. */
@@ -365,7 +440,7 @@ class WorkerPool implements ParsePool {
 
   #allReady(): boolean {
     if (this.#closed || this.#inThread) return true;
-    if (this.#slots.length < this.#maxWorkers) return false;
+    if (this.#slots.length < (this.#atOnce ? this.#maxWorkers : 1)) return false;
     return this.#slots.every((slot) =>
       slot.worker === null || (slot.ready && slot.warm && slot.stopping === 0)
     );
@@ -410,13 +485,59 @@ class WorkerPool implements ParsePool {
   #idleSlot(): Slot | undefined {
     // A started worker is preferred to an empty slot, which would cost a start-up.
     let empty: Slot | undefined;
+    let live = 0;
+    let loading = false;
     for (const slot of this.#slots) {
+      if (slot.worker !== null) live++;
+      if (slot.worker !== null && !slot.ready) loading = true;
       if (slot.task !== null || slot.stopping !== 0) continue;
       if (slot.worker !== null) return slot;
       empty ??= slot;
     }
-    if (empty !== undefined || this.#slots.length >= this.#maxWorkers) return empty;
-    return this.#addSlot();
+    if (empty === undefined && this.#slots.length >= this.#maxWorkers) return undefined;
+    // No idle worker: start one, if the pool has none running or the queue
+    // has backed up, and not right after another one started.
+    const now = performance.now();
+    let at = now;
+    if (live > 0 && !this.#atOnce) {
+      // A worker still loading takes the next job sooner than a new one would.
+      if (loading) return undefined;
+      if (this.#queuedBytes() < GROW_QUEUED_BYTES) {
+        at = Math.max(this.#queuedSince, this.#lastReadyAt) + GROW_AFTER_MS;
+      }
+    }
+    at = Math.max(at, this.#lastStartAt + START_GAP_MS);
+    if (at > now) {
+      this.#pumpAt(at);
+      return undefined;
+    }
+    return empty ?? this.#addSlot();
+  }
+
+  /** The body bytes of the jobs waiting in the queue. */
+  #queuedBytes(): number {
+    let bytes = 0;
+    for (let i = this.#queueHead; i < this.#queue.length; i++) {
+      bytes += this.#queue[i]!.job.bytes.byteLength;
+    }
+    return bytes;
+  }
+
+  /** Milliseconds until another worker may start ({@linkcode START_GAP_MS}). */
+  #startWait(): number {
+    return Math.max(0, this.#lastStartAt + START_GAP_MS - performance.now());
+  }
+
+  /** Looks at the queue again at `at` (`performance.now()` time), unless an earlier look is due. */
+  #pumpAt(at: number): void {
+    if (this.#growTimer !== undefined && this.#growAt <= at) return;
+    clearTimeout(this.#growTimer);
+    this.#growAt = at;
+    this.#growTimer = setTimeout(() => {
+      this.#growTimer = undefined;
+      this.#growAt = Infinity;
+      this.#pump();
+    }, Math.max(0, Math.ceil(at - performance.now())));
   }
 
   #addSlot(): Slot {
@@ -514,6 +635,8 @@ class WorkerPool implements ParsePool {
       ...(slot.cancel === null ? {} : { cancel: slot.cancel }),
     };
     worker.postMessage(warmUp, []);
+    this.#started++;
+    this.#lastStartAt = performance.now();
     slot.worker = worker;
     slot.ready = false;
     slot.warm = false;
@@ -529,9 +652,12 @@ class WorkerPool implements ParsePool {
     }
     if (reply.type === "ready") {
       slot.ready = true;
+      this.#lastReadyAt = performance.now();
       this.#send(slot, worker);
       this.#settleReady();
       this.#warmNext(slot);
+      // Jobs that waited for it may now start another worker.
+      this.#pump();
       return;
     }
     if (slot.stopping !== 0 && reply.id === slot.stopping) {

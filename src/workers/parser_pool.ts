@@ -90,7 +90,7 @@ export class SitemapParserPool implements Disposable {
   constructor(options: SitemapParserPoolOptions = {}) {
     const workers = options.workers ?? defaultWorkerCount();
     const jobTimeoutMs = options.jobTimeoutMs ?? 30_000;
-    this.#inner = createParsePool({ workers, jobTimeoutMs, warmUp: "full" });
+    this.#inner = createParsePool({ workers, jobTimeoutMs, warmUp: "full", grow: "at-once" });
     this.#inner.warm();
     this.#runtimeReady = callingThreadWarmUp();
   }

@@ -57,9 +57,12 @@ port.onMessage(async (message) => {
     reply = { type: "failed", id, message: errorMessage(error) };
   }
   post(reply);
-  // The body is garbage now unless it was kept (then transferred, so
-  // detached already): freed at once rather than at the next collection.
-  detachBuffer(job.bytes);
+  // The body (gzipped, or the document itself) is this thread's alone and
+  // read no more, unless it was kept as a sitemap's extensions (then
+  // transferred by the post, so detached already): freed now rather than at a
+  // collection that, with a small heap, came documents later
+  // (bench/README.md#workers-and-node).
+  detachBuffer(job.bytes, { minBytes: 1 << 16 });
 });
 
 function post(reply: WorkerReply): void {

@@ -1,5 +1,12 @@
 import { strictEqual as equal } from "node:assert/strict";
-import { fnv1a, fnv1aWords, fnv1aWordsAscii, FNV_BASIS } from "../../src/parse/_fnv.ts";
+import { deepStrictEqual as deepEqual } from "node:assert/strict";
+import {
+  fnv1a,
+  fnv1aWords,
+  fnv1aWordsAscii,
+  fnv1aWordsCopy,
+  FNV_BASIS,
+} from "../../src/parse/_fnv.ts";
 
 const encoder = new TextEncoder();
 
@@ -29,4 +36,17 @@ Deno.test("fnv1aWords() reads a range of a larger buffer, whatever its alignment
     fnv1aWords(view, bytes, 2, 20, 7),
     fnv1aWords(new DataView(alone.buffer), alone, 0, alone.length, 7),
   );
+});
+
+Deno.test("fnv1aWordsCopy() copies the range where asked and gives fnv1aWords()'s state over it, any length", () => {
+  // The pages builder hashes URLs it copies with this and others with
+  // fnv1aWords: a duplicate must hash the same either way.
+  const src = encoder.encode("..https://www.example.com/p/123?q=1..");
+  for (let n = 0; n <= 35; n++) {
+    const out = new Uint8Array(n + 3).fill(0x2a);
+    const h = fnv1aWordsCopy(src, 2, 2 + n, out, 3, 11);
+    const expected = src.slice(2, 2 + n);
+    deepEqual(out, Uint8Array.of(0x2a, 0x2a, 0x2a, ...expected), `copy of ${n}`);
+    equal(h, fnv1aWords(new DataView(expected.buffer), expected, 0, n, 11), `length ${n}`);
+  }
 });

@@ -345,6 +345,19 @@ Deno.test("PackedPagesBuilder: builders reusing the last one's arrays, in turn o
   check(d, small);
 });
 
+Deno.test("PackedPagesBuilder sized from a document of few short URLs still takes one of many long URLs whole", () => {
+  // The first teaches the thread a URL share of ~1% of the document; the second needs ~60%.
+  const short = Array.from({ length: 2_000 }, (_, i) => `https://a.example/${i}`);
+  const long = Array.from({ length: 6_000 }, (_, i) => `https://b.example/${"x".repeat(80)}/${i}`);
+  for (const [raws, sizeHint] of [[short, 4_000_000], [long, 900_000]] as const) {
+    const builder = new PackedPagesBuilder(null, NaN, { sizeHint });
+    raws.forEach((raw, i) => builder.add(raw, i, 0.5, 0, null));
+    const { pages } = builder.build();
+    deepStrictEqual(urls(pages), raws);
+    deepStrictEqual([...pages.lastModified], raws.map((_, i) => i));
+  }
+});
+
 Deno.test("PackedPagesBuilder keeps extras, dates and ends aligned through duplicates and the since filter", () => {
   const since = 1000;
   const b = new PackedPagesBuilder(null, since);

@@ -61,7 +61,7 @@ interface ScriptOptions {
 async function parseInSubprocess(
   jobs: readonly ParseJob[],
   options: ScriptOptions = {},
-): Promise<{ size: number; outcomes: unknown[] }> {
+): Promise<{ size: number; started: number; outcomes: unknown[] }> {
   const script = new URL(BUNDLED ? "./_pool_script.js" : "./_pool_script.ts", import.meta.url);
   const [command, args] = options.runtime === "bun"
     ? [BUN.pathname, [script.pathname]]
@@ -156,6 +156,11 @@ function comparable(outcome: ParseOutcome): unknown {
   return { ...outcome, parseMs: 0 };
 }
 
+/** A pool of `workers` stand-in workers (tests/workers/_test_worker.js). */
+function stubPool(workers: number, grow: "when-queued" | "at-once" = "when-queued") {
+  return createParsePool({ workers, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER, grow });
+}
+
 Deno.test("defaultWorkerCount() is one per core, at most 4", () => {
   assert.equal(defaultWorkerCount(), Math.min(4, availableParallelism()));
 });
@@ -209,6 +214,23 @@ Deno.test("ParsePool.warm() starts the workers ahead; jobs then give the same ou
   assert.deepEqual(outcomes, expected);
 });
 
+Deno.test("ParsePool: a since run of small gzipped urlsets parses on one worker of two", async () => {
+  const since = Date.UTC(2023, 0, 1);
+  const bytes = await gzip(URLSET);
+  const jobs = Array.from(
+    { length: 4 },
+    (_, i) => job(`https://example.com/s${i}.xml.gz`, "", { bytes: bytes.slice(), since }),
+  );
+  const { size, started, outcomes } = await parseInSubprocess(jobs, { workers: 2, warm: true });
+  assert.deepEqual({ size, started }, { size: 2, started: 1 });
+  assert.deepEqual(
+    outcomes.map((outcome) =>
+      (outcome as { result: { pages: { urls: string[] } } }).result.pages.urls
+    ),
+    Array(4).fill(["https://example.com/new"]),
+  );
+});
+
 Deno.test("ParsePool.parse() reads a gzipped urlset on a worker, since applied there", async () => {
   const bytes = await gzip(URLSET);
   const since = Date.UTC(2023, 0, 1);
@@ -251,7 +273,7 @@ Deno.test({
     const url = "https://example.com/sitemap.xml.gz";
     const expected = plainOutcome(await runParseJob(job(url, "", { bytes: bytes.slice() })));
     const real = await parseInSubprocess([job(url, "", { bytes })], { runtime: "bun" });
-    assert.deepEqual(real, { size: 1, outcomes: [expected] });
+    assert.deepEqual(real, { size: 1, started: 1, outcomes: [expected] });
 
     const misbehaving = await parseInSubprocess(
       [job("test:crash"), job("test:hang"), job("test:throw"), job("test:after", "ok")],
@@ -395,12 +417,89 @@ Deno.test("ParsePool.parse() starts workers lazily and reuses them", async () =>
     assert.equal(new Set(sequential.map((echo) => echo.worker)).size, 1);
 
     const parallel = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${20 + i}`, String(i)))),
+      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${150 + i}`, String(i)))),
     );
     const echoes = parallel.map(echoOf);
     assert.deepEqual(echoes.map((echo) => echo.text), ["0", "1", "2", "3", "4", "5"]);
     assert.equal(new Set(echoes.map((echo) => echo.worker)).size, 2);
     assert.deepEqual(echoes.map((echo) => echo.concurrent), [1, 1, 1, 1, 1, 1]);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool starts one worker for jobs it keeps up with, and warm() starts only that one", async () => {
+  const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+  try {
+    pool.warm();
+    assert.equal(pool.started, 1);
+    const echoes = [];
+    for (let round = 0; round < 4; round++) {
+      // Bursts of two short jobs: the queue empties long before a second worker would help.
+      const burst = await Promise.all([
+        pool.parse(job(`test:${round}a`)),
+        pool.parse(job(`test:${round}b`)),
+      ]);
+      echoes.push(...burst.map(echoOf));
+    }
+    assert.equal(new Set(echoes.map((echo) => echo.worker)).size, 1);
+    assert.equal(pool.started, 1);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool starts a second worker once jobs back up: after a wait, or at once for large bodies", async () => {
+  for (const queuedBytes of [10, 3 << 20]) {
+    const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+    try {
+      const first = echoOf(await pool.parse(job("test:first")));
+      const long = pool.parse(job("test:sleep:3000"));
+      const queued = [
+        pool.parse(job("test:q1", "x".repeat(queuedBytes))),
+        pool.parse(job("test:q2", "x".repeat(queuedBytes))),
+      ];
+      // Two bodies of 3 MiB waiting start a worker now; small ones wait for GROW_AFTER_MS.
+      assert.equal(pool.started, queuedBytes > 10 ? 2 : 1);
+      const [q1, q2] = (await Promise.all(queued)).map(echoOf);
+      assert.equal(pool.started, 2);
+      assert.notEqual(q1!.worker, first.worker, "the queued jobs did not wait for the long one");
+      assert.equal(q2!.worker, q1!.worker);
+      assert.equal(echoOf(await long).worker, first.worker);
+    } finally {
+      pool.close();
+    }
+  }
+});
+
+Deno.test("ParsePool never starts two workers in one turn of the event loop", async () => {
+  for (const grow of ["when-queued", "at-once"] as const) {
+    const pool = stubPool(3, grow);
+    try {
+      const jobs = Array.from(
+        { length: 6 },
+        (_, i) => pool.parse(job(`test:sleep:${300 + i}`, String(i))),
+      );
+      assert.equal(pool.started, 1, grow);
+      const echoes = (await Promise.all(jobs)).map(echoOf);
+      assert.equal(pool.started, 3, grow);
+      assert.equal(new Set(echoes.map((echo) => echo.worker)).size, 3, grow);
+    } finally {
+      pool.close();
+    }
+  }
+});
+
+Deno.test("ParsePool.warm() with grow: at-once starts every worker, one after another", async () => {
+  const pool = stubPool(2, "at-once");
+  try {
+    pool.warm();
+    assert.equal(pool.started, 1);
+    // The next starts once the first has loaded (the stand-in never reports warm, so no ready()).
+    for (let i = 0; i < 300 && pool.started < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(pool.started, 2);
   } finally {
     pool.close();
   }

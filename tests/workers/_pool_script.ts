@@ -1,7 +1,7 @@
 /**
  * Run by the pool's tests as `deno run -A _pool_script.ts < jobs.json` or
  * `bun _pool_script.ts < jobs.json`: parses the jobs on a pool of real workers,
- * closes it and prints `{ size, outcomes }` as JSON. The process must then exit
+ * closes it and prints `{ size, started, outcomes }` as JSON. The process must then exit
  * by itself.
  *
  * A subprocess because `deno run` loads the worker module as is, while a
@@ -32,4 +32,8 @@ const pool = createParsePool({
 if (input.warm === true) pool.warm();
 const outcomes = await Promise.all(input.jobs.map((data) => pool.parse(jobFromData(data))));
 pool.close();
-console.log(JSON.stringify({ size: pool.size, outcomes: outcomes.map(plainOutcome) }));
+console.log(JSON.stringify({
+  size: pool.size,
+  started: pool.started,
+  outcomes: outcomes.map(plainOutcome),
+}));
