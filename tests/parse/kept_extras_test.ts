@@ -329,3 +329,19 @@ Deno.test("a run of pages read again after its objects were let go is decoded in
   strictEqual(keptExtrasStats.runs, runs, "no run is decoded into objects twice");
   strictEqual(keptExtrasStats.columns, kept, "columns are decoded once");
 });
+
+Deno.test("kept extensions with non-ASCII and malformed UTF-8 text read as eager decoding reads them", () => {
+  const head =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://www.example.com/a</loc><image:image><image:loc>https://www.example.com/café.jpg</image:loc><image:caption>東京 😀 crème</image:caption><image:title>Straße</image:title></image:image></url>
+<url><loc>https://www.example.com/b</loc><image:image><image:loc>/b.jpg</image:loc><image:caption>bad `;
+  const tail = ` byte</image:caption></image:image></url>
+</urlset>`;
+  const bytes = new Uint8Array([...encoder.encode(head), 0xff, 0xc3, ...encoder.encode(tail)]);
+  const lazy = pagesOf(bytes, "lazy");
+  equal(lazy.extras?.kind, "kept");
+  const json = pageJson(lazy);
+  deepStrictEqual(json, pageJson(pagesOf(bytes, "eager")));
+  deepStrictEqual(JSON.parse(json[0]!).images[0].caption, "東京 😀 crème");
+  deepStrictEqual(JSON.parse(json[1]!).images[0].loc, "https://www.example.com/b.jpg");
+});
