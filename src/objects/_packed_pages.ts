@@ -22,7 +22,12 @@ import {
   type PageExtrasData,
   type VideoData,
 } from "../parse/_result.ts";
-import { extrasReader, keptPage, type PageExtrasReader } from "../parse/_kept_extras.ts";
+import {
+  extrasReader,
+  keptReader,
+  type KeptRuns,
+  type PageExtrasReader,
+} from "../parse/_kept_extras.ts";
 import type { KeptFactory } from "../parse/_kept_decode.ts";
 import {
   type ExtensionsSource,
@@ -180,6 +185,7 @@ class PackedExtensions
   readonly #x: PackedExtras;
   /** Made on the first read: kept extensions are decoded then, not before. */
   #reader: PageExtrasReader | null = null;
+  #kept: KeptRuns<Extensions> | null = null;
 
   constructor(x: PackedExtras) {
     this.#x = x;
@@ -187,7 +193,9 @@ class PackedExtensions
 
   extensions(index: number): Extensions {
     const x = this.#x;
-    if (x.kind === "kept") return keptPage(x, KEPT_OBJECTS, index) ?? NO_EXTENSIONS;
+    if (x.kind === "kept") {
+      return (this.#kept ??= keptReader(x, KEPT_OBJECTS)).page(index) ?? NO_EXTENSIONS;
+    }
     const reader = this.#reader ??= extrasReader(x);
     return extensionsFrom(reader.page(index) ?? {});
   }

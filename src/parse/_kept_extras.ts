@@ -80,26 +80,26 @@ const KEPT_DATA: KeptFactory<
 
 /** Kept extensions read as plain data, a run of pages at a time. */
 class KeptDataReader implements PageExtrasReader {
-  readonly #x: KeptExtras;
+  readonly #r: KeptRuns<PageExtrasData>;
 
   constructor(x: KeptExtras) {
-    this.#x = x;
+    this.#r = keptReader(x, KEPT_DATA);
     // Inflated now, so that damaged bytes fail here.
     inflated.of(x);
   }
 
   has(i: number): boolean {
-    return keptPage(this.#x, KEPT_DATA, i) !== null;
+    return this.#r.page(i) !== null;
   }
 
   page(i: number): PageExtrasData | null {
-    return keptPage(this.#x, KEPT_DATA, i);
+    return this.#r.page(i);
   }
 }
 
 /**
  * A reader of a sitemap's extensions as plain data: over the encoded
- * columns, or over its kept bytes (see {@linkcode keptPage}).
+ * columns, or over its kept bytes (see {@linkcode KeptRuns.page}).
  *
  * @param x The extensions in either form.
  * @returns The reader, page indices as in `x`.
@@ -238,29 +238,73 @@ const PAGE_RUN_BYTES = 32 << 10;
 const inflated = new KeptBytes(2);
 
 /** A sitemap's kept extensions, as one factory's reader decodes them. */
-class KeptRuns<E> {
+export class KeptRuns<E> {
+  readonly #x: KeptExtras;
+  readonly #f: KeptFactory<E>;
   /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
-  readonly firsts: number[];
+  readonly #firsts: number[];
   /** 1 for each run decoded into objects once already. */
-  readonly decoded: Uint8Array;
+  readonly #decoded: Uint8Array;
   /** The run whose objects are held, and its pages. */
-  held = -1;
-  pages: DecodedPages<E> = [];
+  #held = -1;
+  #pages: DecodedPages<E> = [];
   /**
    * Runs of {@linkcode CHUNK_BYTES} read again after their objects were let
    * go: decoded into the encoded columns, compact and kept, so that later
    * reads cost what an eager sitemap's do.
    */
-  readonly columnFirsts: number[];
-  readonly columns: (ExtrasReader | null)[];
-  lastRun = 0;
-  lastColumns = 0;
+  readonly #columnFirsts: number[];
+  readonly #columns: (ExtrasReader | null)[];
+  #lastRun = 0;
+  #lastColumns = 0;
 
-  constructor(x: KeptExtras) {
-    this.firsts = runsOf(x, PAGE_RUN_BYTES);
-    this.decoded = new Uint8Array(this.firsts.length - 1);
-    this.columnFirsts = runsOf(x, CHUNK_BYTES);
-    this.columns = new Array(this.columnFirsts.length - 1).fill(null);
+  constructor(x: KeptExtras, f: KeptFactory<E>) {
+    this.#x = x;
+    this.#f = f;
+    this.#firsts = runsOf(x, PAGE_RUN_BYTES);
+    this.#decoded = new Uint8Array(this.#firsts.length - 1);
+    this.#columnFirsts = runsOf(x, CHUNK_BYTES);
+    this.#columns = new Array(this.#columnFirsts.length - 1).fill(null);
+  }
+
+  /**
+   * Page `i`'s extensions. The first read decodes the small run of pages
+   * around it straight into objects (inflating the sitemap's bytes if they
+   * are not at hand), held while that run is read; a run read again after
+   * that decodes its megabyte of spans into the encoded columns, kept from
+   * then on. A page's extensions are the same objects while its run is held
+   * (and a page object keeps those it was given).
+   *
+   * @param i A page index.
+   * @returns The page's extensions, or null when it has none.
+   * @throws {Error} When the kept bytes cannot be read (damaged, or no
+   * `node:zlib` to inflate them).
+   */
+  page(i: number): E | null {
+    const x = this.#x;
+    const f = this.#f;
+    if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
+    const k = this.#lastRun = runAt(this.#firsts, this.#lastRun, i);
+    if (k === this.#held) return this.#pages[i - this.#firsts[k]!] ?? null;
+    if (this.#decoded[k] === 1) {
+      const c = this.#lastColumns = runAt(this.#columnFirsts, this.#lastColumns, i);
+      const first = this.#columnFirsts[c]!;
+      let columns = this.#columns[c];
+      if (columns == null) {
+        const end = this.#columnFirsts[c + 1]!;
+        columns = this.#columns[c] = new ExtrasReader(
+          decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
+        );
+        keptExtrasStats.columns++;
+      }
+      const data = columns.page(i - first);
+      return data === null ? null : f.fromData(data);
+    }
+    this.#pages = decodeKeptRun(x, f, inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
+    this.#held = k;
+    this.#decoded[k] = 1;
+    keptExtrasStats.runs++;
+    return this.#pages[i - this.#firsts[k]!] ?? null;
   }
 }
 
@@ -268,50 +312,23 @@ class KeptRuns<E> {
 const readers = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, KeptRuns<unknown>>>();
 
 /**
- * Page `i`'s extensions as `f` builds them. The first read decodes the
- * small run of pages around it straight into objects (inflating the
- * sitemap's bytes if they are not at hand), held while that run is read; a
- * run read again after that decodes its megabyte of spans into the encoded
- * columns, kept from then on. A page's extensions are the same objects
- * while its run is held (and a page object keeps those it was given).
+ * The reader of `x` that hands out what `f` builds: one per sitemap and
+ * factory, so that every reader shares what is decoded (see
+ * {@linkcode KeptRuns.page}).
  *
  * @param x Kept extensions.
  * @param f Builds what is handed out.
- * @param i A page index.
- * @returns The page's extensions, or null when it has none.
- * @throws {Error} When the kept bytes cannot be read (damaged, or no
- * `node:zlib` to inflate them).
+ * @returns The reader.
  */
-export function keptPage<E>(x: KeptExtras, f: KeptFactory<E>, i: number): E | null {
-  if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
+export function keptReader<E>(x: KeptExtras, f: KeptFactory<E>): KeptRuns<E> {
   let byX = readers.get(f);
   if (byX === undefined) readers.set(f, byX = new WeakMap());
   let r = byX.get(x) as KeptRuns<E> | undefined;
   if (r === undefined) {
-    byX.set(x, r = new KeptRuns(x));
+    byX.set(x, r = new KeptRuns(x, f));
     keptExtrasStats.decodes++;
   }
-  const k = r.lastRun = runAt(r.firsts, r.lastRun, i);
-  if (k === r.held) return r.pages[i - r.firsts[k]!] ?? null;
-  if (r.decoded[k] === 1) {
-    const c = r.lastColumns = runAt(r.columnFirsts, r.lastColumns, i);
-    const first = r.columnFirsts[c]!;
-    let columns = r.columns[c];
-    if (columns == null) {
-      const end = r.columnFirsts[c + 1]!;
-      columns = r.columns[c] = new ExtrasReader(
-        decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
-      );
-      keptExtrasStats.columns++;
-    }
-    const data = columns.page(i - first);
-    return data === null ? null : f.fromData(data);
-  }
-  r.pages = decodeKeptRun(x, f, inflated.of(x), r.firsts[k]!, r.firsts[k + 1]!);
-  r.held = k;
-  r.decoded[k] = 1;
-  keptExtrasStats.runs++;
-  return r.pages[i - r.firsts[k]!] ?? null;
+  return r;
 }
 
 /** The extensions of pages `[first, end)`, indexed from `first`. */
