@@ -12,7 +12,7 @@
  */
 import { NO_CHECKPOINT } from "../_checkpoint.ts";
 import { plainAscii, skipSpace, trimSpaceEnd } from "./_ascii_bytes.ts";
-import { alternateLink } from "./_urlset_bytes.ts";
+import { alternateLink, elementCode, hasTabOrBreak } from "./_urlset_bytes.ts";
 import {
   KEEP_FRAGMENT,
   type NormalBase,
@@ -34,13 +34,12 @@ import {
   setVideoField,
   type VideoBeingRead,
 } from "./_urlset_fields.ts";
-import { LINK, nameCode, UrlNesting } from "./_urlset_nesting.ts";
+import { LINK, UrlNesting } from "./_urlset_nesting.ts";
 import {
   type ByteReader,
   cdataText,
   type DocumentText,
   type ElementName,
-  isCoreName,
   readXmlBytes,
   textEnd,
   TextWindow,
@@ -74,15 +73,6 @@ export interface KeptFactory<E, N = unknown, I = unknown, V = unknown, A = unkno
 
 /** The pages of a run, each its extensions or null when it has none. */
 export type DecodedPages<E> = (E | null)[];
-
-/** Whether `b[a, e)` holds a tab, LF or CR. */
-function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
-  for (let i = a; i < e; i++) {
-    const c = b[i];
-    if (c === 0x09 || c === 0x0a || c === 0x0d) return true;
-  }
-  return false;
-}
 
 /** What {@linkcode KeptReader.finish} tells the walker. */
 const DONE: ParseResult = { kind: "invalid", reason: "decoded" };
@@ -125,14 +115,8 @@ class KeptReader<E> extends UrlNesting implements ByteReader {
     this.out = out;
   }
 
-  #code(name: ElementName): number {
-    const code = name.code;
-    if (code !== -1) return code;
-    return name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
-  }
-
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
-    const field = this.nestedStart(d, this.#code(name));
+    const field = this.nestedStart(d, elementCode(name, this.#rootNs));
     return field !== LINK ? field : this.#link(b, attrs);
   }
 

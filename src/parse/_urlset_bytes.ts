@@ -104,8 +104,28 @@ const LOC_RAW = 1;
 const LOC_TEXT = 2;
 const LOC_CDATA = 3;
 
-/** Whether `b[a, e)` holds a tab, LF or CR. */
-function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
+/**
+ * An element name's {@linkcode nameCode}, worked out once per name.
+ *
+ * @param name The name, as the byte walker resolved it.
+ * @param rootNs The root's namespace.
+ * @returns Its code.
+ */
+export function elementCode(name: ElementName, rootNs: string): number {
+  const code = name.code;
+  if (code !== -1) return code;
+  return name.code = nameCode(name.local, name.kind, isCoreName(name, rootNs));
+}
+
+/**
+ * Whether `b[a, e)` holds a tab, LF or CR.
+ *
+ * @param b The bytes.
+ * @param a Start.
+ * @param e End.
+ * @returns Whether one is there.
+ */
+export function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) {
     const c = b[i];
     if (c === 0x09 || c === 0x0a || c === 0x0d) return true;
@@ -244,9 +264,7 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
   }
 
   #code(name: ElementName): number {
-    const code = name.code;
-    if (code !== -1) return code;
-    return name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
+    return elementCode(name, this.#rootNs);
   }
 
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
