@@ -719,6 +719,7 @@ export class Crawler {
       robots,
       contentType: fetched.headers.get("content-type"),
       maxSitemapBytes: this.#o.maxSitemapBytes,
+      extensions: this.#o.extensions,
       // The worker encodes the entry from the unfiltered parse (so later calls
       // may use any `since`), then filters: the main thread does neither.
       ...(cache === null ? {} : {

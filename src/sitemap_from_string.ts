@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { sinceToEpoch } from "./options.ts";
+import { extensionsOption, sinceToEpoch } from "./options.ts";
 import { isRobotsUrl } from "./parse/_detect.ts";
 import { parseSitemap } from "./parse/parse_sitemap.ts";
 import type { ParseResult } from "./parse/_result.ts";
@@ -22,6 +22,12 @@ export interface SitemapFromStringOptions {
   readonly url?: string;
   /** Keep only pages whose lastmod is at or after this instant, or that have none. */
   readonly since?: Date | string;
+  /**
+   * When a urlset's image, video, news and hreflang blocks are decoded: on
+   * the first read of a page's extensions (`"lazy"`), or now (`"eager"`), as
+   * `SitemapTreeOptions.extensions` says. @default {"lazy"}
+   */
+  readonly extensions?: "lazy" | "eager";
 }
 
 /** The reason given to the children of an index parsed from a string. */
@@ -40,9 +46,10 @@ const GZIP_REASON =
  * their BOM, XML declaration or UTF-8.
  *
  * @param content The document, as text or as (uncompressed) bytes.
- * @param options The document's URL and the `since` filter.
+ * @param options The document's URL, the `since` filter and when to decode extensions.
  * @returns The document's node; `InvalidSitemap` with a reason when it is not a sitemap.
- * @throws {RangeError} When `since` is not a valid date.
+ * @throws {RangeError} When `since` is not a valid date, or `extensions` is
+ *   neither `"lazy"` nor `"eager"`.
  *
  * @example Parse a text sitemap
  * ```ts
@@ -64,6 +71,7 @@ export function sitemapFromString(
 ): AbstractSitemap {
   const url = options.url ?? "";
   const since = sinceToEpoch(options.since);
+  const extensions = extensionsOption(options.extensions);
   if (typeof content !== "string" && !(content instanceof Uint8Array)) {
     throw new TypeError(`Content must be a string or a Uint8Array, got ${typeof content}`);
   }
@@ -76,6 +84,7 @@ export function sitemapFromString(
     url,
     since,
     robots: isRobotsUrl(url),
+    extensions,
     // A JavaScript string is already decoded: its XML declaration's encoding no longer applies.
     ...(isString ? { encoding: "utf-8" } : {}),
   });

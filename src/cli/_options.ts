@@ -15,6 +15,21 @@ import {
 import type { ParsedFlags } from "./_args.ts";
 import { OUTPUT_FORMATS, type OutputFormat } from "./_spec.ts";
 
+/** The values of `--extensions`. */
+const EXTENSIONS = ["lazy", "eager"] as const;
+
+/**
+ * `options` with `extensions: "eager"` unless `--extensions` chose: for a
+ * command whose output writes every page's extensions, so that the parse
+ * workers decode them rather than the thread that writes.
+ *
+ * @param options The crawl options of the command's flags.
+ * @returns The options, `extensions` set.
+ */
+export function eagerUnlessChosen<T extends SitemapTreeOptions>(options: T): T {
+  return options.extensions === undefined ? { ...options, extensions: "eager" } : options;
+}
+
 /** The library options the crawl flags (`CRAWL_FLAGS`) stand for, those given. */
 export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
   const useKnownPaths = !flags.has("no-known");
@@ -60,6 +75,8 @@ export function crawlOptions(flags: ParsedFlags): SitemapTreeOptions {
   if (deadlineMs !== undefined) options.deadlineMs = deadlineMs;
   const maxDownloadBytes = flags.bytes("max-download-bytes");
   if (maxDownloadBytes !== null) options.maxDownloadBytes = maxDownloadBytes;
+  const extensions = flags.choice("extensions", EXTENSIONS);
+  if (extensions !== null) options.extensions = extensions;
   if (flags.has("respect-crawl-delay")) options.respectCrawlDelay = true;
   if (flags.has("allow-private-networks")) options.allowPrivateNetworks = true;
   const proxy = flags.string("proxy");

@@ -199,6 +199,14 @@ export const CRAWL_FLAGS: FlagGroup = {
       help: "fetch sitemaps on private and loopback addresses whatever the homepage is",
     },
     {
+      name: "extensions",
+      option: "extensions",
+      value: "WHEN",
+      help: "decode image, video, news and hreflang blocks on first read (lazy) or in the\n" +
+        `parse workers (eager) (default ${DEFAULTS.extensions}; eager where every page's are written:\n` +
+        "ls -f json, ndjson; batch -f pages; worker)",
+    },
+    {
       name: "workers",
       option: "workers",
       value: "N",

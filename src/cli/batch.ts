@@ -22,7 +22,7 @@ import {
   type StoredComparison,
 } from "../../mod.ts";
 import type { ParsedFlags, RunArgs } from "./_args.ts";
-import { sitesOptions } from "./_options.ts";
+import { eagerUnlessChosen, sitesOptions } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";
 import { type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
@@ -67,7 +67,8 @@ export function batchConfig(operands: readonly string[], flags: ParsedFlags): Ba
   if (format === "changes" && state === null) {
     throw flags.error("Option --format changes needs --state DIR (the state to compare with)");
   }
-  const options = sitesOptions(flags);
+  // The page lines write every page's extensions: decoded in the parse workers.
+  const options = format === "pages" ? eagerUnlessChosen(sitesOptions(flags)) : sitesOptions(flags);
   return {
     input: operands[0]!,
     format,

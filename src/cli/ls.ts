@@ -46,7 +46,14 @@ import { type ParsedFlags, type RunArgs, UsageError } from "./_args.ts";
 import { readAll } from "./_files.ts";
 import { BatchWriter, type CliIO, isBrokenPipe, type SerialWriter } from "./_io.ts";
 import { logLine, type LogSink, openLogFile } from "./_log.ts";
-import { crawlOptions, type Input, type LsOutput, lsOutput, readInput } from "./_options.ts";
+import {
+  crawlOptions,
+  eagerUnlessChosen,
+  type Input,
+  type LsOutput,
+  lsOutput,
+  readInput,
+} from "./_options.ts";
 import { crawlOutcome, type TreeOutcome } from "./_outcome.ts";
 import { drawsProgress, ProgressLine } from "./_progress.ts";
 import { type OutputFormat, PROGRAM } from "./_spec.ts";
@@ -56,6 +63,8 @@ import { errorMessage } from "../_error_message.ts";
 const INTERRUPTED = `${PROGRAM}: Interrupted\n`;
 
 const FLAT = new Set<OutputFormat>(["pages", "ndjson", "csv"]);
+/** Formats that write every page's extensions: their crawls decode them in the parse workers. */
+const WRITES_EXTENSIONS = new Set<OutputFormat>(["json", "ndjson"]);
 
 /** A crawl's input: a homepage, or a sitemap read alone. */
 export type UrlInput = Extract<Input, { kind: "homepage" | "sitemap" }>;
@@ -76,7 +85,9 @@ export async function lsCommand(
 ): Promise<number> {
   const flags = parsed.flags;
   const output = lsOutput(flags);
-  const options = crawlOptions(flags);
+  const options = WRITES_EXTENSIONS.has(output.format)
+    ? eagerUnlessChosen(crawlOptions(flags))
+    : crawlOptions(flags);
   const input = readInput(parsed.operands[0]!, flags);
   const logFile = flags.nonEmpty("log-file", "a file name");
   if (input.kind === "file" || input.kind === "stdin") {
@@ -487,6 +498,7 @@ async function lsLocal(
   const root = sitemapFromString(inflated.bytes, {
     url,
     ...(options.since === undefined ? {} : { since: options.since }),
+    ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
   });
   if (root instanceof InvalidSitemap) {
     stderr.write(`${PROGRAM}: no sitemap in ${name}: ${root.reason}\n`);

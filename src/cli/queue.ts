@@ -22,7 +22,7 @@ import {
 } from "../../bullmq.ts";
 import { homepagesOf, linesOf } from "./batch.ts";
 import type { ParsedFlags } from "./_args.ts";
-import { sitesOptions } from "./_options.ts";
+import { eagerUnlessChosen, sitesOptions } from "./_options.ts";
 import { PROGRAM } from "./_spec.ts";
 import { type CliIO, interruptName, type SerialWriter } from "./_io.ts";
 import { type JobCounts, RedisWatch, seconds } from "./_redis_watch.ts";
@@ -88,7 +88,8 @@ export async function queueCommand(
   const graceMs = flags.integer("grace", 0)!;
   const stateDir = flags.nonEmpty("state", "a directory");
   const options: SiteWorkerOptions = {
-    ...sitesOptions(flags),
+    // Each site's page lines write every page's extensions: decoded in the parse workers.
+    ...eagerUnlessChosen(sitesOptions(flags)),
     connection: place.connection,
     queue: place.queue,
     outDir,

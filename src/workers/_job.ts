@@ -33,6 +33,11 @@ export interface ParseJob {
   /** The most bytes the body may decompress (or, when plain, amount) to. */
   readonly maxSitemapBytes: number;
   /**
+   * When a urlset's extension blocks are decoded: `"lazy"` (absent) keeps
+   * them as bytes for the first read, `"eager"` decodes them in the job.
+   */
+  readonly extensions?: "lazy" | "eager";
+  /**
    * When set, the job also encodes a cache entry (these fields plus the
    * unfiltered result) into {@linkcode ParseOutcome.cacheEntry}, and applies
    * `since` only after that, so the entry serves any later `since`.
@@ -163,6 +168,7 @@ export async function runParseJob(
       robots: job.robots,
       contentType: job.contentType,
       checkpoint,
+      ...(job.extensions === undefined ? {} : { extensions: job.extensions }),
     }, keptBody(inflated, job.bytes));
     // Freed now (its buffer detached): a worker inflating sitemap after
     // sitemap otherwise held dead documents until it collected

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { parseArgs, type ParsedFlags } from "../../src/cli/_args.ts";
-import { crawlOptions, lsOutput, readInput, sitesOptions } from "../../src/cli/_options.ts";
+import {
+  crawlOptions,
+  eagerUnlessChosen,
+  lsOutput,
+  readInput,
+  sitesOptions,
+} from "../../src/cli/_options.ts";
+import { batchConfig } from "../../src/cli/batch.ts";
 import { CRAWL_FLAGS } from "../../src/cli/_spec.ts";
 
 const URL_ = "https://example.com/";
@@ -175,6 +182,7 @@ Deno.test("crawlOptions() sets the library option each crawl flag's spec names",
     '"NAME: VALUE"': "X-A: 1",
     URL: "http://proxy.example:3128",
     DIR: "cache-dir",
+    WHEN: "eager",
   };
   const base = crawlOptions(flags()) as Record<string, unknown>;
   const named = CRAWL_FLAGS.flags.filter((flag) => flag.option !== undefined);
@@ -189,5 +197,30 @@ Deno.test("crawlOptions() sets the library option each crawl flag's spec names",
   const batch = parseArgs(["batch", "-", "--site-concurrency", "3"]);
   assert.ok(batch.kind === "run");
   assert.equal(sitesOptions(batch.flags).siteConcurrency, 3);
-  assert.equal(named.length, 23);
+  assert.equal(named.length, 24);
+});
+
+Deno.test("--extensions takes lazy or eager; eagerUnlessChosen() picks eager only when it is not given", () => {
+  assert.equal(crawlOptions(flags("--extensions", "lazy")).extensions, "lazy");
+  assert.equal(crawlOptions(flags("--extensions=eager")).extensions, "eager");
+  assert.throws(
+    () => crawlOptions(flags("--extensions", "later")),
+    { message: 'Option --extensions must be one of lazy, eager, got "later"' },
+  );
+  assert.equal(eagerUnlessChosen(crawlOptions(flags())).extensions, "eager");
+  assert.equal(eagerUnlessChosen(crawlOptions(flags("--extensions", "lazy"))).extensions, "lazy");
+});
+
+Deno.test("batch -f pages decodes extensions in the parse workers; -f summary leaves them for a read", () => {
+  const batch = (...args: string[]): ParsedFlags => {
+    const parsed = parseArgs(["batch", "-", ...args]);
+    if (parsed.kind !== "run") throw new Error(`expected a run, got ${parsed.kind}`);
+    return parsed.flags;
+  };
+  assert.equal(batchConfig(["-"], batch("--format", "pages")).options.extensions, "eager");
+  assert.equal(
+    batchConfig(["-"], batch("--format", "pages", "--extensions", "lazy")).options.extensions,
+    "lazy",
+  );
+  assert.equal(batchConfig(["-"], batch()).options.extensions, undefined);
 });

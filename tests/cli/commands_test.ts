@@ -6,6 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { gzip } from "../../fixtures/generate.ts";
+import { realisticUrlset } from "../../fixtures/realistic.ts";
+import { keptExtrasStats } from "../../src/parse/_kept_extras.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
 import { sitemapIndex, urlset, withSite } from "../_tree_helpers.ts";
 import { bash, CLI, lines, PAGES_XML, quote, run, smallSite } from "./_run.ts";
@@ -458,4 +460,26 @@ Deno.test("deno task ls and main pass a command through: `deno task ls lint URL`
   assert.deepEqual([lint.status, lint.stdout], [0, "No problems in 13 sitemaps (29 pages)\n"]);
   // All of stderr is deno task's own "Task main …" line: lint writes nothing there.
   assert.deepEqual(lines(lint.stderr).map((line) => /Task\S* \S*main/.test(line)), [true]);
+});
+
+Deno.test("ls -f json and ndjson decode extensions as they parse (eager); --extensions lazy leaves them to the writer", async () => {
+  const site = new FixtureSite()
+    .file("/robots.txt", (o) => `Sitemap: ${o}/s.xml\n`)
+    .file("/s.xml", realisticUrlset(300, 3));
+  await withSite(site, async (server) => {
+    for (const format of ["json", "ndjson"]) {
+      const args = ["ls", server.url("/"), "-k", "--no-feeds", "-f", format];
+      const before = keptExtrasStats.decodes;
+      const eager = await run(args);
+      const afterEager = keptExtrasStats.decodes;
+      const lazy = await run([...args, "--extensions", "lazy"]);
+      assert.deepStrictEqual(
+        [eager.status, afterEager - before, lazy.status, keptExtrasStats.decodes - afterEager],
+        [0, 0, 0, 1],
+        format,
+      );
+      assert.ok(eager.stdout.includes('"images":[{"loc":'), format);
+      assert.strictEqual(eager.stdout, lazy.stdout, format);
+    }
+  });
 });
