@@ -19,9 +19,16 @@ import {
   type NewsStoryData,
   type PackedExtras,
   type PackedPages,
+  type PageExtrasData,
   type VideoData,
 } from "../parse/_result.ts";
-import { extrasReader, type PageExtrasReader } from "../parse/_kept_extras.ts";
+import {
+  extrasReader,
+  keptReader,
+  type KeptRuns,
+  type PageExtrasReader,
+} from "../parse/_kept_extras.ts";
+import type { KeptFactory } from "../parse/_kept_decode.ts";
 import {
   type ExtensionsSource,
   type PageExtensions,
@@ -178,22 +185,58 @@ class PackedExtensions
   readonly #x: PackedExtras;
   /** Made on the first read: kept extensions are decoded then, not before. */
   #reader: PageExtrasReader | null = null;
+  #kept: KeptRuns<Extensions> | null = null;
 
   constructor(x: PackedExtras) {
     this.#x = x;
   }
 
   extensions(index: number): Extensions {
-    const reader = this.#reader ??= extrasReader(this.#x);
-    const extras = reader.page(index) ?? {};
-    return {
-      newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
-      images: extras.images?.map(imageFrom) ?? NONE,
-      videos: extras.videos?.map(videoFrom) ?? NONE,
-      alternates: extras.alternates?.map(alternateFrom) ?? NONE,
-    };
+    const x = this.#x;
+    if (x.kind === "kept") {
+      return (this.#kept ??= keptReader(x, KEPT_OBJECTS)).page(index) ?? NO_EXTENSIONS;
+    }
+    const reader = this.#reader ??= extrasReader(x);
+    return extensionsFrom(reader.page(index) ?? {});
   }
 }
+
+function extensionsFrom(extras: PageExtrasData): Extensions {
+  return {
+    newsStory: extras.newsStory == null ? null : newsStoryFrom(extras.newsStory),
+    images: extras.images?.map(imageFrom) ?? NONE,
+    videos: extras.videos?.map(videoFrom) ?? NONE,
+    alternates: extras.alternates?.map(alternateFrom) ?? NONE,
+  };
+}
+
+const NO_EXTENSIONS: Extensions = { newsStory: null, images: NONE, videos: NONE, alternates: NONE };
+
+/**
+ * Kept extensions decoded straight into the public objects, held per
+ * sitemap: every traversal hands a page the same objects (its lists are
+ * frozen by the first page that takes them).
+ */
+const KEPT_OBJECTS: KeptFactory<
+  Extensions,
+  SitemapNewsStory,
+  SitemapImage,
+  SitemapVideo,
+  SitemapAlternate
+> = {
+  image: (loc, caption, geoLocation, title, license) =>
+    new SitemapImage({ loc, caption, geoLocation, title, license }),
+  alternate: (hreflang, href) => new SitemapAlternate({ hreflang, href }),
+  news: newsStoryFrom,
+  video: videoFrom,
+  page: (newsStory, images, videos, alternates) => ({
+    newsStory,
+    images: images ?? NONE,
+    videos: videos ?? NONE,
+    alternates: alternates ?? NONE,
+  }),
+  fromData: extensionsFrom,
+};
 
 /**
  * A page whose `newsStory`, `images`, `videos` and `alternates` are built

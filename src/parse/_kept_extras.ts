@@ -1,29 +1,51 @@
 /**
- * The reading side of kept extensions ({@linkcode KeptExtras}): the first
- * read of any page's extensions in a sitemap decodes the whole sitemap's
- * extensions once, into the columns the general path writes
- * ({@linkcode EncodedExtras}, one set per megabyte of spans), which then
- * serve every later read. A sitemap whose extensions are never read never
- * decodes them.
+ * The reading side of kept extensions ({@linkcode KeptExtras}): a page's
+ * extensions are decoded from its sitemap's kept bytes when first read,
+ * straight into what the reader hands out (`_kept_decode.ts`: the public
+ * objects, or plain data), a small run of pages at a time; a run read again
+ * after its objects were let go is decoded into the encoded columns
+ * ({@linkcode EncodedExtras}, a megabyte of spans at a time), which are kept
+ * and serve every later read. A sitemap whose extensions are never read
+ * never decodes them.
  *
  * Decoding reads the kept spans as urlsets of their own — the root's start
- * tag, then one `<url>` per page with a span — with the byte-level reader
- * (blocks decoded as it decoded them before they were kept), or with the
- * general reader when that one declines; either reads the blocks as the
- * general reader would have read the original document.
+ * tag, then one `<url>` per page with a span — with the byte walker, or
+ * with the general reader when the walker declines; either reads the
+ * blocks as the general reader would have read the original document.
  *
  * @module
  */
 import { NO_CHECKPOINT } from "../_checkpoint.ts";
 import { extrasEntries, ExtrasReader } from "./_extras.ts";
-import type { EncodedExtras, KeptExtras, PackedExtras, PageExtrasData } from "./_result.ts";
+import type {
+  AlternateData,
+  EncodedExtras,
+  ImageData,
+  KeptExtras,
+  NewsStoryData,
+  PackedExtras,
+  PageExtrasData,
+  VideoData,
+} from "./_result.ts";
+import { extrasOf } from "./_urlset_tokens.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
+import { type DecodedPages, decodeKeptDocument, type KeptFactory } from "./_kept_decode.ts";
 import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
-/** How many sitemaps' kept extensions have been decoded: for tests and benchmarks. */
-export const keptExtrasStats: { decodes: number } = { decodes: 0 };
+/**
+ * How many sitemaps' kept extensions have been read, how many runs of
+ * their pages decoded into objects, how many into kept columns (read
+ * again), and how many runs the byte walker declined (read the general
+ * way): for tests and benchmarks.
+ */
+export const keptExtrasStats: {
+  decodes: number;
+  runs: number;
+  columns: number;
+  declined: number;
+} = { decodes: 0, runs: 0, columns: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -33,12 +55,51 @@ export interface PageExtrasReader {
   page(i: number): PageExtrasData | null;
 }
 
-const decoded = new WeakMap<KeptExtras, PageExtrasReader>();
+/** Kept extensions decoded into plain data, as the encoded columns read. */
+const KEPT_DATA: KeptFactory<
+  PageExtrasData,
+  NewsStoryData,
+  ImageData,
+  VideoData,
+  AlternateData
+> = {
+  image: (loc, caption, geoLocation, title, license) => ({
+    loc,
+    caption,
+    geoLocation,
+    title,
+    license,
+  }),
+  alternate: (hreflang, href) => ({ hreflang, href }),
+  news: (data) => data,
+  video: (data) => data,
+  // Called for pages with something in them, so never null.
+  page: (news, images, videos, alternates) => extrasOf(news, images, videos, alternates)!,
+  fromData: (data) => data,
+};
+
+/** Kept extensions read as plain data, a run of pages at a time. */
+class KeptDataReader implements PageExtrasReader {
+  readonly #r: KeptRuns<PageExtrasData>;
+
+  constructor(x: KeptExtras) {
+    this.#r = keptReader(x, KEPT_DATA);
+    // Inflated now, so that damaged bytes fail here.
+    inflated.of(x);
+  }
+
+  has(i: number): boolean {
+    return this.#r.page(i) !== null;
+  }
+
+  page(i: number): PageExtrasData | null {
+    return this.#r.page(i);
+  }
+}
 
 /**
- * A reader of a sitemap's extensions: over the encoded columns, or over its
- * kept bytes decoded (once, on this first call; later calls return the
- * same reader, over the same decoded columns).
+ * A reader of a sitemap's extensions as plain data: over the encoded
+ * columns, or over its kept bytes (see {@linkcode KeptRuns.page}).
  *
  * @param x The extensions in either form.
  * @returns The reader, page indices as in `x`.
@@ -46,14 +107,7 @@ const decoded = new WeakMap<KeptExtras, PageExtrasReader>();
  * `node:zlib` to inflate them).
  */
 export function extrasReader(x: PackedExtras): PageExtrasReader {
-  if (x.kind !== "kept") return new ExtrasReader(x);
-  let reader = decoded.get(x);
-  if (reader === undefined) {
-    reader = decodeKept(x);
-    decoded.set(x, reader);
-    keptExtrasStats.decodes++;
-  }
-  return reader;
+  return x.kind !== "kept" ? new ExtrasReader(x) : new KeptDataReader(x);
 }
 
 /**
@@ -77,11 +131,18 @@ export function pageExtrasEntries(x: PackedExtras | null): [number, PageExtrasDa
 
 /**
  * The bytes kept extensions' spans are offsets in (`spanAt`), inflated, for
- * a reader that compares two sitemaps' spans page by page: the last two
- * are remembered, for as long as the cache lives.
+ * a reader that compares two sitemaps' spans page by page, or decodes
+ * them a run at a time: the last few are remembered, for as long as the
+ * cache lives.
  */
 export class KeptBytes {
   readonly #entries: { x: KeptExtras; bytes: Uint8Array }[] = [];
+  readonly #size: number;
+
+  /** @param size How many sitemaps' bytes to remember. */
+  constructor(size = 2) {
+    this.#size = size;
+  }
 
   /**
    * @param x Kept extensions.
@@ -91,7 +152,13 @@ export class KeptBytes {
     for (const entry of this.#entries) if (entry.x === x) return entry.bytes;
     const bytes = inflate(x);
     this.#entries.unshift({ x, bytes });
-    if (this.#entries.length > 2) this.#entries.pop();
+    if (this.#entries.length > this.#size) {
+      // Freed now: a traversal inflates sitemap after sitemap, and sitemap-sized
+      // buffers left for the collector pile up (callers use the bytes only
+      // inside one call).
+      const old = this.#entries.pop()!;
+      if (old.bytes !== old.x.data) free(old.bytes);
+    }
     return bytes;
   }
 }
@@ -134,69 +201,183 @@ function free(bytes: ArrayBufferView): void {
  */
 const CHUNK_BYTES = 1 << 20;
 
-/** Decoded extensions, one encoded column set per run of pages. */
-class ChunkedExtras implements PageExtrasReader {
-  readonly #firsts: number[];
-  readonly #readers: ExtrasReader[];
-  #last = 0;
-
-  constructor(firsts: number[], readers: ExtrasReader[]) {
-    this.#firsts = firsts;
-    this.#readers = readers;
-  }
-
-  /** The run holding page i, found from the last one (pages are mostly read in order). */
-  #run(i: number): number {
-    const firsts = this.#firsts;
-    let c = this.#last;
-    if (c >= firsts.length || firsts[c]! > i) c = 0;
-    while (c + 1 < firsts.length && firsts[c + 1]! <= i) c++;
-    return this.#last = c;
-  }
-
-  has(i: number): boolean {
-    if (this.#readers.length === 0 || i < 0) return false;
-    const c = this.#run(i);
-    return this.#readers[c]!.has(i - this.#firsts[c]!);
-  }
-
-  page(i: number): PageExtrasData | null {
-    if (this.#readers.length === 0 || i < 0) return null;
-    const c = this.#run(i);
-    return this.#readers[c]!.page(i - this.#firsts[c]!);
-  }
-}
-
-function decodeKept(x: KeptExtras): PageExtrasReader {
-  const bytes = inflate(x);
+/**
+ * Runs of pages whose spans are decoded together: `[firsts[k], firsts[k + 1])`,
+ * about `bytes` of spans each.
+ */
+function runsOf(x: KeptExtras, bytes: number): number[] {
   const starts = x.pageStarts;
   const count = starts.length - 1;
   const firsts: number[] = [];
-  const readers: ExtrasReader[] = [];
-  const base = parseBase(x.base);
   for (let first = 0; first < count;) {
     let end = first;
-    while (end < count && starts[end + 1]! - starts[first]! <= CHUNK_BYTES) end++;
+    while (end < count && starts[end + 1]! - starts[first]! <= bytes) end++;
     if (end === first) end++;
     firsts.push(first);
-    readers.push(new ExtrasReader(decodeRun(x, bytes, first, end, base)));
     first = end;
   }
-  // Freed now: a sitemap's inflated bytes are read once here.
-  if (bytes !== x.data) free(bytes);
-  return new ChunkedExtras(firsts, readers);
+  firsts.push(count);
+  return firsts;
 }
 
-/** The extensions of pages `[first, end)`, read as a urlset of their own; page indices from `first`. */
-function decodeRun(
+/** The run of `firsts` holding page i, searched from run `k` (pages are mostly read in order). */
+function runAt(firsts: readonly number[], k: number, i: number): number {
+  if (k >= firsts.length - 1 || firsts[k]! > i) k = 0;
+  while (k + 2 < firsts.length && firsts[k + 1]! <= i) k++;
+  return k;
+}
+
+/**
+ * Span bytes decoded into objects at a time: small, so that a traversal's
+ * objects die young (a run's objects live while its pages are read), as
+ * those built from columns page by page do.
+ */
+const PAGE_RUN_BYTES = 32 << 10;
+
+/** The inflated bytes of the two sitemaps read last (two trees compared), shared by every reader. */
+const inflated = new KeptBytes(2);
+
+/** A sitemap's kept extensions, as one factory's reader decodes them. */
+export class KeptRuns<E> {
+  readonly #x: KeptExtras;
+  readonly #f: KeptFactory<E>;
+  /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
+  readonly #firsts: number[];
+  /** 1 for each run decoded into objects once already. */
+  readonly #decoded: Uint8Array;
+  /** The run whose objects are held, and its pages. */
+  #held = -1;
+  #pages: DecodedPages<E> = [];
+  /**
+   * Runs of {@linkcode CHUNK_BYTES} read again after their objects were let
+   * go: decoded into the encoded columns, compact and kept, so that later
+   * reads cost what an eager sitemap's do.
+   */
+  readonly #columnFirsts: number[];
+  readonly #columns: (ExtrasReader | null)[];
+  #lastRun = 0;
+  #lastColumns = 0;
+
+  constructor(x: KeptExtras, f: KeptFactory<E>) {
+    this.#x = x;
+    this.#f = f;
+    this.#firsts = runsOf(x, PAGE_RUN_BYTES);
+    this.#decoded = new Uint8Array(this.#firsts.length - 1);
+    this.#columnFirsts = runsOf(x, CHUNK_BYTES);
+    this.#columns = new Array(this.#columnFirsts.length - 1).fill(null);
+  }
+
+  /**
+   * Page `i`'s extensions. The first read decodes the small run of pages
+   * around it straight into objects (inflating the sitemap's bytes if they
+   * are not at hand), held while that run is read; a run read again after
+   * that decodes its megabyte of spans into the encoded columns, kept from
+   * then on. A page's extensions are the same objects while its run is held
+   * (and a page object keeps those it was given).
+   *
+   * @param i A page index.
+   * @returns The page's extensions, or null when it has none.
+   * @throws {Error} When the kept bytes cannot be read (damaged, or no
+   * `node:zlib` to inflate them).
+   */
+  page(i: number): E | null {
+    const x = this.#x;
+    const f = this.#f;
+    if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
+    const k = this.#lastRun = runAt(this.#firsts, this.#lastRun, i);
+    if (k === this.#held) return this.#pages[i - this.#firsts[k]!] ?? null;
+    if (this.#decoded[k] === 1) {
+      const c = this.#lastColumns = runAt(this.#columnFirsts, this.#lastColumns, i);
+      const first = this.#columnFirsts[c]!;
+      let columns = this.#columns[c];
+      if (columns == null) {
+        const end = this.#columnFirsts[c + 1]!;
+        columns = this.#columns[c] = new ExtrasReader(
+          decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
+        );
+        keptExtrasStats.columns++;
+      }
+      const data = columns.page(i - first);
+      return data === null ? null : f.fromData(data);
+    }
+    this.#pages = decodeKeptRun(x, f, inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
+    this.#held = k;
+    this.#decoded[k] = 1;
+    keptExtrasStats.runs++;
+    return this.#pages[i - this.#firsts[k]!] ?? null;
+  }
+}
+
+/** Each factory's readers, by kept extensions. */
+const readers = new WeakMap<KeptFactory<unknown>, WeakMap<KeptExtras, KeptRuns<unknown>>>();
+
+/**
+ * The reader of `x` that hands out what `f` builds: one per sitemap and
+ * factory, so that every reader shares what is decoded (see
+ * {@linkcode KeptRuns.page}).
+ *
+ * @param x Kept extensions.
+ * @param f Builds what is handed out.
+ * @returns The reader.
+ */
+export function keptReader<E>(x: KeptExtras, f: KeptFactory<E>): KeptRuns<E> {
+  let byX = readers.get(f);
+  if (byX === undefined) readers.set(f, byX = new WeakMap());
+  let r = byX.get(x) as KeptRuns<E> | undefined;
+  if (r === undefined) {
+    byX.set(x, r = new KeptRuns(x, f));
+    keptExtrasStats.decodes++;
+  }
+  return r;
+}
+
+/** The extensions of pages `[first, end)`, indexed from `first`. */
+function decodeKeptRun<E>(
+  x: KeptExtras,
+  f: KeptFactory<E>,
+  bytes: Uint8Array,
+  first: number,
+  end: number,
+): DecodedPages<E> {
+  const starts = x.pageStarts;
+  const pages: DecodedPages<E> = new Array(end - first).fill(null);
+  const base = parseBase(x.base);
+  const { doc, withSpans } = syntheticRun(x, bytes, first, end);
+  const read = decodeKeptDocument(doc, base, f);
+  free(doc);
+  if (read === null) {
+    // Declined by the byte walker: read the general way, as before.
+    keptExtrasStats.declined++;
+    const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
+    for (let p = first; p < end; p++) {
+      const data = reader.page(p - first);
+      if (data !== null) pages[p - first] = f.fromData(data);
+    }
+    return pages;
+  }
+  if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
+  for (let p = first, rank = 0; p < end; p++) {
+    if (starts[p + 1]! > starts[p]!) pages[p - first] = read[rank++]!;
+  }
+  return pages;
+}
+
+function damaged(withSpans: number, readAs: string): Error {
+  return new Error(`Kept extensions are damaged: ${withSpans} pages' blocks read as ${readAs}`);
+}
+
+/**
+ * The pages `[first, end)` that have spans, as a urlset of their own: the
+ * root's start tag, a `<url>` per page (a `<loc>` of its own, then its
+ * span), the root's end tag.
+ */
+function syntheticRun(
   x: KeptExtras,
   bytes: Uint8Array,
   first: number,
   end: number,
-  base: URL | null,
-): EncodedExtras {
+): { doc: Uint8Array; withSpans: number } {
   const starts = x.pageStarts;
-  const count = end - first;
   const name = rootName(x.root);
   let withSpans = 0;
   for (let p = first; p < end; p++) if (starts[p + 1]! > starts[p]!) withSpans++;
@@ -229,19 +410,31 @@ function decodeRun(
   doc.set(name, o);
   o += name.length;
   doc[o++] = 0x3e;
-  const synthetic = doc.subarray(0, o);
+  return { doc: doc.subarray(0, o), withSpans };
+}
+
+/** The extensions of pages `[first, end)`, read as a urlset of their own; page indices from `first`. */
+function decodeRun(
+  x: KeptExtras,
+  bytes: Uint8Array,
+  first: number,
+  end: number,
+  base: URL | null,
+): EncodedExtras {
+  const starts = x.pageStarts;
+  const count = end - first;
+  const { doc: synthetic, withSpans } = syntheticRun(x, bytes, first, end);
   const result = readUrlsetBytes(synthetic, base, NaN, NO_CHECKPOINT) ??
     parseSitemapGeneral(synthetic, { url: x.base });
-  free(doc);
+  free(synthetic);
   if (result.kind !== "pages" || result.pages.count !== withSpans) {
-    throw new Error(
-      `Kept extensions are damaged: ${withSpans} pages' blocks read as ${
-        result.kind === "pages"
-          ? `${result.pages.count} pages`
-          : result.kind === "invalid"
-          ? result.reason
-          : "an index"
-      }`,
+    throw damaged(
+      withSpans,
+      result.kind === "pages"
+        ? `${result.pages.count} pages`
+        : result.kind === "invalid"
+        ? result.reason
+        : "an index",
     );
   }
   const built = result.pages;

@@ -70,6 +70,7 @@ import type { KeepExtensions } from "./_kept_pack.ts";
 import {
   type ByteReader,
   cdataText,
+  type DocumentText,
   type ElementName,
   isCoreName,
   readXmlBytes,
@@ -103,8 +104,28 @@ const LOC_RAW = 1;
 const LOC_TEXT = 2;
 const LOC_CDATA = 3;
 
-/** Whether `b[a, e)` holds a tab, LF or CR. */
-function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
+/**
+ * An element name's {@linkcode nameCode}, worked out once per name.
+ *
+ * @param name The name, as the byte walker resolved it.
+ * @param rootNs The root's namespace.
+ * @returns Its code.
+ */
+export function elementCode(name: ElementName, rootNs: string): number {
+  const code = name.code;
+  if (code !== -1) return code;
+  return name.code = nameCode(name.local, name.kind, isCoreName(name, rootNs));
+}
+
+/**
+ * Whether `b[a, e)` holds a tab, LF or CR.
+ *
+ * @param b The bytes.
+ * @param a Start.
+ * @param e End.
+ * @returns Whether one is there.
+ */
+export function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) {
     const c = b[i];
     if (c === 0x09 || c === 0x0a || c === 0x0d) return true;
@@ -116,6 +137,48 @@ function hasTabOrBreak(b: Uint8Array, a: number, e: number): boolean {
 function hasAmp(b: Uint8Array, a: number, e: number): boolean {
   for (let i = a; i < e; i++) if (b[i] === 0x26) return true;
   return false;
+}
+
+/**
+ * Where an `xhtml:link`'s `hreflang` and `href` are among its attributes
+ * (as {@linkcode scanAttributes} records them, the first of each name
+ * counting, as in the general reader) when it is an alternate: its `rel`
+ * reads "alternate".
+ *
+ * @param b The document's bytes.
+ * @param out The link's attribute records.
+ * @param text The document's text.
+ * @returns -1 when an attribute is prefixed (left to the general path), 0
+ * when the link is no alternate, else `1 + hreflang + (href << 16)`, each
+ * the index of its record in `out`.
+ */
+export function alternateLink(b: Uint8Array, out: readonly number[], text: DocumentText): number {
+  let rel = -1;
+  let hreflang = -1;
+  let href = -1;
+  for (let k = 0; k < out.length; k += 4) {
+    const a = out[k]!;
+    const e = out[k + 1]!;
+    const len = e - a;
+    for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
+    if (len === 3 && atAscii(b, a, "rel")) {
+      if (rel === -1) rel = k;
+    } else if (len === 4 && atAscii(b, a, "href")) {
+      if (href === -1) href = k;
+    } else if (len === 8 && atAscii(b, a, "hreflang")) {
+      if (hreflang === -1) hreflang = k;
+    }
+  }
+  if (rel === -1 || hreflang === -1 || href === -1) return 0;
+  const relA = out[rel + 2]!;
+  const relE = out[rel + 3]!;
+  if (
+    !(relE - relA === 9 && atAscii(b, relA, "alternate")) &&
+    text.attribute(relA, relE).trim().toLowerCase() !== "alternate"
+  ) {
+    return 0;
+  }
+  return 1 + hreflang + (href << 16);
 }
 
 /** The `<urlset>` reader's state, driven by {@linkcode readXmlBytes}. */
@@ -201,9 +264,7 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
   }
 
   #code(name: ElementName): number {
-    const code = name.code;
-    if (code !== -1) return code;
-    return name.code = nameCode(name.local, name.kind, isCoreName(name, this.#rootNs));
+    return elementCode(name, this.#rootNs);
   }
 
   start(d: number, name: ElementName, b: Uint8Array, attrs: readonly number[]): number {
@@ -238,32 +299,10 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
 
   /** Reads an `xhtml:link`'s attributes; -1 when one is prefixed (left to the general path). */
   #link(b: Uint8Array, out: readonly number[]): number {
-    // The first attribute of each name counts, as in the general reader: -1 while not seen.
-    let rel = -1;
-    let hreflang = -1;
-    let href = -1;
-    for (let k = 0; k < out.length; k += 4) {
-      const a = out[k]!;
-      const e = out[k + 1]!;
-      const len = e - a;
-      for (let m = a; m < e; m++) if (b[m] === 0x3a) return -1;
-      if (len === 3 && atAscii(b, a, "rel")) {
-        if (rel === -1) rel = k;
-      } else if (len === 4 && atAscii(b, a, "href")) {
-        if (href === -1) href = k;
-      } else if (len === 8 && atAscii(b, a, "hreflang")) {
-        if (hreflang === -1) hreflang = k;
-      }
-    }
-    if (rel === -1 || hreflang === -1 || href === -1) return 0;
-    const relA = out[rel + 2]!;
-    const relE = out[rel + 3]!;
-    if (
-      !(relE - relA === 9 && atAscii(b, relA, "alternate")) &&
-      this.#window.attribute(relA, relE).trim().toLowerCase() !== "alternate"
-    ) {
-      return 0;
-    }
+    const found = alternateLink(b, out, this.#window);
+    if (found <= 0) return found;
+    const hreflang = (found & 0xffff) - 1;
+    const href = found >>> 16;
     const lang = this.#lang(b, out[hreflang + 2]!, out[hreflang + 3]!);
     if (lang === "") return 0;
     const hrefA = out[href + 2]!;

@@ -239,32 +239,8 @@ const RETRY_BYTES = 16 << 10;
 const SHORT_TEXT = 8;
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/**
- * The text of byte ranges of one document, cut from a decoded window of it
- * rather than decoded range by range: where a window is ASCII, byte offsets
- * are string offsets, and a slice of the window's string costs a fraction
- * of building a short string from bytes (String.fromCharCode over a
- * subarray, or a TextDecoder call). Strings cut this way keep their window
- * alive while they live; a window is 256 KiB, so that it is allocated where
- * the collector never copies it.
- */
-export class TextWindow {
-  readonly #b: Uint8Array;
-  #text = "";
-  /** The window: `b[start, end)` reads as `#text`, one byte a character. */
-  #start = 0;
-  #end = 0;
-  /** Whether a non-ASCII character comes at `#end`. */
-  #cut = false;
-  /** Bytes to decode next: smaller where non-ASCII text is dense, so that little is decoded in vain. */
-  #size = WINDOW_BYTES;
-  /** After a non-ASCII character, ranges before this are decoded one by one. */
-  #retryAt = 0;
-
-  constructor(b: Uint8Array) {
-    this.#b = b;
-  }
-
+/** The text of byte ranges of one document: what the byte-level readers cut their values from. */
+export abstract class DocumentText {
   /**
    * The UTF-8 text of `b[a, e)`, as {@linkcode decodeBytes} gives it.
    *
@@ -272,23 +248,7 @@ export class TextWindow {
    * @param e End.
    * @returns The text.
    */
-  decode(a: number, e: number): string {
-    if (a < this.#start || e > this.#end) {
-      // Short text costs little either way; a range across the window's
-      // non-ASCII end is decoded as it stands, and so is all text for a
-      // while after one, so that a document dense with non-ASCII text does
-      // not decode windows it barely uses.
-      if (
-        e - a <= SHORT_TEXT || e - a > WINDOW_BYTES || a < this.#retryAt ||
-        (this.#cut && a >= this.#start && a < this.#end)
-      ) {
-        return decodeBytes(this.#b, a, e);
-      }
-      this.#move(a);
-      if (e > this.#end) return decodeBytes(this.#b, a, e);
-    }
-    return this.#text.slice(a - this.#start, e - this.#start);
-  }
+  abstract decode(a: number, e: number): string;
 
   /**
    * A field's text from one run of bytes, as {@linkcode runText} gives it.
@@ -313,6 +273,136 @@ export class TextWindow {
    */
   attribute(a: number, e: number): string {
     return attributeText(this.decode(a, e));
+  }
+}
+
+/**
+ * The text of a whole (small) document decoded at once, ranges cut from it
+ * by their bytes' offsets mapped to the string's: one decoder call for the
+ * document, however dense its non-ASCII text. Every string cut from it
+ * keeps the document's text alive while it lives.
+ */
+export class WholeText extends DocumentText {
+  readonly #text: string;
+  /** After byte `#at[k]`, byte offsets run ahead of string offsets by `#lag[k]`. */
+  readonly #at: number[] = [];
+  readonly #lag: number[] = [];
+  #k = 0;
+
+  /**
+   * @param text `b` decoded.
+   */
+  private constructor(text: string) {
+    super();
+    this.#text = text;
+  }
+
+  /**
+   * The text of `b`, or null when it holds a replaced (malformed) or
+   * replacement character, whose bytes the offsets could not follow.
+   *
+   * @param b The document.
+   * @returns Its text, or null.
+   */
+  static of(b: Uint8Array): WholeText | null {
+    const text = rawDecoder.decode(b);
+    if (text.indexOf("\uFFFD") !== -1) return null;
+    const whole = new WholeText(text);
+    if (text.length === b.length) return whole;
+    const at = whole.#at;
+    const lags = whole.#lag;
+    let lag = 0;
+    // Four ASCII bytes at a time where the bytes are aligned for it.
+    const words = b.byteOffset % 4 === 0
+      ? new Uint32Array(b.buffer, b.byteOffset, b.length >>> 2)
+      : null;
+    for (let i = 0, n = b.length; i < n;) {
+      if (words !== null && (i & 3) === 0 && i + 4 <= n && (words[i >>> 2]! & 0x80808080) === 0) {
+        i += 4;
+        continue;
+      }
+      const c = b[i]!;
+      if (c < 0xc0) {
+        i++;
+        continue;
+      }
+      // A lead byte (the text is well formed): its sequence's bytes less its UTF-16 units.
+      const bytes = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+      lag += bytes === 4 ? 2 : bytes - 1;
+      i += bytes;
+      at.push(i);
+      lags.push(lag);
+    }
+    return whole;
+  }
+
+  /** The string offset of byte offset `i` (at a character's start). */
+  #char(i: number): number {
+    const at = this.#at;
+    let k = this.#k;
+    while (k < at.length && at[k]! <= i) k++;
+    while (k > 0 && at[k - 1]! > i) k--;
+    this.#k = k;
+    return k === 0 ? i : i - this.#lag[k - 1]!;
+  }
+
+  override decode(a: number, e: number): string {
+    if (this.#at.length === 0) return this.#text.slice(a, e);
+    const from = this.#char(a);
+    return this.#text.slice(from, this.#char(e));
+  }
+}
+
+/**
+ * The text of byte ranges of one document, cut from a decoded window of it
+ * rather than decoded range by range: where a window is ASCII, byte offsets
+ * are string offsets, and a slice of the window's string costs a fraction
+ * of building a short string from bytes (String.fromCharCode over a
+ * subarray, or a TextDecoder call). Strings cut this way keep their window
+ * alive while they live; a window is 256 KiB, so that it is allocated where
+ * the collector never copies it.
+ */
+export class TextWindow extends DocumentText {
+  readonly #b: Uint8Array;
+  #text = "";
+  /** The window: `b[start, end)` reads as `#text`, one byte a character. */
+  #start = 0;
+  #end = 0;
+  /** Whether a non-ASCII character comes at `#end`. */
+  #cut = false;
+  /** Bytes to decode next: smaller where non-ASCII text is dense, so that little is decoded in vain. */
+  #size = WINDOW_BYTES;
+  /** After a non-ASCII character, ranges before this are decoded one by one. */
+  #retryAt = 0;
+
+  constructor(b: Uint8Array) {
+    super();
+    this.#b = b;
+  }
+
+  /**
+   * The UTF-8 text of `b[a, e)`, as {@linkcode decodeBytes} gives it.
+   *
+   * @param a Start.
+   * @param e End.
+   * @returns The text.
+   */
+  override decode(a: number, e: number): string {
+    if (a < this.#start || e > this.#end) {
+      // Short text costs little either way; a range across the window's
+      // non-ASCII end is decoded as it stands, and so is all text for a
+      // while after one, so that a document dense with non-ASCII text does
+      // not decode windows it barely uses.
+      if (
+        e - a <= SHORT_TEXT || e - a > WINDOW_BYTES || a < this.#retryAt ||
+        (this.#cut && a >= this.#start && a < this.#end)
+      ) {
+        return decodeBytes(this.#b, a, e);
+      }
+      this.#move(a);
+      if (e > this.#end) return decodeBytes(this.#b, a, e);
+    }
+    return this.#text.slice(a - this.#start, e - this.#start);
   }
 
   #move(a: number): void {

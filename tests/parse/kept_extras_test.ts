@@ -285,3 +285,63 @@ Deno.test("runParseJob() with a cache entry and since: the entry keeps every pag
   if (typeof entry === "string" || entry.result.kind !== "pages") throw new Error(String(entry));
   deepStrictEqual(pageJson(entry.result.pages), pageJson(all));
 });
+
+Deno.test("kept extensions of every shape are decoded straight from their spans, no run going the general way", () => {
+  const declined = keptExtrasStats.declined;
+  for (const shape of SHAPES) {
+    const xml = encoder.encode(shapeUrlset(shape, 300, 11));
+    deepStrictEqual(pageJson(pagesOf(xml, "lazy")), pageJson(pagesOf(xml, "eager")), shape);
+  }
+  strictEqual(keptExtrasStats.declined, declined);
+});
+
+Deno.test("a link attribute the span decoder cannot vouch for sends its run the general way, read as eager decoding reads it", () => {
+  const doc =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>https://www.example.com/a</loc><xhtml:link rel="alternate" hreflang="de" xml:lang="de" href="https://www.example.com/de/a"/></url>
+<url><loc>https://www.example.com/b</loc><xhtml:link rel="alternate" hreflang="fr" href="/fr/b"/></url>
+</urlset>`;
+  const lazy = pagesOf(encoder.encode(doc), "lazy");
+  equal(lazy.extras?.kind, "kept");
+  const declined = keptExtrasStats.declined;
+  const json = pageJson(lazy);
+  strictEqual(keptExtrasStats.declined, declined + 1);
+  deepStrictEqual(json, pageJson(pagesOf(encoder.encode(doc), "eager")));
+  deepStrictEqual(JSON.parse(json[1]!).alternates, [
+    { hreflang: "fr", href: "https://www.example.com/fr/b" },
+  ]);
+});
+
+Deno.test("a run of pages read again after its objects were let go is decoded into kept columns: every traversal reads the same", () => {
+  // About 6 MB of spans: more runs than are held at a time.
+  const xml = encoder.encode(shapeUrlset("hreflang", 15_000, 2));
+  const eager = pageJson(pagesOf(xml, "eager"));
+  const lazy = pagesOf(xml, "lazy");
+  // A node per traversal: a node's `pages` keeps the page objects it built.
+  const json = () =>
+    [...new PagesXMLSitemap(URL_, lazy).allPages()].map((p) => JSON.stringify(p.toJSON()));
+  deepStrictEqual(json(), eager);
+  const { runs, columns } = keptExtrasStats;
+  deepStrictEqual(json(), eager);
+  ok(keptExtrasStats.columns > columns, "runs let go are decoded into columns");
+  const kept = keptExtrasStats.columns;
+  deepStrictEqual(json(), eager);
+  strictEqual(keptExtrasStats.runs, runs, "no run is decoded into objects twice");
+  strictEqual(keptExtrasStats.columns, kept, "columns are decoded once");
+});
+
+Deno.test("kept extensions with non-ASCII and malformed UTF-8 text read as eager decoding reads them", () => {
+  const head =
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://www.example.com/a</loc><image:image><image:loc>https://www.example.com/café.jpg</image:loc><image:caption>東京 😀 crème</image:caption><image:title>Straße</image:title></image:image></url>
+<url><loc>https://www.example.com/b</loc><image:image><image:loc>/b.jpg</image:loc><image:caption>bad `;
+  const tail = ` byte</image:caption></image:image></url>
+</urlset>`;
+  const bytes = new Uint8Array([...encoder.encode(head), 0xff, 0xc3, ...encoder.encode(tail)]);
+  const lazy = pagesOf(bytes, "lazy");
+  equal(lazy.extras?.kind, "kept");
+  const json = pageJson(lazy);
+  deepStrictEqual(json, pageJson(pagesOf(bytes, "eager")));
+  deepStrictEqual(JSON.parse(json[0]!).images[0].caption, "東京 😀 crème");
+  deepStrictEqual(JSON.parse(json[1]!).images[0].loc, "https://www.example.com/b.jpg");
+});
