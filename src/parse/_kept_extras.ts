@@ -16,6 +16,7 @@
  * @module
  */
 import { NO_CHECKPOINT } from "../_checkpoint.ts";
+import { detachBuffer } from "../_detach.ts";
 import { extrasEntries, ExtrasReader } from "./_extras.ts";
 import type {
   AlternateData,
@@ -157,7 +158,7 @@ export class KeptBytes {
       // buffers left for the collector pile up (callers use the bytes only
       // inside one call).
       const old = this.#entries.pop()!;
-      if (old.bytes !== old.x.data) free(old.bytes);
+      if (old.bytes !== old.x.data) detachBuffer(old.bytes);
     }
     return bytes;
   }
@@ -188,11 +189,6 @@ function rootName(root: Uint8Array): Uint8Array {
   let e = 1;
   while (e < root.length && root[e]! > 0x20 && root[e] !== 0x3e && root[e] !== 0x2f) e++;
   return root.subarray(1, e);
-}
-
-/** Frees a buffer of this module's own now rather than at the next collection. */
-function free(bytes: ArrayBufferView): void {
-  (bytes.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
 }
 
 /**
@@ -344,7 +340,7 @@ function decodeKeptRun<E>(
   const base = parseBase(x.base);
   const { doc, withSpans } = syntheticRun(x, bytes, first, end);
   const read = decodeKeptDocument(doc, base, f);
-  free(doc);
+  detachBuffer(doc);
   if (read === null) {
     // Declined by the byte walker: read the general way, as before.
     keptExtrasStats.declined++;
@@ -426,7 +422,7 @@ function decodeRun(
   const { doc: synthetic, withSpans } = syntheticRun(x, bytes, first, end);
   const result = readUrlsetBytes(synthetic, base, NaN, NO_CHECKPOINT) ??
     parseSitemapGeneral(synthetic, { url: x.base });
-  free(synthetic);
+  detachBuffer(synthetic);
   if (result.kind !== "pages" || result.pages.count !== withSpans) {
     throw damaged(
       withSpans,
@@ -447,7 +443,7 @@ function decodeRun(
       built.priority,
       built.changeFrequency,
     ]
-  ) free(column);
+  ) detachBuffer(column);
   const read = built.extras;
   if (read !== null && read.kind === "kept") throw new Error("Kept extensions read as kept");
   // Renumbered from the synthetic pages to the run's.

@@ -9,6 +9,7 @@
  * @module
  */
 import type { KeptExtras } from "./_result.ts";
+import { detachBuffer } from "../_detach.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 
 /** What a parse that keeps extensions is given. */
@@ -123,7 +124,7 @@ export function packKept(
   const data = ownBytes(zlib.deflateRawSync(spans, { level: 1 }));
   // Freed now (its buffer detached) rather than left for the collector: a
   // worker parses document after document.
-  (spans.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+  detachBuffer(spans);
   return {
     kind: "kept",
     codec: "deflate-raw",
