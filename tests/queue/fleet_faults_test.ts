@@ -72,9 +72,15 @@ Deno.test({
     "worker: a SIGTERM with sites in hand hands them back, exits 143 with one line and a summary, and leaves no job active",
   ...SANITIZE,
   async fn() {
-    await withFleet({ count: 12, latencyMs: 400 }, async ({ redis, queue, dir }) => {
+    await withFleet({ count: 12, latencyMs: 400 }, async ({ redis, queue, sites, dir }) => {
       const worker = cli(workerArgs(redis.url, dir, "--site-concurrency", "8", "--grace", "0"));
-      await waitFor("8 sites in hand", async () => (await queue.getActiveCount()) === 8);
+      // In hand once its crawl has asked for robots.txt (BullMQ marks a job active first).
+      await waitFor(
+        "8 sites in hand",
+        async () =>
+          (await queue.getActiveCount()) === 8 &&
+          sites.homepages.filter((h) => sites.requestsFor(h, "/robots.txt") > 0).length >= 8,
+      );
       worker.kill("SIGTERM");
       const result = await output(worker);
       const after = await counts(queue);
@@ -111,9 +117,16 @@ Deno.test({
   name: "worker: a second SIGTERM exits at once, the jobs in hand left to BullMQ's stalled check",
   ...SANITIZE,
   async fn() {
-    await withFleet({ count: 8, latencyMs: 1000 }, async ({ redis, queue, dir }) => {
+    await withFleet({ count: 8, latencyMs: 1000 }, async ({ redis, queue, sites, dir }) => {
       const worker = watch(cli(workerArgs(redis.url, dir, "--grace", "600000")));
-      await waitFor("8 sites in hand", async () => (await queue.getActiveCount()) === 8);
+      // In hand once each crawl has asked for its robots.txt: BullMQ marks a job
+      // active before the worker's processor starts on it.
+      await waitFor(
+        "8 sites in hand",
+        async () =>
+          (await queue.getActiveCount()) === 8 &&
+          sites.homepages.every((h) => sites.requestsFor(h, "/robots.txt") > 0),
+      );
       worker.child.kill("SIGTERM");
       await worker.until("(SIGTERM again exits at once)\n");
       worker.child.kill("SIGTERM");
