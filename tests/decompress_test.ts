@@ -78,6 +78,27 @@ Deno.test("decompressIfGzip() with maxBytes 0 accepts only empty output", async 
   });
 });
 
+Deno.test("decompressIfGzip() inflates a 10 MiB document into one buffer sized from its trailer", async () => {
+  const doc = gzipBomb(10 * MiB + 3, { content: "xml" });
+  const result = await decompressIfGzip(doc, 50 * MiB);
+  assert.ok(result.ok);
+  // zlib's one output chunk, one byte longer than the document: no chunks concatenated.
+  assert.deepEqual([result.bytes.byteLength, result.bytes.buffer.byteLength], [
+    10 * MiB + 3,
+    10 * MiB + 4,
+  ]);
+});
+
+Deno.test("decompressIfGzip() does not size a chunk that would let a forged trailer pass the bound by over 8 MiB", async () => {
+  // Chunks of 20 MiB would stop a bomb claiming 20 MiB only at 60 MiB: 64 KiB chunks instead.
+  const result = await decompressIfGzip(gzipBomb(20 * MiB, { content: "xml" }), 50 * MiB);
+  assert.ok(result.ok);
+  assert.deepEqual([result.bytes.byteLength, result.bytes.buffer.byteLength], [
+    20 * MiB,
+    20 * MiB,
+  ]);
+});
+
 Deno.test("decompressIfGzip() rejects a gzip bomb", async () => {
   const bomb = gzipBomb(200 * MiB);
   assert.ok(bomb.byteLength < 250_000);

@@ -39,6 +39,26 @@ export interface KeepContext extends KeepExtensions {
 const GZIP_SHARE = 1 / 4;
 
 /**
+ * Documents (the views themselves) that belong to one parse alone, a job's
+ * inflated body, which {@linkcode packKept} may therefore overwrite and free
+ * once read: the spans are gathered at the document's start instead of into
+ * a buffer of their own, and the document is gone before the builder copies
+ * out its columns (a worker's two largest temporaries after the document).
+ */
+const spareDocuments = new WeakSet<Uint8Array>();
+
+/**
+ * Lets {@linkcode packKept} overwrite the bytes of `doc` and free them once
+ * the parse has read them. Only for a document nobody reads after its parse:
+ * read its length first (a freed view has length 0).
+ *
+ * @param doc The document's view, as it will be parsed.
+ */
+export function spareDocument(doc: Uint8Array): void {
+  spareDocuments.add(doc);
+}
+
+/**
  * Whether a downloaded body can stand for the document it inflated to: one
  * gzip layer, one member, read whole — its trailer's length is the
  * document's (a second layer or member would give another length).
@@ -87,33 +107,41 @@ export function packKept(
   }
   const root = k.root.slice();
   const zlib = syncZlib();
+  const doc = k.doc;
+  const inPlace = spareDocuments.has(doc);
   if (k.gzip !== null && k.gzip.length <= bytes * GZIP_SHARE) {
+    const size = doc.length;
+    if (inPlace) freeDocument(doc);
     return {
       kind: "kept",
       codec: "gzip",
       data: ownBytes(k.gzip),
-      size: k.doc.length,
+      size,
       pageStarts,
       spanAt,
       root,
       base: k.base,
     };
   }
-  const spans = new Uint8Array(bytes);
-  const doc = k.doc;
+  const spans = inPlace ? doc.subarray(0, bytes) : new Uint8Array(bytes);
+  // Spans ascend through the document and each lands at or before where it
+  // was, so gathering them in place overwrites only bytes already moved.
   for (let p = 0, at = 0; p < count; p++) {
     const n = pageStarts[p + 1]! - pageStarts[p]!;
     if (n === 0) continue;
     const a = spanAt[p]!;
-    spans.set(doc.subarray(a, a + n), at);
+    if (inPlace) doc.copyWithin(at, a, a + n);
+    else spans.set(doc.subarray(a, a + n), at);
     spanAt[p] = at;
     at += n;
   }
   if (zlib === null) {
+    const data = inPlace ? spans.slice() : spans;
+    if (inPlace) freeDocument(doc);
     return {
       kind: "kept",
       codec: "none",
-      data: spans,
+      data,
       size: bytes,
       pageStarts,
       spanAt,
@@ -124,7 +152,8 @@ export function packKept(
   const data = ownBytes(zlib.deflateRawSync(spans, { level: 1 }));
   // Freed now (its buffer detached) rather than left for the collector: a
   // worker parses document after document.
-  detachBuffer(spans);
+  if (inPlace) freeDocument(doc);
+  else detachBuffer(spans);
   return {
     kind: "kept",
     codec: "deflate-raw",
@@ -135,4 +164,9 @@ export function packKept(
     root,
     base: k.base,
   };
+}
+
+/** Frees a spared document (a sized inflate's buffer is one byte longer; a small one may share a slab). */
+function freeDocument(doc: Uint8Array): void {
+  detachBuffer(doc, { slackBytes: 1, minBytes: 1 << 16 });
 }
