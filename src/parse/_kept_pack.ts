@@ -48,9 +48,18 @@ const GZIP_SHARE = 1 / 4;
 const spareDocuments = new WeakSet<Uint8Array>();
 
 /**
- * Lets {@linkcode packKept} overwrite the bytes of `doc` and free them once
- * the parse has read them. Only for a document nobody reads after its parse:
- * read its length first (a freed view has length 0).
+ * How a spared document is freed ({@linkcode detachBuffer}'s options): its
+ * whole buffer, however much longer than the document (an inflater's output
+ * chunk may be the bound's size), unless the document is small enough to
+ * share a pooled slab.
+ */
+export const SPARE_DOCUMENT = { slackBytes: Infinity, minBytes: 1 << 16 } as const;
+
+/**
+ * Lets {@linkcode packKept} overwrite the bytes of `doc` and free its buffer
+ * once the parse has read them. Only for a document nobody reads after its
+ * parse, whose buffer nothing else uses: read its length first (a freed view
+ * has length 0).
  *
  * @param doc The document's view, as it will be parsed.
  */
@@ -166,7 +175,6 @@ export function packKept(
   };
 }
 
-/** Frees a spared document (a sized inflate's buffer is one byte longer; a small one may share a slab). */
 function freeDocument(doc: Uint8Array): void {
-  detachBuffer(doc, { slackBytes: 1, minBytes: 1 << 16 });
+  detachBuffer(doc, SPARE_DOCUMENT);
 }

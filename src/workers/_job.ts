@@ -13,7 +13,7 @@ import { detachBuffer, detachPackedPages } from "../_detach.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemapBody } from "../parse/parse_sitemap.ts";
-import { keepableGzip, spareDocument } from "../parse/_kept_pack.ts";
+import { keepableGzip, SPARE_DOCUMENT, spareDocument } from "../parse/_kept_pack.ts";
 
 /** One sitemap body to decompress and parse. */
 export interface ParseJob {
@@ -177,9 +177,10 @@ export async function runParseJob(
     }, keptBody(inflated, job.bytes));
     // Freed now (its buffer detached), when the parse did not: a worker
     // inflating sitemap after sitemap otherwise held dead documents until it
-    // collected (bench/README.md#memory-freed-early). A small output may
-    // share a pooled slab; zlib's sized chunk is one byte longer.
-    if (inflated.gzipped) detachBuffer(bytes, { slackBytes: 1, minBytes: 1 << 16 });
+    // collected (bench/README.md#memory-freed-early). The inflater's output
+    // chunk is the document's alone, and may be the bound's size
+    // (decompress.ts); a small output may share a pooled slab.
+    if (inflated.gzipped) detachBuffer(bytes, SPARE_DOCUMENT);
     let result = withWarning(parsed, inflated.warning ?? null);
     if (job.cache === undefined || result.kind === "invalid") {
       return { result, decompressedBytes: size, parseMs: elapsed() };
