@@ -828,7 +828,8 @@ function walk(
       continue;
     }
     let gt = j;
-    scratch.length = 0;
+    // Setting an array's length is a runtime call: only when there is something to drop.
+    if (scratch.length !== 0) scratch.length = 0;
     if (c !== GT) {
       gt = scanAttributes(b, j, scratch);
       if (gt === -1) return null;
@@ -899,6 +900,9 @@ function hasXmlns(b: Uint8Array, attrs: readonly number[]): boolean {
 
 /** Deepest nesting inside an element {@linkcode skipElement} passes over. */
 const MAX_SKIP_DEPTH = 32;
+/** {@linkcode skipElement}'s stack of open elements: where each one's name starts, and its length. */
+const skipStackAt = new Int32Array(MAX_SKIP_DEPTH);
+const skipStackLen = new Int32Array(MAX_SKIP_DEPTH);
 
 /**
  * The index after the element whose start tag's `<` is at `lt` and whose
@@ -917,24 +921,25 @@ const MAX_SKIP_DEPTH = 32;
  * @returns The index after its end tag (or after `/>`), or -1.
  */
 export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch: number[]): number {
-  const stackAt: number[] = [];
-  const stackLen: number[] = [];
+  const stackAt = skipStackAt;
+  const stackLen = skipStackLen;
+  let top = -1;
   let i = lt;
   let j = nameEnd;
   for (;;) {
     // A start tag at i whose name ends at j.
     let gt = j;
     if (b[j] !== GT) {
-      scratch.length = 0;
+      if (scratch.length !== 0) scratch.length = 0;
       gt = scanAttributes(b, j, scratch);
       if (gt === -1 || hasXmlns(b, scratch)) return -1;
     }
     if (b[gt - 1] === SLASH && gt > j) {
-      if (stackAt.length === 0) return gt + 1;
+      if (top === -1) return gt + 1;
     } else {
-      if (stackAt.length === MAX_SKIP_DEPTH) return -1;
-      stackAt.push(i + 1);
-      stackLen.push(j - i - 1);
+      if (top === MAX_SKIP_DEPTH - 1) return -1;
+      stackAt[++top] = i + 1;
+      stackLen[top] = j - i - 1;
     }
     let p = gt + 1;
     // An element longer than the walk's checkpoint interval goes the general
@@ -942,16 +947,14 @@ export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch:
     if (p - lt > CHECKPOINT_BYTES) return -1;
     // Up to the next start tag, closing elements on the way.
     for (;;) {
-      const l = b.indexOf(LT, p);
-      if (l === -1 || l - p > MAX_FIELD_LENGTH) return -1;
+      // Runs between tags are short: textEnd's loop beats indexOf's call there.
+      const l = textEnd(b, p);
+      if (l === -1) return -1;
       const c = b[l + 1];
       if (c === SLASH) {
-        const top = stackAt.length - 1;
         const e = endTagEnd(b, l, stackAt[top]!, stackLen[top]!);
         if (e === -1) return -1;
-        stackAt.pop();
-        stackLen.pop();
-        if (top === 0) return e;
+        if (top-- === 0) return e;
         p = e;
       } else if (c === BANG && atAscii(b, l + 2, "[CDATA[")) {
         const e = find3(b, l + 9, 0x5d, 0x5d, GT);
