@@ -108,9 +108,15 @@ function find2(b: Uint8Array, from: number, x: number, y: number): number {
   return -1;
 }
 
+/** Bytes {@linkcode find3} reads in a loop before it calls indexOf, whose call costs more than a short loop. */
+const SHORT_FIND = 64;
+
 /** Index of the first of three bytes `x y z` at or after `from`, or -1. */
 function find3(b: Uint8Array, from: number, x: number, y: number, z: number): number {
-  for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
+  const short = Math.min(b.length, from + SHORT_FIND);
+  let i = from;
+  for (; i < short; i++) if (b[i] === x && b[i + 1] === y && b[i + 2] === z) return i;
+  for (i = b.indexOf(x, i); i !== -1; i = b.indexOf(x, i + 1)) {
     if (b[i + 1] === y && b[i + 2] === z) return i;
   }
   return -1;
@@ -528,11 +534,15 @@ function onlySpaceBytes(b: Uint8Array, a: number, e: number): boolean {
   return true;
 }
 
+/** Where the CDATA section {@linkcode cdataOnlyEnd} last accepted ends (its `]]>`). */
+let cdataEnd = 0;
+
 /**
  * When a field's content from `from` is whitespace, one CDATA section
  * (starting at `first`), whitespace, and the end tag: the index after the
- * end tag, else -1. The tokenizer drops the whitespace runs, so the field's
- * text is the section's content.
+ * end tag (the section's `]]>` goes to {@linkcode cdataEnd}), else -1. The
+ * tokenizer drops the whitespace runs, so the field's text is the section's
+ * content.
  */
 function cdataOnlyEnd(
   b: Uint8Array,
@@ -549,6 +559,7 @@ function cdataOnlyEnd(
   const a = first + 9;
   const e = find3(b, a, 0x5d, 0x5d, GT);
   if (e === -1 || e - a > MAX_FIELD_LENGTH) return -1;
+  cdataEnd = e;
   let lt = e + 3;
   while (lt < b.length && isSpace(b[lt]!)) lt++;
   return b[lt] === LT ? endTagEnd(b, lt, nameAt, nameLen) : -1;
@@ -860,8 +871,7 @@ function walk(
       reader.raw(field, b, i, first);
     } else if ((e = cdataOnlyEnd(b, i, first, nameAt, j - nameAt)) !== -1) {
       // One CDATA section between whitespace reads as its content.
-      const a = first + 9;
-      reader.cdata(field, b, a, find3(b, a, 0x5d, 0x5d, GT));
+      reader.cdata(field, b, first + 9, cdataEnd);
     } else {
       e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
     }
