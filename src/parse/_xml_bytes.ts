@@ -151,8 +151,10 @@ function closingQuote(b: Uint8Array, from: number, n: number, quote: number): nu
  * Finds the `>` of a start tag from `from` (just after its name), as the
  * tokenizer's attribute scan does: a quote outside a value opens a quoted
  * stretch too. With `out`, records each attribute as four offsets (name
- * start, name end, value start, value end; quotes excluded). Returns the
- * index of the `>`, or -1 when there is none within {@linkcode MAX_MARKUP}.
+ * start, name end, value start, value end; quotes excluded); without, gives
+ * up at an attribute named `xmlns…` (a namespace declaration, which the
+ * callers leave to the general path). Returns the index of the `>`, or -1
+ * when there is none within {@linkcode MAX_MARKUP} (or at such a name).
  *
  * The tokenizer's `scanAttributes` (_tokenizer.ts) is the same grammar over
  * a decoded string, resumable at a chunk's end. They stay two: one body for
@@ -213,6 +215,8 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
     }
     if (nameEnd === nameStart) continue;
     if (out !== null) out.push(nameStart, nameEnd, valueStart, valueEnd);
+    // A name is followed by a byte that ends it, so a shorter one never matches.
+    else if (atAscii(b, nameStart, "xmlns")) return -1;
   }
 }
 
@@ -832,7 +836,7 @@ function walk(
     }
     previous = name;
     if (skips && reader.skips!(depth + 1, name)) {
-      const e = skipElement(b, i, j, scratch);
+      const e = skipElement(b, i, j);
       if (e === -1) return null;
       reader.skipped!(i, e);
       i = e;
@@ -927,10 +931,9 @@ const skipStackLen = new Int32Array(MAX_SKIP_DEPTH);
  * @param b The document.
  * @param lt The index of the element's `<`.
  * @param nameEnd The index after its name.
- * @param scratch Working space for attribute offsets (emptied).
  * @returns The index after its end tag (or after `/>`), or -1.
  */
-export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch: number[]): number {
+export function skipElement(b: Uint8Array, lt: number, nameEnd: number): number {
   const stackAt = skipStackAt;
   const stackLen = skipStackLen;
   let top = -1;
@@ -940,9 +943,8 @@ export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch:
     // A start tag at i whose name ends at j.
     let gt = j;
     if (b[j] !== GT) {
-      if (scratch.length !== 0) scratch.length = 0;
-      gt = scanAttributes(b, j, scratch);
-      if (gt === -1 || hasXmlns(b, scratch)) return -1;
+      gt = scanAttributes(b, j, null);
+      if (gt === -1) return -1;
     }
     if (b[gt - 1] === SLASH && gt > j) {
       if (top === -1) return gt + 1;
