@@ -596,35 +596,41 @@ function host(
   o: number,
   https: number,
 ): number {
-  const h = o;
-  let label = o;
-  for (; i < b; i++) {
-    const c = s[i]!;
-    const k = HOST[c]!;
-    if (k === 1) {
-      out[o++] = c;
-      continue;
+  if (s[i] === 0x5b) {
+    o = ipv6(s, i + 1, b, out, o);
+    if (o < 0) return o;
+    i = ipv6End;
+  } else {
+    const h = o;
+    let label = o;
+    for (; i < b; i++) {
+      const c = s[i]!;
+      const k = HOST[c]!;
+      if (k === 1) {
+        out[o++] = c;
+        continue;
+      }
+      if (k === 2) {
+        out[o++] = c | 0x20;
+        continue;
+      }
+      if (c === 0x2e) {
+        if (o === label || isXn(out, label, o)) return DECLINE;
+        out[o++] = c;
+        label = o;
+        continue;
+      }
+      break;
     }
-    if (k === 2) {
-      out[o++] = c | 0x20;
-      continue;
-    }
-    if (c === 0x2e) {
-      if (o === label || isXn(out, label, o)) return DECLINE;
-      out[o++] = c;
-      label = o;
-      continue;
-    }
-    break;
+    // An empty host or label (a trailing dot included), an `xn--` label (the
+    // parser checks its Punycode), user info, other characters: decline.
+    if (o === label || isXn(out, label, o)) return DECLINE;
+    // A last label starting with a digit: a dotted-decimal IPv4 address is
+    // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
+    // parser refuses and Deno's keeps) is the parser's to judge.
+    const first = out[label]!;
+    if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
   }
-  // An empty host or label (a trailing dot included), an `xn--` label (the
-  // parser checks its Punycode), user info, IPv6, other characters: decline.
-  if (o === label || isXn(out, label, o)) return DECLINE;
-  // A last label starting with a digit: a dotted-decimal IPv4 address is
-  // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
-  // parser refuses and Deno's keeps) is the parser's to judge.
-  const first = out[label]!;
-  if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
   let c = i < b ? s[i]! : -1;
   if (c === 0x3a) {
     i++;
@@ -649,6 +655,109 @@ function host(
     return c === 0x09 || c === 0x0a || c === 0x0d ? RESTART : DECLINE;
   }
   hostEnd = i;
+  return o;
+}
+
+/** Where {@linkcode ipv6} stopped reading: after the `]`. */
+let ipv6End = 0;
+/** The eight 16-bit pieces of the address {@linkcode ipv6} reads. */
+const pieces = new Uint16Array(8);
+/** Lower-case hex digits, for {@linkcode ipv6}'s output. */
+const LOWER_HEX = encoder.encode("0123456789abcdef");
+
+/**
+ * Writes the IPv6 address from `s[i]` (after the `[`) to its `]` as the
+ * WHATWG parser serialises it (`[`, lower-case pieces without leading zeros,
+ * the first longest run of two or more zero pieces as `::`, `]`); returns
+ * the new `o` and sets {@linkcode ipv6End}. An embedded IPv4 form, a zone,
+ * or anything the parser would refuse: {@linkcode DECLINE}.
+ */
+function ipv6(s: Uint8Array, i: number, b: number, out: Uint8Array, o: number): number {
+  pieces.fill(0);
+  let n = 0;
+  let compress = -1;
+  if (s[i] === 0x3a) {
+    if (s[i + 1] !== 0x3a) return DECLINE;
+    i += 2;
+    compress = n = 1;
+  }
+  for (;;) {
+    if (i >= b) return DECLINE;
+    let c = s[i]!;
+    if (c === 0x5d) break;
+    if (n === 8) return DECLINE;
+    if (c === 0x3a) {
+      if (compress !== -1) return DECLINE;
+      i++;
+      compress = ++n;
+      continue;
+    }
+    let value = 0;
+    let length = 0;
+    for (; length < 4 && i < b; length++, i++) {
+      c = s[i]!;
+      const d = c >= 0x30 && c <= 0x39
+        ? c - 0x30
+        : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66
+        ? (c | 0x20) - 0x57
+        : -1;
+      if (d === -1) break;
+      value = value * 16 + d;
+    }
+    if (length === 0 || i >= b) return DECLINE;
+    c = s[i]!;
+    if (c === 0x3a) {
+      i++;
+      if (s[i] === 0x5d) return DECLINE;
+    } else if (c !== 0x5d) {
+      return DECLINE;
+    }
+    pieces[n++] = value;
+  }
+  if (compress !== -1) {
+    // The pieces after the `::` go to the end.
+    let swaps = n - compress;
+    for (let k = 7; k !== 0 && swaps > 0; k--, swaps--) {
+      const t = pieces[k]!;
+      pieces[k] = pieces[compress + swaps - 1]!;
+      pieces[compress + swaps - 1] = t;
+    }
+  } else if (n !== 8) {
+    return DECLINE;
+  }
+  ipv6End = i + 1;
+  // The first longest run of zero pieces, if two or more long, is written `::`.
+  let zeros = -1;
+  let zerosLength = 1;
+  for (let k = 0; k < 8;) {
+    if (pieces[k] !== 0) {
+      k++;
+      continue;
+    }
+    let e = k;
+    while (e < 8 && pieces[e] === 0) e++;
+    if (e - k > zerosLength) {
+      zeros = k;
+      zerosLength = e - k;
+    }
+    k = e;
+  }
+  out[o++] = 0x5b;
+  for (let k = 0; k < 8; k++) {
+    if (k === zeros) {
+      out[o++] = 0x3a;
+      if (k === 0) out[o++] = 0x3a;
+      k += zerosLength - 1;
+      continue;
+    }
+    const v = pieces[k]!;
+    if (v >= 0x1000) out[o++] = LOWER_HEX[v >> 12]!;
+    if (v >= 0x100) out[o++] = LOWER_HEX[(v >> 8) & 15]!;
+    if (v >= 0x10) out[o++] = LOWER_HEX[(v >> 4) & 15]!;
+    out[o++] = LOWER_HEX[v & 15]!;
+    if (k !== 7) out[o++] = 0x3a;
+  }
+  out[o++] = 0x5d;
   return o;
 }
 
