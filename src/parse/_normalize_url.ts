@@ -602,7 +602,10 @@ function host(
     i = ipv6End;
   } else {
     const h = o;
+    const at = i;
     let label = o;
+    // Whether a label is an IDN one: non-ASCII, or `xn--` (Punycode).
+    let idn = false;
     for (; i < b; i++) {
       const c = s[i]!;
       const k = HOST[c]!;
@@ -615,21 +618,32 @@ function host(
         continue;
       }
       if (c === 0x2e) {
-        if (o === label || isXn(out, label, o)) return DECLINE;
+        if (o === label) return DECLINE;
+        if (isXn(out, label, o)) idn = true;
         out[o++] = c;
         label = o;
         continue;
       }
+      if (c >= 0x80) {
+        idn = true;
+        out[o++] = c;
+        continue;
+      }
       break;
     }
-    // An empty host or label (a trailing dot included), an `xn--` label (the
-    // parser checks its Punycode), user info, other characters: decline.
-    if (o === label || isXn(out, label, o)) return DECLINE;
-    // A last label starting with a digit: a dotted-decimal IPv4 address is
-    // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
-    // parser refuses and Deno's keeps) is the parser's to judge.
-    const first = out[label]!;
-    if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
+    // An empty host or label (a trailing dot included), user info, other
+    // characters: decline.
+    if (o === label) return DECLINE;
+    if (idn || isXn(out, label, o)) {
+      o = idnHost(s, at, i, out, h);
+      if (o < 0) return o;
+    } else {
+      // A last label starting with a digit: a dotted-decimal IPv4 address is
+      // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
+      // parser refuses and Deno's keeps) is the parser's to judge.
+      const first = out[label]!;
+      if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
+    }
   }
   let c = i < b ? s[i]! : -1;
   if (c === 0x3a) {
@@ -655,6 +669,40 @@ function host(
     return c === 0x09 || c === 0x0a || c === 0x0d ? RESTART : DECLINE;
   }
   hostEnd = i;
+  return o;
+}
+
+/** Host names {@linkcode idnHost} has asked `URL.parse` about (null: refused); cleared when full. */
+const idnHosts = new Map<string, string | null>();
+const IDN_HOSTS_MAX = 256;
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Writes the host name `s[a, e)`, which has an IDN label (non-ASCII, or
+ * `xn--`: UTS #46 mapping and Punycode are the parser's), as `URL.parse`
+ * serialises it, from `o`; returns the new `o`. Host parsing depends on the
+ * host alone, and a site's pages share a few hosts, so each is asked once
+ * (by itself) and remembered. What the parser refuses, bytes that are not
+ * UTF-8, and a name that grows past three times its bytes:
+ * {@linkcode DECLINE}, so that the whole value goes to it.
+ */
+function idnHost(s: Uint8Array, a: number, e: number, out: Uint8Array, o: number): number {
+  const name = utf8Decoder.decode(s.subarray(a, e));
+  let ascii = idnHosts.get(name);
+  if (ascii === undefined) {
+    ascii = name.indexOf("\uFFFD") === -1 ? URL.parse(`http://${name}/`)?.hostname ?? null : null;
+    if (idnHosts.size === IDN_HOSTS_MAX) idnHosts.clear();
+    idnHosts.set(name, ascii);
+  }
+  // UTS #46 may map a character to many (U+FDFA to 18): past the room
+  // normalizedRoom() allows for these bytes, the parser settles the value.
+  if (ascii === null || ascii.length > 3 * (e - a)) return DECLINE;
+  for (let k = 0; k < ascii.length; k++) {
+    const c = ascii.charCodeAt(k);
+    // The parser's output is ASCII; anything else is left to it whole.
+    if (c >= 0x80) return DECLINE;
+    out[o++] = c;
+  }
   return o;
 }
 
