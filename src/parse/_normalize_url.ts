@@ -1,13 +1,15 @@
 /**
  * WHATWG URL normalisation of http(s) URLs in bytes, without `URL.parse`,
  * for the non-canonical forms real sitemaps carry: upper-case scheme and
- * host, ports, dotted-decimal IPv4 hosts, raw non-ASCII and spaces (percent-
- * encoded with the path, query and fragment sets), `.`/`..` segments,
- * backslashes, tabs and newlines, fragments, and values relative to the
- * sitemap's URL. What it cannot settle exactly (IDN and `xn--` hosts, user
- * info, IPv6, odd IPv4 forms, unusual host characters, references other than
- * the five named entities and valid decimal or hex character references) it
- * declines, and the caller asks `URL.parse`; what it returns is what
+ * host, ports, dotted-decimal IPv4 and IPv6 hosts, raw non-ASCII and spaces
+ * (percent-encoded with the path, query and fragment sets), `.`/`..`
+ * segments, backslashes, tabs and newlines, fragments, and values relative
+ * to the sitemap's URL. IDN and `xn--` host names are asked of `URL.parse`
+ * alone, once per name. What it cannot settle exactly (user info, IPv6 with
+ * an embedded IPv4 address or a zone, odd IPv4 forms, unusual host
+ * characters, references other than the five named entities and valid
+ * decimal or hex character references) it declines, and the caller asks
+ * `URL.parse`; what it returns is what
  * `URL.parse(value, base).href` returns. The differential
  * fuzzer (tests/parse/_normalize_url_test.ts, bench/fuzz_url.ts) holds it to
  * that.
