@@ -425,9 +425,8 @@ function gzipClaiming(documentBytes: number, bytes = 1024): Uint8Array {
 }
 
 /**
- * A job's body that a worker would take about 600 ms to parse at the rate a
- * pool assumes before it has measured one: two queued are a backlog worth
- * another worker.
+ * A job's body that a worker would take over a second to parse at the rate a
+ * pool assumes before it has measured one: a backlog worth another worker.
  */
 function large(): Partial<ParseJob> {
   return { bytes: gzipClaiming(60_000_000), maxSitemapBytes: 100_000_000 };
@@ -481,11 +480,11 @@ Deno.test("ParsePool keeps one worker for a stream of documents it clears within
   const pool = stubPool(2);
   try {
     pool.warm();
-    // Twelve 4 MB urlsets queued at once (a plain crawl's bodies, four fetches
-    // at a time, queue like this when a worker is slow): 44 MB behind the first.
-    const jobs = Array.from({ length: 12 }, (_, i) =>
+    // Eight 4 MB urlsets queued at once (a plain crawl's bodies, four fetches
+    // at a time, queue like this when a worker is slow): 29 MB behind the first.
+    const jobs = Array.from({ length: 8 }, (_, i) =>
       pool.parse(
-        job(`test:sleep:${20 + i}`, "", {
+        job(`test:sleep:${40 + i}`, "", {
           bytes: gzipClaiming(4_200_000),
           maxSitemapBytes: 50 << 20,
         }),
