@@ -164,8 +164,7 @@ Deno.test("a spared document gathers its kept spans in place, is freed by the pa
     deepStrictEqual([kept(pages).codec, kept(pages).size === xml.length, doc.byteLength], [
       gzip === null ? "deflate-raw" : "gzip",
       gzip !== null,
-      // Freed by detaching its buffer, where the runtime can (not Node 20).
-      "transfer" in ArrayBuffer.prototype ? 0 : xml.length,
+      0,
     ]);
     deepStrictEqual(pageJson(pages), pageJson(pagesOf(xml, "eager")));
   }
