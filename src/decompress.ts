@@ -8,9 +8,9 @@
  *
  * - `node:zlib` `gunzipSync` with `maxOutputLength`, used whenever the runtime
  *   provides it (Deno and Bun both do). It stops inside the inflate loop, at
- *   most one output chunk (64 KiB, up to 8 MiB when sized from the trailer)
- *   past the cap, and reads concatenated members and truncated data exactly
- *   like zlib.
+ *   most one output chunk past the cap (64 KiB, up to 8 MiB when sized from
+ *   the trailer, a byte past the cap for a document over 8 MiB), and reads
+ *   concatenated members and truncated data exactly like zlib.
  * - `DecompressionStream` fed 4 KiB at a time, for runtimes without `node:zlib`.
  *   Deno's stream inflates each input chunk in one go (one 200 KB chunk became
  *   200 MB before a counter could look), so the input is cut small enough that
@@ -63,14 +63,23 @@ const MAX_GZIP_LAYERS = 2;
 const ZLIB_CHUNK_BYTES = 64 * 1024;
 
 /**
- * Largest output chunk sized from the gzip trailer's length field. One chunk
- * that holds the whole output spares the final concatenation (less peak
- * memory and time on a large sitemap), but the field is the sender's claim:
- * a bomb claiming a small size costs the bound plus one such chunk before it is
- * stopped, so the chunk stays small next to the bound
- * (bench/README.md#gzip-bombs-and-the-inflaters).
+ * Largest output chunk sized from the gzip trailer's length field: one chunk
+ * that holds the whole output spares the final concatenation, and a bomb
+ * that forges the field costs the bound plus at most one such chunk.
  */
 const ZLIB_SIZED_CHUNK_MAX = 8 * 1024 * 1024;
+
+/**
+ * Largest output chunk for a larger document: the bound is cut into equal
+ * chunks of at most this, so that any document within a bound up to this
+ * size inflates into one chunk, with no concatenation or dead 64 KiB chunks
+ * beside it, and a bomb stops one byte past the bound. The chunk's pages past
+ * the document are never written, so they cost no memory, and a chunk this
+ * large is mapped apart from the allocator's heaps, so it is given back whole
+ * when freed instead of leaving a hole among longer-lived buffers
+ * (bench/README.md#issue-24-the-realistic-peak).
+ */
+const ZLIB_WHOLE_CHUNK_MAX = 64 * 1024 * 1024;
 
 /**
  * Input piece fed to `DecompressionStream`: the smaller, the nearer the bound
@@ -221,7 +230,7 @@ function zlibInflaterOf(zlib: Zlib): Inflater {
   const maxLength = zlib.maxLength;
   return (bytes, maxBytes) => {
     const limit = Math.max(1, Math.min(maxBytes, maxLength));
-    const chunkSize = outputChunkSize(bytes);
+    const chunkSize = outputChunkSize(bytes, limit);
     const gunzip = (truncated: boolean): Inflated => {
       try {
         const output = zlib.gunzipSync(bytes, {
@@ -252,15 +261,20 @@ function zlibInflaterOf(zlib: Zlib): Inflater {
 }
 
 /**
- * The last member's ISIZE (RFC 1952 §2.3.1) plus one, so that zlib sees the
- * end of the stream before it runs out of room, when that is a plausible
- * single chunk; the default chunk otherwise.
+ * The output chunk for what the last member's ISIZE (RFC 1952 §2.3.1)
+ * claims: the default for a small output; the claim plus one byte (so that
+ * zlib sees the end of the stream before it runs out of room) up to
+ * {@linkcode ZLIB_SIZED_CHUNK_MAX}; else the bound plus one byte, cut into
+ * equal chunks of at most {@linkcode ZLIB_WHOLE_CHUNK_MAX}.
  */
-function outputChunkSize(bytes: Uint8Array): number {
+function outputChunkSize(bytes: Uint8Array, limit: number): number {
   if (bytes.byteLength < 18) return ZLIB_CHUNK_BYTES;
   const trailer = new DataView(bytes.buffer, bytes.byteOffset + bytes.byteLength - 4, 4);
   const size = trailer.getUint32(0, true) + 1;
-  return size > ZLIB_CHUNK_BYTES && size <= ZLIB_SIZED_CHUNK_MAX ? size : ZLIB_CHUNK_BYTES;
+  if (size <= ZLIB_CHUNK_BYTES) return ZLIB_CHUNK_BYTES;
+  if (size <= ZLIB_SIZED_CHUNK_MAX) return size;
+  const chunks = Math.ceil((limit + 1) / ZLIB_WHOLE_CHUNK_MAX);
+  return Math.ceil((limit + 1) / chunks);
 }
 
 // --- DecompressionStream ---------------------------------------------------

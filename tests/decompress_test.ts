@@ -78,6 +78,30 @@ Deno.test("decompressIfGzip() with maxBytes 0 accepts only empty output", async 
   });
 });
 
+Deno.test("decompressIfGzip() inflates a document into one output chunk of the bound", async () => {
+  const result = await decompressIfGzip(gzipBomb(20 * MiB + 3, { content: "xml" }), 50 * MiB);
+  assert.ok(result.ok);
+  // zlib's one output chunk, one byte longer than the bound: no chunks concatenated.
+  assert.deepEqual([
+    result.bytes.byteOffset,
+    result.bytes.byteLength,
+    result.bytes.buffer.byteLength,
+  ], [
+    0,
+    20 * MiB + 3,
+    50 * MiB + 1,
+  ]);
+});
+
+Deno.test("decompressIfGzip() cuts a bound over 64 MiB into equal chunks", async () => {
+  const result = await decompressIfGzip(gzipBomb(20 * MiB, { content: "xml" }), 100 * MiB);
+  assert.ok(result.ok);
+  assert.deepEqual([result.bytes.byteLength, result.bytes.buffer.byteLength], [
+    20 * MiB,
+    50 * MiB + 1,
+  ]);
+});
+
 Deno.test("decompressIfGzip() rejects a gzip bomb", async () => {
   const bomb = gzipBomb(200 * MiB);
   assert.ok(bomb.byteLength < 250_000);

@@ -39,6 +39,35 @@ export interface KeepContext extends KeepExtensions {
 const GZIP_SHARE = 1 / 4;
 
 /**
+ * Documents (the views themselves) that belong to one parse alone, a job's
+ * inflated body, which {@linkcode packKept} may therefore overwrite and free
+ * once read: the spans are gathered at the document's start instead of into
+ * a buffer of their own, and the document is gone before the builder copies
+ * out its columns (a worker's two largest temporaries after the document).
+ */
+const spareDocuments = new WeakSet<Uint8Array>();
+
+/**
+ * How a spared document is freed ({@linkcode detachBuffer}'s options): its
+ * whole buffer, however much longer than the document (an inflater's output
+ * chunk may be the bound's size), unless the document is small enough to
+ * share a pooled slab.
+ */
+export const SPARE_DOCUMENT = { slackBytes: Infinity, minBytes: 1 << 16 } as const;
+
+/**
+ * Lets {@linkcode packKept} overwrite the bytes of `doc` and free its buffer
+ * once the parse has read them. Only for a document nobody reads after its
+ * parse, whose buffer nothing else uses: read its length first (a freed view
+ * has length 0).
+ *
+ * @param doc The document's view, as it will be parsed.
+ */
+export function spareDocument(doc: Uint8Array): void {
+  spareDocuments.add(doc);
+}
+
+/**
  * Whether a downloaded body can stand for the document it inflated to: one
  * gzip layer, one member, read whole — its trailer's length is the
  * document's (a second layer or member would give another length).
@@ -87,33 +116,41 @@ export function packKept(
   }
   const root = k.root.slice();
   const zlib = syncZlib();
+  const doc = k.doc;
+  const inPlace = spareDocuments.has(doc);
   if (k.gzip !== null && k.gzip.length <= bytes * GZIP_SHARE) {
+    const size = doc.length;
+    if (inPlace) freeDocument(doc);
     return {
       kind: "kept",
       codec: "gzip",
       data: ownBytes(k.gzip),
-      size: k.doc.length,
+      size,
       pageStarts,
       spanAt,
       root,
       base: k.base,
     };
   }
-  const spans = new Uint8Array(bytes);
-  const doc = k.doc;
+  const spans = inPlace ? doc.subarray(0, bytes) : new Uint8Array(bytes);
+  // Spans ascend through the document and each lands at or before where it
+  // was, so gathering them in place overwrites only bytes already moved.
   for (let p = 0, at = 0; p < count; p++) {
     const n = pageStarts[p + 1]! - pageStarts[p]!;
     if (n === 0) continue;
     const a = spanAt[p]!;
-    spans.set(doc.subarray(a, a + n), at);
+    if (inPlace) doc.copyWithin(at, a, a + n);
+    else spans.set(doc.subarray(a, a + n), at);
     spanAt[p] = at;
     at += n;
   }
   if (zlib === null) {
+    const data = inPlace ? spans.slice() : spans;
+    if (inPlace) freeDocument(doc);
     return {
       kind: "kept",
       codec: "none",
-      data: spans,
+      data,
       size: bytes,
       pageStarts,
       spanAt,
@@ -124,7 +161,8 @@ export function packKept(
   const data = ownBytes(zlib.deflateRawSync(spans, { level: 1 }));
   // Freed now (its buffer detached) rather than left for the collector: a
   // worker parses document after document.
-  detachBuffer(spans);
+  if (inPlace) freeDocument(doc);
+  else detachBuffer(spans);
   return {
     kind: "kept",
     codec: "deflate-raw",
@@ -135,4 +173,8 @@ export function packKept(
     root,
     base: k.base,
   };
+}
+
+function freeDocument(doc: Uint8Array): void {
+  detachBuffer(doc, SPARE_DOCUMENT);
 }

@@ -979,6 +979,9 @@ export class PackedPagesBuilder {
       count++;
     }
     found += this.#filtered;
+    // Packed first: a kept document may be freed by then (see
+    // `spareDocument`), before the columns below are copied out.
+    const extras = writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!);
     const pages: PackedPages = {
       count,
       urlBytes: bytes.slice(0, at),
@@ -986,7 +989,7 @@ export class PackedPagesBuilder {
       lastModified: this.#lastModified.slice(0, count),
       priority: this.#priority.slice(0, count),
       changeFrequency: this.#changeFrequency.slice(0, count),
-      extras: writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!),
+      extras,
     };
     const warning = this.#notUrls.warning();
     detachBuffer(dup);

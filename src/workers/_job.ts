@@ -13,7 +13,7 @@ import { detachBuffer, detachPackedPages } from "../_detach.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemapBody } from "../parse/parse_sitemap.ts";
-import { keepableGzip } from "../parse/_kept_pack.ts";
+import { keepableGzip, SPARE_DOCUMENT, spareDocument } from "../parse/_kept_pack.ts";
 
 /** One sitemap body to decompress and parse. */
 export interface ParseJob {
@@ -162,6 +162,11 @@ export async function runParseJob(
         parseMs: elapsed(),
       };
     }
+    // Read now: a freed (detached) view has length 0.
+    const size = bytes.byteLength;
+    // Inflated here, so read by nothing after the parse: the parse may
+    // gather its kept spans in it and free it (see spareDocument()).
+    if (inflated.gzipped) spareDocument(bytes);
     const parsed = parseSitemapBody(bytes, {
       url: job.url,
       since: job.cache === undefined ? job.since : NaN,
@@ -170,13 +175,12 @@ export async function runParseJob(
       checkpoint,
       ...(job.extensions === undefined ? {} : { extensions: job.extensions }),
     }, keptBody(inflated, job.bytes));
-    // Freed now (its buffer detached): a worker inflating sitemap after
-    // sitemap otherwise held dead documents until it collected
-    // (bench/README.md#memory-freed-early). A small output may share a
-    // pooled slab; zlib's sized chunk is one byte longer.
-    // Read before detachBuffer(): a detached view has length 0.
-    const size = bytes.byteLength;
-    if (inflated.gzipped) detachBuffer(bytes, { slackBytes: 1, minBytes: 1 << 16 });
+    // Freed now (its buffer detached), when the parse did not: a worker
+    // inflating sitemap after sitemap otherwise held dead documents until it
+    // collected (bench/README.md#memory-freed-early). The inflater's output
+    // chunk is the document's alone, and may be the bound's size
+    // (decompress.ts); a small output may share a pooled slab.
+    if (inflated.gzipped) detachBuffer(bytes, SPARE_DOCUMENT);
     let result = withWarning(parsed, inflated.warning ?? null);
     if (job.cache === undefined || result.kind === "invalid") {
       return { result, decompressedBytes: size, parseMs: elapsed() };

@@ -18,6 +18,7 @@ import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
 import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
+import { spareDocument } from "../../src/parse/_kept_pack.ts";
 import { type CacheEntryFields, runParseJob } from "../../src/workers/_job.ts";
 import { compareSitemapTrees } from "../../src/changes.ts";
 import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
@@ -152,6 +153,28 @@ Deno.test("runParseJob() keeps a gzipped body as the kept bytes and reads the sa
   strictEqual(kept(outcome.result.pages).codec, "gzip");
   strictEqual(kept(outcome.result.pages).size, xml.length);
   deepStrictEqual(pageJson(outcome.result.pages), pageJson(pagesOf(xml, "eager")));
+});
+
+Deno.test("a spared document gathers its kept spans in place, is freed by the parse, and reads the same pages", () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 2000, 3));
+  for (const gzip of [null, gzipSync(xml)]) {
+    const doc = xml.slice();
+    spareDocument(doc);
+    const pages = pagesOf(doc, "lazy", gzip);
+    deepStrictEqual([kept(pages).codec, kept(pages).size === xml.length, doc.byteLength], [
+      gzip === null ? "deflate-raw" : "gzip",
+      gzip !== null,
+      0,
+    ]);
+    deepStrictEqual(pageJson(pages), pageJson(pagesOf(xml, "eager")));
+  }
+});
+
+Deno.test("a document not spared is left as it was by the parse that keeps its spans", () => {
+  const xml = encoder.encode(shapeUrlset("realistic", 2000, 3));
+  const doc = xml.slice();
+  strictEqual(kept(pagesOf(doc, "lazy")).codec, "deflate-raw");
+  deepStrictEqual(doc, xml);
 });
 
 Deno.test("a cache entry and a snapshot store kept extensions as bytes and read them back", () => {
