@@ -32,21 +32,31 @@ import { extrasOf } from "./_urlset_tokens.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
-import { type DecodedPages, decodeKeptDocument, type KeptFactory } from "./_kept_decode.ts";
+import {
+  type DecodedPages,
+  decodeKeptDocument,
+  type KeptFactory,
+  SpanDecoder,
+  type SpanTags,
+  spanTags,
+} from "./_kept_decode.ts";
+import { type NormalBase, normalBase } from "./_normalize_url.ts";
 import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
  * their pages decoded into objects, how many into kept columns (read
- * again), and how many runs the byte walker declined (read the general
- * way): for tests and benchmarks.
+ * again), how many pages the span decoder handed to the byte walker, and
+ * how many runs the byte walker declined (read the general way): for tests
+ * and benchmarks.
  */
 export const keptExtrasStats: {
   decodes: number;
   runs: number;
   columns: number;
+  walked: number;
   declined: number;
-} = { decodes: 0, runs: 0, columns: 0, declined: 0 };
+} = { decodes: 0, runs: 0, columns: 0, walked: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -170,13 +180,20 @@ function inflate(x: KeptExtras): Uint8Array {
   if (zlib === null) {
     throw new Error(`Reading kept extensions needs node:zlib, which this runtime does not provide`);
   }
-  const bytes = x.codec === "gzip" ? zlib.gunzipSync(x.data) : zlib.inflateRawSync(x.data);
+  // One output chunk a byte larger than the bytes: inflated in one call, with no
+  // chunks to concatenate and no copy.
+  const options = { chunkSize: Math.max(64, x.size + 1) };
+  const bytes = x.codec === "gzip"
+    ? zlib.gunzipSync(x.data, options)
+    : zlib.inflateRawSync(x.data, options);
   if (bytes.length !== x.size) {
     throw new Error(
       `Kept extensions are damaged: they inflate to ${bytes.length} bytes, not ${x.size}`,
     );
   }
-  return ownBytes(bytes);
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === options.chunkSize
+    ? new Uint8Array(bytes.buffer, 0, x.size)
+    : ownBytes(bytes);
 }
 
 const encoder = new TextEncoder();
@@ -253,10 +270,17 @@ export class KeptRuns<E> {
   readonly #columns: (ExtrasReader | null)[];
   #lastRun = 0;
   #lastColumns = 0;
+  /** What reading the spans needs: the root's block tags, the base URL in both forms. */
+  readonly #tags: SpanTags | null;
+  readonly #base: URL | null;
+  readonly #normalBase: NormalBase | null;
 
   constructor(x: KeptExtras, f: KeptFactory<E>) {
     this.#x = x;
     this.#f = f;
+    this.#tags = spanTags(x.root);
+    this.#base = parseBase(x.base);
+    this.#normalBase = normalBase(this.#base);
     this.#firsts = runsOf(x, PAGE_RUN_BYTES);
     this.#decoded = new Uint8Array(this.#firsts.length - 1);
     this.#columnFirsts = runsOf(x, CHUNK_BYTES);
@@ -289,18 +313,72 @@ export class KeptRuns<E> {
       if (columns == null) {
         const end = this.#columnFirsts[c + 1]!;
         columns = this.#columns[c] = new ExtrasReader(
-          decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
+          decodeRun(x, inflated.of(x), first, end, this.#base),
         );
         keptExtrasStats.columns++;
       }
       const data = columns.page(i - first);
       return data === null ? null : f.fromData(data);
     }
-    this.#pages = decodeKeptRun(x, f, inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
+    this.#pages = this.#decodeRun(inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
     this.#held = k;
     this.#decoded[k] = 1;
     keptExtrasStats.runs++;
     return this.#pages[i - this.#firsts[k]!] ?? null;
+  }
+
+  /**
+   * The extensions of pages `[first, end)`, indexed from `first`: each
+   * page's span read by the span decoder, and each stretch of pages it
+   * declines by the byte walker (or the general reader), as before.
+   */
+  #decodeRun(bytes: Uint8Array, first: number, end: number): DecodedPages<E> {
+    const x = this.#x;
+    const f = this.#f;
+    const starts = x.pageStarts;
+    const at = x.spanAt;
+    const pages: DecodedPages<E> = new Array(end - first).fill(null);
+    // The run's spans, read as one text when they lie close together (they
+    // follow each other in deflated spans, with the core fields between
+    // them in a gzip body).
+    let lo = bytes.length;
+    let hi = 0;
+    let total = 0;
+    for (let p = first; p < end; p++) {
+      const length = starts[p + 1]! - starts[p]!;
+      if (length === 0) continue;
+      lo = Math.min(lo, at[p]!);
+      hi = Math.max(hi, at[p]! + length);
+      total += length;
+    }
+    const tags = this.#tags;
+    if (tags === null || hi - lo > 4 * total + 4096) {
+      walkPages(x, f, bytes, first, end, this.#base, pages, first);
+      return pages;
+    }
+    // A copy, aligned for the text's four-bytes-at-a-time scan.
+    const spans = new SpanDecoder(f, tags, bytes.slice(lo, hi), this.#base, this.#normalBase);
+    // A stretch of declined pages, with no page read between them.
+    let from = -1;
+    let to = -1;
+    for (let p = first; p < end; p++) {
+      const length = starts[p + 1]! - starts[p]!;
+      if (length === 0) continue;
+      const a = at[p]! - lo;
+      const read = spans.page(a, a + length);
+      if (read === undefined) {
+        if (from === -1) from = p;
+        to = p + 1;
+        continue;
+      }
+      pages[p - first] = read;
+      if (from !== -1) {
+        walkPages(x, f, bytes, from, to, this.#base, pages, first);
+        from = -1;
+      }
+    }
+    if (from !== -1) walkPages(x, f, bytes, from, to, this.#base, pages, first);
+    return pages;
   }
 }
 
@@ -327,18 +405,24 @@ export function keptReader<E>(x: KeptExtras, f: KeptFactory<E>): KeptRuns<E> {
   return r;
 }
 
-/** The extensions of pages `[first, end)`, indexed from `first`. */
-function decodeKeptRun<E>(
+/**
+ * Reads pages `[first, end)` of the run read through `spans` the byte
+ * walker's way: those the span decoder declined. Fills `pages` (indexed
+ * from `runFirst`).
+ */
+function walkPages<E>(
   x: KeptExtras,
   f: KeptFactory<E>,
   bytes: Uint8Array,
   first: number,
   end: number,
-): DecodedPages<E> {
+  base: URL | null,
+  pages: DecodedPages<E>,
+  runFirst: number,
+): void {
   const starts = x.pageStarts;
-  const pages: DecodedPages<E> = new Array(end - first).fill(null);
-  const base = parseBase(x.base);
   const { doc, withSpans } = syntheticRun(x, bytes, first, end);
+  keptExtrasStats.walked += withSpans;
   const read = decodeKeptDocument(doc, base, f);
   detachBuffer(doc);
   if (read === null) {
@@ -347,15 +431,14 @@ function decodeKeptRun<E>(
     const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
     for (let p = first; p < end; p++) {
       const data = reader.page(p - first);
-      if (data !== null) pages[p - first] = f.fromData(data);
+      if (data !== null) pages[p - runFirst] = f.fromData(data);
     }
-    return pages;
+    return;
   }
   if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
   for (let p = first, rank = 0; p < end; p++) {
-    if (starts[p + 1]! > starts[p]!) pages[p - first] = read[rank++]!;
+    if (starts[p + 1]! > starts[p]!) pages[p - runFirst] = read[rank++]!;
   }
-  return pages;
 }
 
 function damaged(withSpans: number, readAs: string): Error {
