@@ -38,6 +38,7 @@ import {
   newVideo,
   setNewsField,
   setVideoField,
+  VIDEO_FIELDS,
   type VideoBeingRead,
 } from "./_urlset_fields.ts";
 import { LINK, UrlNesting } from "./_urlset_nesting.ts";
@@ -381,6 +382,7 @@ const encoder = new TextEncoder();
 const IMAGE_NAMES = fieldNames(IMAGE_FIELDS);
 const NEWS_NAMES = fieldNames(NEWS_FIELDS);
 const PUBLICATION_NAMES = fieldNames(NEWS_PUBLICATION_FIELDS);
+const VIDEO_NAMES = fieldNames(VIDEO_FIELDS);
 /** The core elements a span may hold between its blocks: ignored when read, as the walker's reader ignores them. */
 const CORE_NAMES = fieldNames(
   new Map([["loc", 1], ["lastmod", 1], ["changefreq", 1], ["priority", 1]]),
@@ -410,6 +412,7 @@ export interface SpanTags {
   readonly news: Uint8Array | null;
   /** `publication` under the news prefix. */
   readonly publication: Uint8Array | null;
+  readonly video: Uint8Array | null;
 }
 
 /**
@@ -445,21 +448,22 @@ export function spanTags(root: Uint8Array): SpanTags | null {
     link: tag(Ns.Xhtml, "link"),
     news: tag(Ns.News, "news"),
     publication: tag(Ns.News, "publication"),
+    video: tag(Ns.Video, "video"),
   };
 }
 
 /**
  * Decodes a page's kept span straight from its bytes when its blocks take
- * the common forms: `image:image`, `news:news` and `xhtml:link` (under the
- * root's prefixes) with whitespace between them and the core elements
- * (`<lastmod>` and the like) the walker's reader ignores; each child a
- * name with no attributes and text or one CDATA section, each link's
- * attributes `rel="alternate"`, `hreflang` and `href` in any order, double
- * quoted. Each value comes from the same value readers the walker's reader
- * uses ({@linkcode KeptValues}), so the objects are the same. Anything else
- * (video, comments, attributes on children, single quotes, nested or
- * unknown elements, other prefixes) is declined: its page is read the
- * walker's way.
+ * the common forms: `image:image`, `news:news`, `video:video` and
+ * `xhtml:link` (under the root's prefixes) with whitespace between them
+ * and the core elements (`<lastmod>` and the like) the walker's reader
+ * ignores; each child a name under its block's prefix with no attributes,
+ * holding text or one CDATA section; each link's attributes
+ * `rel="alternate"`, `hreflang` and `href` in any order, double quoted.
+ * Each value comes from the same value readers the walker's reader uses
+ * ({@linkcode KeptValues}), so the objects are the same. Anything else
+ * (comments, attributes on children, single quotes, nested or unknown
+ * elements, other prefixes) is declined: its page is read the walker's way.
  */
 export class SpanDecoder<E> {
   readonly #f: KeptFactory<E>;
@@ -507,6 +511,7 @@ export class SpanDecoder<E> {
     let news: Mutable<NewsStoryData> | null = null;
     let images: unknown[] | null = null;
     let alternates: unknown[] | null = null;
+    let videos: unknown[] | null = null;
     let i = a;
     for (;;) {
       i = spaceFrom(b, i, e);
@@ -519,7 +524,11 @@ export class SpanDecoder<E> {
       } else if (c === tags.image?.[0] && startsWith(b, i + 1, e, tags.image!)) {
         i = this.#image(b, i, e, tags.image!, images ??= []);
       } else if (c === tags.news?.[0] && startsWith(b, i + 1, e, tags.news!)) {
-        i = this.#news(b, i, e, tags.news!, news ??= newNews());
+        i = this.#fields(b, i, e, tags.news!, news ??= newNews(), null);
+      } else if (c === tags.video?.[0] && startsWith(b, i + 1, e, tags.video!)) {
+        const video = newVideo();
+        i = this.#fields(b, i, e, tags.video!, null, video);
+        (videos ??= []).push(f.video(video));
       } else {
         i = this.#core(b, i, e);
       }
@@ -527,8 +536,8 @@ export class SpanDecoder<E> {
     }
     if (images !== null && images.length === 0) images = null;
     if (alternates !== null && alternates.length === 0) alternates = null;
-    if (news === null && images === null && alternates === null) return null;
-    return f.page(news === null ? null : f.news(news), images, null, alternates);
+    if (news === null && images === null && videos === null && alternates === null) return null;
+    return f.page(news === null ? null : f.news(news), images, videos, alternates);
   }
 
   /** A core element at `i` holding text only, ignored: its end, or -1. */
@@ -623,6 +632,7 @@ export class SpanDecoder<E> {
     let license: string | null = null;
     for (;;) {
       i = spaceFrom(b, i, e);
+      if (i >= e) return -1;
       if (b[i] === LT && b[i + 1] === SLASH) {
         // The block's end tag.
         const close = i + 2 + tag.length;
@@ -651,24 +661,31 @@ export class SpanDecoder<E> {
     return i;
   }
 
-  /** A `<news:news>` block at `i`, read into `news`: its end, or -1. */
-  #news(
+  /**
+   * A `<news:news>` block at `i` read into `news`, or a `<video:video>`
+   * block read into `video` (`news` null): its end, or -1.
+   */
+  #fields(
     b: Uint8Array,
     i: number,
     e: number,
     tag: Uint8Array,
-    news: Mutable<NewsStoryData>,
+    news: Mutable<NewsStoryData> | null,
+    video: VideoBeingRead | null,
   ): number {
     i += 1 + tag.length;
     if (b[i] !== GT) return -1;
     i++;
-    const publication = this.#tags.publication!;
+    const values = this.#values;
+    // A news block's publication, under its prefix.
+    const publication = news === null ? null : this.#tags.publication!;
     let inPublication = false;
     for (;;) {
       i = spaceFrom(b, i, e);
+      if (i >= e) return -1;
       if (b[i] === LT && b[i + 1] === SLASH) {
         // The publication's end tag, or the block's.
-        const name = inPublication ? publication : tag;
+        const name = inPublication ? publication! : tag;
         const close = i + 2 + name.length;
         if (close >= e || b[close] !== GT || !startsWith(b, i + 2, e, name)) return -1;
         i = close + 1;
@@ -677,18 +694,21 @@ export class SpanDecoder<E> {
         continue;
       }
       if (
-        !inPublication && b[i] === LT && startsWith(b, i + 1, e, publication) &&
-        b[i + 1 + publication.length] === GT
+        publication !== null && !inPublication && b[i] === LT &&
+        startsWith(b, i + 1, e, publication) && b[i + 1 + publication.length] === GT
       ) {
         inPublication = true;
         i += 2 + publication.length;
         continue;
       }
-      i = this.#child(b, i, e, tag, inPublication ? PUBLICATION_NAMES : NEWS_NAMES);
+      const names = news === null ? VIDEO_NAMES : inPublication ? PUBLICATION_NAMES : NEWS_NAMES;
+      i = this.#child(b, i, e, tag, names);
       if (i === -1) return -1;
-      const window = this.#values.window;
-      const text = this.#cdata ? cdataText(b, this.#a, this.#e) : window.run(this.#a, this.#e);
-      setNewsField(news, this.#field, text);
+      const text = this.#cdata
+        ? cdataText(b, this.#a, this.#e)
+        : values.window.run(this.#a, this.#e);
+      if (news !== null) setNewsField(news, this.#field, text);
+      else values.video(video!, this.#field, text);
     }
     return i;
   }

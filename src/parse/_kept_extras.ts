@@ -329,8 +329,8 @@ export class KeptRuns<E> {
 
   /**
    * The extensions of pages `[first, end)`, indexed from `first`: each
-   * page's span read by the span decoder, and each stretch of pages it
-   * declines by the byte walker (or the general reader), as before.
+   * page's span read by the span decoder, and the pages it declines
+   * together by the byte walker (or the general reader), as before.
    */
   #decodeRun(bytes: Uint8Array, first: number, end: number): DecodedPages<E> {
     const x = this.#x;
@@ -353,31 +353,22 @@ export class KeptRuns<E> {
     }
     const tags = this.#tags;
     if (tags === null || hi - lo > 4 * total + 4096) {
-      walkPages(x, f, bytes, first, end, this.#base, pages, first);
+      walkPages(x, f, bytes, withSpans(x, first, end), this.#base, pages, first);
       return pages;
     }
     // A copy, aligned for the text's four-bytes-at-a-time scan.
     const spans = new SpanDecoder(f, tags, bytes.slice(lo, hi), this.#base, this.#normalBase);
-    // A stretch of declined pages, with no page read between them.
-    let from = -1;
-    let to = -1;
+    // The pages it declines, read by the walker together.
+    let declined: number[] | null = null;
     for (let p = first; p < end; p++) {
       const length = starts[p + 1]! - starts[p]!;
       if (length === 0) continue;
       const a = at[p]! - lo;
       const read = spans.page(a, a + length);
-      if (read === undefined) {
-        if (from === -1) from = p;
-        to = p + 1;
-        continue;
-      }
-      pages[p - first] = read;
-      if (from !== -1) {
-        walkPages(x, f, bytes, from, to, this.#base, pages, first);
-        from = -1;
-      }
+      if (read === undefined) (declined ??= []).push(p);
+      else pages[p - first] = read;
     }
-    if (from !== -1) walkPages(x, f, bytes, from, to, this.#base, pages, first);
+    if (declined !== null) walkPages(x, f, bytes, declined, this.#base, pages, first);
     return pages;
   }
 }
@@ -406,39 +397,44 @@ export function keptReader<E>(x: KeptExtras, f: KeptFactory<E>): KeptRuns<E> {
 }
 
 /**
- * Reads pages `[first, end)` of the run read through `spans` the byte
- * walker's way: those the span decoder declined. Fills `pages` (indexed
- * from `runFirst`).
+ * Reads the pages `list` (with spans, in order) the byte walker's way:
+ * those the span decoder declined. Fills `out` (indexed from `runFirst`).
  */
 function walkPages<E>(
   x: KeptExtras,
   f: KeptFactory<E>,
   bytes: Uint8Array,
-  first: number,
-  end: number,
+  list: readonly number[],
   base: URL | null,
-  pages: DecodedPages<E>,
+  out: DecodedPages<E>,
   runFirst: number,
 ): void {
-  const starts = x.pageStarts;
-  const { doc, withSpans } = syntheticRun(x, bytes, first, end);
-  keptExtrasStats.walked += withSpans;
+  if (list.length === 0) return;
+  const doc = syntheticRun(x, bytes, list);
+  keptExtrasStats.walked += list.length;
   const read = decodeKeptDocument(doc, base, f);
   detachBuffer(doc);
   if (read === null) {
     // Declined by the byte walker: read the general way, as before.
     keptExtrasStats.declined++;
-    const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
-    for (let p = first; p < end; p++) {
+    const first = list[0]!;
+    const reader = new ExtrasReader(decodeRun(x, bytes, first, list.at(-1)! + 1, base));
+    for (const p of list) {
       const data = reader.page(p - first);
-      if (data !== null) pages[p - runFirst] = f.fromData(data);
+      if (data !== null) out[p - runFirst] = f.fromData(data);
     }
     return;
   }
-  if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
-  for (let p = first, rank = 0; p < end; p++) {
-    if (starts[p + 1]! > starts[p]!) pages[p - runFirst] = read[rank++]!;
-  }
+  if (read.length !== list.length) throw damaged(list.length, `${read.length} pages`);
+  for (let rank = 0; rank < list.length; rank++) out[list[rank]! - runFirst] = read[rank]!;
+}
+
+/** The pages of `[first, end)` that have spans. */
+function withSpans(x: KeptExtras, first: number, end: number): number[] {
+  const starts = x.pageStarts;
+  const list: number[] = [];
+  for (let p = first; p < end; p++) if (starts[p + 1]! > starts[p]!) list.push(p);
+  return list;
 }
 
 function damaged(withSpans: number, readAs: string): Error {
@@ -446,34 +442,26 @@ function damaged(withSpans: number, readAs: string): Error {
 }
 
 /**
- * The pages `[first, end)` that have spans, as a urlset of their own: the
+ * The pages `list` (with spans, in order) as a urlset of their own: the
  * root's start tag, a `<url>` per page (a `<loc>` of its own, then its
  * span), the root's end tag.
  */
-function syntheticRun(
-  x: KeptExtras,
-  bytes: Uint8Array,
-  first: number,
-  end: number,
-): { doc: Uint8Array; withSpans: number } {
+function syntheticRun(x: KeptExtras, bytes: Uint8Array, list: readonly number[]): Uint8Array {
   const starts = x.pageStarts;
   const name = rootName(x.root);
-  let withSpans = 0;
-  for (let p = first; p < end; p++) if (starts[p + 1]! > starts[p]!) withSpans++;
+  let spans = 0;
+  for (const p of list) spans += starts[p + 1]! - starts[p]!;
   const perPage = URL_OPEN.length + 10 + LOC_CLOSE.length + URL_CLOSE.length;
-  const doc = new Uint8Array(
-    x.root.length + starts[end]! - starts[first]! + withSpans * perPage + name.length + 3,
-  );
+  const doc = new Uint8Array(x.root.length + spans + list.length * perPage + name.length + 3);
   doc.set(x.root, 0);
   let o = x.root.length;
-  let n = 0;
-  for (let p = first; p < end; p++) {
+  for (let n = 0; n < list.length; n++) {
+    const p = list[n]!;
     const length = starts[p + 1]! - starts[p]!;
-    if (length === 0) continue;
     doc.set(URL_OPEN, o);
     o += URL_OPEN.length;
-    // The page's rank among those with spans, so that every <loc> differs.
-    for (let v = n++, digits = String(v), k = 0; k < digits.length; k++) {
+    // The page's rank in the list, so that every <loc> differs.
+    for (let digits = String(n), k = 0; k < digits.length; k++) {
       doc[o++] = digits.charCodeAt(k);
     }
     doc.set(LOC_CLOSE, o);
@@ -489,7 +477,7 @@ function syntheticRun(
   doc.set(name, o);
   o += name.length;
   doc[o++] = 0x3e;
-  return { doc: doc.subarray(0, o), withSpans };
+  return doc.subarray(0, o);
 }
 
 /** The extensions of pages `[first, end)`, read as a urlset of their own; page indices from `first`. */
@@ -502,13 +490,14 @@ function decodeRun(
 ): EncodedExtras {
   const starts = x.pageStarts;
   const count = end - first;
-  const { doc: synthetic, withSpans } = syntheticRun(x, bytes, first, end);
+  const list = withSpans(x, first, end);
+  const synthetic = syntheticRun(x, bytes, list);
   const result = readUrlsetBytes(synthetic, base, NaN, NO_CHECKPOINT) ??
     parseSitemapGeneral(synthetic, { url: x.base });
   detachBuffer(synthetic);
-  if (result.kind !== "pages" || result.pages.count !== withSpans) {
+  if (result.kind !== "pages" || result.pages.count !== list.length) {
     throw damaged(
-      withSpans,
+      list.length,
       result.kind === "pages"
         ? `${result.pages.count} pages`
         : result.kind === "invalid"

@@ -190,6 +190,30 @@ const ACCEPTED: readonly [string, string, Partial<Read>][] = [
     },
   ],
   [
+    "videos with every field",
+    `<video:video>
+        <video:thumbnail_loc>/t.jpg</video:thumbnail_loc>
+        <video:title><![CDATA[ A &amp; B ]]></video:title>
+        <video:description>How &amp; why</video:description>
+        <video:content_loc>https://cdn.example.com/v.mp4</video:content_loc>
+        <video:player_loc>https://www.example.com/player?v=1&amp;a=2</video:player_loc>
+        <video:duration>600</video:duration>
+        <video:expiration_date>2030-01-01</video:expiration_date>
+        <video:rating>4.2</video:rating>
+        <video:view_count>12345</video:view_count>
+        <video:publication_date>2024-05-01T08:00:00+00:00</video:publication_date>
+        <video:family_friendly>yes</video:family_friendly>
+        <video:requires_subscription>No</video:requires_subscription>
+        <video:live>maybe</video:live>
+        <video:uploader>Someone</video:uploader>
+        <video:tag>how-to</video:tag>
+        <video:tag> </video:tag>
+        <video:tag>care</video:tag>
+      </video:video>
+      <video:video><video:title>Second</video:title></video:video>`,
+    {},
+  ],
+  [
     "two news blocks and core fields between the blocks",
     `<news:news><news:title>First</news:title></news:news>
      <changefreq>daily</changefreq>
@@ -260,9 +284,10 @@ const HANDED: readonly [string, string][] = [
     `<news:news><news:title>T</news:title><news:extra>x</news:extra></news:news>`,
   ],
   [
-    "a video",
-    `<video:video><video:title>V</video:title><video:thumbnail_loc>/t.jpg</video:thumbnail_loc></video:video>`,
+    "a video child with an attribute",
+    `<video:video><video:player_loc allow_embed="yes">/p</video:player_loc></video:video>`,
   ],
+  ["an unknown video child", `<video:video><video:price>1</video:price></video:video>`],
 ];
 
 Deno.test("the span decoder hands every other form to the byte walker, read as eager decoding reads it", () => {
