@@ -458,7 +458,7 @@ export function spanTags(root: Uint8Array): SpanTags | null {
  * `xhtml:link` (under the root's prefixes) with whitespace between them
  * and the core elements (`<lastmod>` and the like) the walker's reader
  * ignores; each child a name under its block's prefix with no attributes,
- * holding text or one CDATA section; each link's attributes
+ * empty or holding text or one CDATA section; each link's attributes
  * `rel="alternate"`, `hreflang` and `href` in any order, double quoted.
  * Each value comes from the same value readers the walker's reader uses
  * ({@linkcode KeptValues}), so the objects are the same. Anything else
@@ -474,6 +474,8 @@ export class SpanDecoder<E> {
   #a = 0;
   #e = 0;
   #cdata = false;
+  /** Whether the field {@linkcode SpanDecoder.#child} read last was an empty element. */
+  #empty = false;
   /** The field {@linkcode SpanDecoder.#child} read last. */
   #field = 0;
 
@@ -565,13 +567,18 @@ export class SpanDecoder<E> {
     const localAt = nameAt + p + 1;
     if (b[localAt - 1] !== COLON) return -1;
     let n = localAt;
-    while (n < e && b[n] !== GT) {
-      if (b[n]! <= 0x20 || b[n] === SLASH) return -1;
-      n++;
-    }
+    while (n < e && b[n] !== GT && b[n] !== SLASH && b[n]! > 0x20) n++;
     const field = fieldOf(names, b, localAt, n);
     if (field === 0) return -1;
     this.#field = field;
+    const m = spaceFrom(b, n, e);
+    if (b[m] === SLASH && m + 1 < e && b[m + 1] === GT) {
+      // Empty (`<image:caption/>`): read as the walker reads it, as "".
+      this.#empty = true;
+      return m + 2;
+    }
+    this.#empty = false;
+    if (b[n] !== GT) return -1;
     return this.#content(b, n + 1, e, nameAt, n, true);
   }
 
@@ -646,11 +653,20 @@ export class SpanDecoder<E> {
       const end = this.#e;
       const field = this.#field;
       if (field === F_IMAGE_LOC || field === F_IMAGE_LICENSE) {
-        const url = this.#cdata ? values.cdataUrl(b, a, end) : values.url(b, a, end, false);
+        const url = this.#empty
+          ? values.textUrl("")
+          : this.#cdata
+          ? values.cdataUrl(b, a, end)
+          : values.url(b, a, end, false);
         if (field === F_IMAGE_LOC) loc = url;
         else license = url;
       } else {
-        const text = this.#cdata ? textOrNull(cdataText(b, a, end)) : values.text(b, a, end);
+        // As textOrNull("") reads an empty element.
+        const text = this.#empty
+          ? null
+          : this.#cdata
+          ? textOrNull(cdataText(b, a, end))
+          : values.text(b, a, end);
         if (field === F_IMAGE_CAPTION) caption = text;
         else if (field === F_IMAGE_GEO) geo = text;
         else title = text;
@@ -704,7 +720,9 @@ export class SpanDecoder<E> {
       const names = news === null ? VIDEO_NAMES : inPublication ? PUBLICATION_NAMES : NEWS_NAMES;
       i = this.#child(b, i, e, tag, names);
       if (i === -1) return -1;
-      const text = this.#cdata
+      const text = this.#empty
+        ? ""
+        : this.#cdata
         ? cdataText(b, this.#a, this.#e)
         : values.window.run(this.#a, this.#e);
       if (news !== null) setNewsField(news, this.#field, text);

@@ -128,6 +128,15 @@ const ACCEPTED: readonly [string, string, Partial<Read>][] = [
     },
   ],
   [
+    "empty elements",
+    `<image:image><image:loc>${IMG}</image:loc><image:caption/><image:title /></image:image>
+     <image:image><image:loc/><image:caption>no loc</image:caption></image:image>
+     <image:image><image:loc>${IMG}</image:loc><image:license/></image:image>
+     <news:news><news:title/><news:keywords/></news:news>
+     <video:video><video:title/><video:tag/><video:thumbnail_loc/></video:video>`,
+    {},
+  ],
+  [
     "non-ASCII text",
     `<image:image><image:loc>${IMG}</image:loc><image:caption>東京 😀 crème</image:caption></image:image>`,
     {
@@ -263,8 +272,8 @@ const HANDED: readonly [string, string][] = [
   ],
   ["a child with an attribute", `<image:image><image:loc a="1">${IMG}</image:loc></image:image>`],
   [
-    "a self-closing child",
-    `<image:image><image:loc>${IMG}</image:loc><image:caption/></image:image>`,
+    "an empty child with an attribute",
+    `<image:image><image:loc>${IMG}</image:loc><image:caption a="1"/></image:image>`,
   ],
   ["a child under another prefix", `<image:image><news:loc>${IMG}</news:loc></image:image>`],
   [
