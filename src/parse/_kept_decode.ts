@@ -371,6 +371,18 @@ function startsWith(b: Uint8Array, i: number, e: number, s: Uint8Array): boolean
   return true;
 }
 
+/**
+ * Whether `b[a, e)` holds only printable ASCII other than `&`: text that
+ * attribute normalisation and trimming leave as it stands.
+ */
+function plainToken(b: Uint8Array, a: number, e: number): boolean {
+  for (let i = a; i < e; i++) {
+    const c = b[i]!;
+    if (c <= 0x20 || c >= 0x7f || c === 0x26) return false;
+  }
+  return true;
+}
+
 /** Local names and their field codes, as bytes. */
 type FieldNames = readonly (readonly [Uint8Array, number])[];
 
@@ -785,7 +797,9 @@ export class SpanDecoder<E> {
     if (relA === -1 || langA === -1 || hrefA === -1) return -1;
     if (relE - relA !== ALTERNATE.length || !startsWith(b, relA, e, ALTERNATE)) return -1;
     const values = this.#values;
-    const hreflang = values.window.attribute(langA, langE).trim();
+    const hreflang = plainToken(b, langA, langE)
+      ? values.window.decode(langA, langE)
+      : values.window.attribute(langA, langE).trim();
     if (hreflang === "") return i;
     const url = values.url(b, hrefA, hrefE, true);
     if (url !== null) out.push(this.#f.alternate(hreflang, url));
