@@ -168,7 +168,8 @@ export class KeptBytes {
       // buffers left for the collector pile up (callers use the bytes only
       // inside one call).
       const old = this.#entries.pop()!;
-      if (old.bytes !== old.x.data) detachBuffer(old.bytes);
+      // (Inflated into a buffer one byte longer: see inflate().)
+      if (old.bytes !== old.x.data) detachBuffer(old.bytes, { slackBytes: 1 });
     }
     return bytes;
   }
