@@ -69,10 +69,18 @@ function child(variant: string, dir: string): void {
   const rssTree = process.memoryUsage().rss;
   let peak = rssTree;
   let pages = 0;
-  /** Six traversals; `full` reads every page's extensions, else only url and lastModified. */
-  const iterate = (full: boolean): { first: number; warm: number } => {
+  /**
+   * Six traversals; `full` reads every page's extensions, else only url and
+   * lastModified. Wall and CPU time (the process's, so the collector's
+   * helper threads count; less moved by other processes on the cores).
+   */
+  const iterate = (
+    full: boolean,
+  ): { first: number; warm: number; cpuFirst: number; cpuWarm: number } => {
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let round = 0; round < 6; round++) {
+      const c = process.cpuUsage();
       const t = performance.now();
       let touched = 0;
       pages = 0;
@@ -86,9 +94,12 @@ function child(variant: string, dir: string): void {
         if ((pages & 0xffff) === 0) peak = Math.max(peak, process.memoryUsage().rss);
       }
       times.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
       if (touched === 0) throw new Error("nothing read");
     }
-    return { first: times[0]!, warm: times.slice(1).sort((a, b) => a - b)[2]! };
+    const median = (list: number[]): number => list.slice(1).sort((a, b) => a - b)[2]!;
+    return { first: times[0]!, warm: median(times), cpuFirst: cpu[0]!, cpuWarm: median(cpu) };
   };
   const light = iterate(false);
   const full = iterate(true);
@@ -102,6 +113,10 @@ function child(variant: string, dir: string): void {
     warm: light.warm,
     fullFirst: full.first,
     fullWarm: full.warm,
+    cpuFirst: light.cpuFirst,
+    cpuWarm: light.cpuWarm,
+    cpuFullFirst: full.cpuFirst,
+    cpuFullWarm: full.cpuWarm,
   }));
 }
 
@@ -145,7 +160,7 @@ if (at >= 0) {
   const dir = Deno.makeTempDirSync({ prefix: "extras_memory_" });
   console.log(`${SITEMAPS} sitemaps x ${PER} pages, each variant in a fresh process`);
   console.log(
-    "variant          pages     columns MiB  RSS tree MiB  RSS peak iterating MiB  first ms  warm ms  all-extensions first ms  warm ms",
+    "variant          pages     columns MiB  RSS tree MiB  RSS peak iterating MiB  first ms  warm ms  all-extensions first ms  warm ms  (CPU ms: first, warm, all first, all warm)",
   );
   const rows: Record<string, Record<string, number>> = {};
   for (const variant of VARIANTS) {
@@ -162,7 +177,11 @@ if (at >= 0) {
         r.first!.toFixed(0).padStart(9)
       } ${r.warm!.toFixed(0).padStart(8)} ${r.fullFirst!.toFixed(0).padStart(24)} ${
         r.fullWarm!.toFixed(0).padStart(8)
-      }`,
+      }  (${
+        [r.cpuFirst!, r.cpuWarm!, r.cpuFullFirst!, r.cpuFullWarm!].map((v) => v.toFixed(0)).join(
+          ", ",
+        )
+      })`,
     );
   }
   for (const variant of ["realistic", "realistic-issue24"].filter((v) => VARIANTS.includes(v))) {
@@ -175,7 +194,9 @@ if (at >= 0) {
         ratio("fullWarm")
       }; peak iterating ${
         ((rows[variant]!.peak! - rows[variant]!.rssTree!) / MiB).toFixed(0)
-      } MiB over the tree's RSS`,
+      } MiB over the tree's RSS; CPU: first ${ratio("cpuFirst")}, warm ${
+        ratio("cpuWarm")
+      }, every extension first ${ratio("cpuFullFirst")}, warm ${ratio("cpuFullWarm")}`,
     );
   }
   Deno.removeSync(dir, { recursive: true });
