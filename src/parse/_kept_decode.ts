@@ -363,6 +363,17 @@ function spaceFrom(b: Uint8Array, i: number, e: number): number {
   return i;
 }
 
+/**
+ * The index of the first byte `c` from `from`, or -1: a loop over the first
+ * bytes (short values: hreflangs, titles), then indexOf, whose call costs
+ * more than such a loop.
+ */
+function find(b: Uint8Array, c: number, from: number): number {
+  const short = Math.min(b.length, from + 32);
+  for (let i = from; i < short; i++) if (b[i] === c) return i;
+  return short < b.length ? b.indexOf(c, short) : -1;
+}
+
 /** Whether `b[i, e)` starts with `s`. */
 function startsWith(b: Uint8Array, i: number, e: number, s: Uint8Array): boolean {
   const n = s.length;
@@ -608,7 +619,7 @@ export class SpanDecoder<E> {
     nameEnd: number,
     cdata: boolean,
   ): number {
-    let lt = b.indexOf(LT, c);
+    let lt = find(b, LT, c);
     if (lt === -1 || lt >= e || lt - c > MAX_FIELD_LENGTH) return -1;
     this.#cdata = false;
     this.#a = c;
@@ -775,7 +786,7 @@ export class SpanDecoder<E> {
       if (b[i] !== EQUALS || b[i + 1] !== DQUOTE) return -1;
       const n = i - nameAt;
       const a = i + 2;
-      i = b.indexOf(DQUOTE, a);
+      i = find(b, DQUOTE, a);
       if (i === -1 || i >= e) return -1;
       if (n === 3 && startsWith(b, nameAt, e, REL)) {
         if (relA !== -1) return -1;
