@@ -1,12 +1,14 @@
 /**
  * Decodes kept extension blocks ({@linkcode KeptExtras}) straight into what
  * a reader hands out — the public objects, or plain data — with no records,
- * string table or packed columns in between: the byte walker
- * ({@linkcode readXmlBytes}) reads a run of pages' spans under the root's
- * start tag and the `<url>` automaton ({@linkcode UrlNesting}) that the
- * other urlset readers share, and each field's value comes from the same
- * value readers (`_urlset_fields.ts`) applied to the same text. A run the
- * walker declines is read by the caller the general way.
+ * string table or packed columns in between. The span decoder
+ * ({@linkcode SpanDecoder}) reads each page's span straight from its bytes
+ * when its blocks take the common forms; the pages it declines are read by
+ * the byte walker ({@linkcode readXmlBytes}) under the root's start tag and
+ * the `<url>` automaton ({@linkcode UrlNesting}) that the other urlset
+ * readers share. Either takes each field's value from the same value
+ * readers ({@linkcode KeptValues}, `_urlset_fields.ts`) applied to the same
+ * bytes. A run the walker declines is read by the caller the general way.
  *
  * @module
  */
@@ -439,9 +441,9 @@ export interface SpanTags {
 }
 
 /**
- * The prefixes a root's start tag binds to the image, xhtml and news
+ * The prefixes a root's start tag binds to the image, xhtml, news and video
  * namespaces, as the tags the span decoder reads (`image:image`,
- * `xhtml:link`, `news:news` under those prefixes).
+ * `xhtml:link`, `news:news`, `video:video` under those prefixes).
  *
  * @param root The root's start tag, as written.
  * @returns The tags; null when the start tag binds a prefix twice or reads oddly.
