@@ -1,14 +1,18 @@
 /**
  * The rows of bench/README.md#workers-and-node in one run: the seed site's
- * plain 1M tree, its `since` run keeping ~5%, the realistic 1M tree, each on
- * Deno, the plain and realistic trees on Node 20 (the runner as tsc emits
- * it), and the realistic tree under glibc's allocator settings for servers.
+ * plain 1M tree, its `since` run keeping ~5%, the realistic 1M tree (our mix
+ * and issue 24's lighter one), each on Deno, the plain and both realistic
+ * trees on Node 20 (the runner as tsc emits it), and the realistic tree under
+ * glibc's allocator settings for servers.
  * Runs are fresh processes of `bench/_e2e_run.ts` against one
  * `bench/_e2e_server.ts`, alternated round by round so that the machine's
  * load falls on every row alike; medians of `--rounds` and the ratios the
  * targets name are printed.
  *
  *     deno run -A bench/workers_node.ts [--rounds 3] [--only full,since] [--base ../other-checkout]
+ *
+ * Row keys for `--only`: full, since, realistic, realisticIssue, nodeFull,
+ * nodeRealistic, nodeRealisticIssue, arena2, mmap128k.
  *
  * `--base DIR` adds the same rows run from another checkout (its Node runner
  * built there first with `node node_modules/typescript/bin/tsc -p
@@ -43,12 +47,14 @@ interface Row {
 interface Origins {
   readonly plain: string;
   readonly realistic: string;
+  readonly realisticIssue: string;
   readonly since: string;
 }
 
 function rowsOf(dir: string, prefix: string): Row[] {
   const plain = (o: Origins): RunSpec => ({ case: "tree", origin: o.plain });
   const realistic = (o: Origins): RunSpec => ({ case: "tree", origin: o.realistic });
+  const issue = (o: Origins): RunSpec => ({ case: "tree", origin: o.realisticIssue });
   return [
     { key: `${prefix}full`, what: "plain 1M", dir, runtime: "deno", spec: plain },
     {
@@ -59,6 +65,13 @@ function rowsOf(dir: string, prefix: string): Row[] {
       spec: (o) => ({ case: "tree", origin: o.plain, since: o.since }),
     },
     { key: `${prefix}realistic`, what: "realistic 1M", dir, runtime: "deno", spec: realistic },
+    {
+      key: `${prefix}realisticIssue`,
+      what: "realistic 1M, issue 24's mix",
+      dir,
+      runtime: "deno",
+      spec: issue,
+    },
     { key: `${prefix}nodeFull`, what: "plain 1M, Node 20", dir, runtime: "node", spec: plain },
     {
       key: `${prefix}nodeRealistic`,
@@ -66,6 +79,13 @@ function rowsOf(dir: string, prefix: string): Row[] {
       dir,
       runtime: "node",
       spec: realistic,
+    },
+    {
+      key: `${prefix}nodeRealisticIssue`,
+      what: "realistic 1M, issue 24's mix, Node 20",
+      dir,
+      runtime: "node",
+      spec: issue,
     },
     ...[["arena2", "MALLOC_ARENA_MAX", "2"], ["mmap128k", "MALLOC_MMAP_THRESHOLD_", "131072"]].map((
       [key, name, value],
@@ -111,10 +131,14 @@ const rows = [...rowsOf(here, ""), ...(BASE === null ? [] : rowsOf(BASE, "base:"
   .filter((row) => ONLY === null || ONLY.includes(row.key.replace(/^base:/, "")));
 const server = await startE2eServer();
 const realisticSite = server.sites.realistic;
-if (realisticSite === null) throw new Error("The benchmark server serves no realistic site");
+const issueSite = server.sites.realisticIssue;
+if (realisticSite === null || issueSite === null) {
+  throw new Error("The benchmark server serves no realistic site");
+}
 const origins: Origins = {
   plain: `${server.sites.main.origin}/`,
   realistic: `${realisticSite.origin}/`,
+  realisticIssue: `${issueSite.origin}/`,
   since: server.sites.main.since,
 };
 const results = new Map<string, RunFigures[]>(rows.map((row) => [row.key, []]));
@@ -168,8 +192,10 @@ for (const prefix of BASE === null ? [""] : ["", "base:"]) {
       ratio(p("since"), p("full"), (r) => r.totalMs)
     } (CPU ${ratio(p("since"), p("full"), (r) => r.cpuMs)}); Node/Deno total: plain ${
       ratio(p("nodeFull"), p("full"), (r) => r.totalMs)
-    }, realistic ${ratio(p("nodeRealistic"), p("realistic"), (r) => r.totalMs)}; CPU: plain ${
-      ratio(p("nodeFull"), p("full"), (r) => r.cpuMs)
-    }, realistic ${ratio(p("nodeRealistic"), p("realistic"), (r) => r.cpuMs)}`,
+    }, realistic ${ratio(p("nodeRealistic"), p("realistic"), (r) => r.totalMs)}, issue's mix ${
+      ratio(p("nodeRealisticIssue"), p("realisticIssue"), (r) => r.totalMs)
+    }; CPU: plain ${ratio(p("nodeFull"), p("full"), (r) => r.cpuMs)}, realistic ${
+      ratio(p("nodeRealistic"), p("realistic"), (r) => r.cpuMs)
+    }, issue's mix ${ratio(p("nodeRealisticIssue"), p("realisticIssue"), (r) => r.cpuMs)}`,
   );
 }

@@ -17,10 +17,27 @@ interface PageColumns {
 }
 
 /**
+ * How a buffer is detached where `ArrayBuffer.prototype.transfer` is missing
+ * (Node 20): set by that runtime's adapter (runtime/node.ts), null elsewhere.
+ */
+let detachWithoutTransfer: ((buffer: ArrayBuffer) => void) | null = null;
+
+/**
+ * Sets how {@linkcode detachBuffer} detaches a buffer on a runtime without
+ * `ArrayBuffer.prototype.transfer`. Only a runtime adapter calls it.
+ *
+ * @param detach Detaches the buffer and frees its memory, or throws.
+ */
+export function setDetachWithoutTransfer(detach: (buffer: ArrayBuffer) => void): void {
+  detachWithoutTransfer = detach;
+}
+
+/**
  * Detaches the buffer behind `view` when the view is (nearly) all of it, so
  * that nothing else can be reading the same buffer: a small view may share
  * a pooled slab, a cache entry's columns share the entry's buffer. Silent
- * when the buffer cannot be detached or the runtime has no `transfer`.
+ * when the buffer cannot be detached, or the runtime has no `transfer` and
+ * its adapter set no other way ({@linkcode setDetachWithoutTransfer}).
  *
  * @param view A typed array nobody will read again.
  * @param options `slackBytes`: buffer bytes past the view still accepted
@@ -38,7 +55,9 @@ export function detachBuffer(
   if (view.byteOffset !== 0 || view.byteLength < (options.minBytes ?? 0)) return;
   if (buffer.byteLength - view.byteLength > (options.slackBytes ?? 0)) return;
   try {
-    if (buffer.detached !== true) buffer.transfer?.(0);
+    if (buffer.detached === true) return;
+    if (buffer.transfer !== undefined) buffer.transfer(0);
+    else detachWithoutTransfer?.(buffer);
   } catch {
     // Not detachable (say, a WebAssembly memory): the collector frees it later.
   }

@@ -265,26 +265,36 @@ function fixedDate(b: Uint8Array, i: number): number {
 }
 
 /**
- * `Thh:mm:ssZ` or `Thh:mm:ss±hh:mm` from `i` to `end`, as ms to add to the
- * date, or NaN when the text has another shape (the scanner then decides).
+ * `Thh:mm:ss`, optionally `.fff` (milliseconds, as `toISOString()` writes
+ * them), then `Z` or `±hh:mm`, from `i` to `end`, as ms to add to the date,
+ * or NaN when the text has another shape (the scanner then decides).
  */
 function fixedTime(b: Uint8Array, i: number, end: number): number {
-  const n = end - i;
-  if ((n !== 10 && n !== 15) || (b[i] !== 84 && b[i] !== 116)) return NaN;
+  // The zone's index, after the seconds or their fraction.
+  let z = i + 9;
+  let ms = 0;
+  if (b[z] === 46) {
+    const d = b[i + 12]! - 48;
+    ms = two(b, i + 10) * 10 + ((d >>> 0) > 9 ? NaN : d);
+    if (ms !== ms) return NaN;
+    z += 4;
+  }
+  const n = end - z;
+  if ((n !== 1 && n !== 6) || (b[i] !== 84 && b[i] !== 116)) return NaN;
   if (b[i + 3] !== 58 || b[i + 6] !== 58) return NaN;
   const hour = two(b, i + 1);
   const minute = two(b, i + 4);
   const second = two(b, i + 7);
   if (!(hour <= 23 && minute <= 59 && second <= 59)) return NaN;
-  const t = ((hour * 60 + minute) * 60 + second) * 1000;
-  const z = b[i + 9];
-  if (n === 10) return z === 90 || z === 122 ? t : NaN;
-  if ((z !== 43 && z !== 45) || b[i + 12] !== 58) return NaN;
-  const offH = two(b, i + 10);
-  const offM = two(b, i + 13);
+  const t = ((hour * 60 + minute) * 60 + second) * 1000 + ms;
+  const c = b[z];
+  if (n === 1) return c === 90 || c === 122 ? t : NaN;
+  if ((c !== 43 && c !== 45) || b[z + 3] !== 58) return NaN;
+  const offH = two(b, z + 1);
+  const offM = two(b, z + 4);
   if (!(offH <= 23 && offM <= 59)) return NaN;
   const offset = (offH * 60 + offM) * 60_000;
-  return z === 43 ? t - offset : t + offset;
+  return c === 43 ? t - offset : t + offset;
 }
 
 const encoder = new TextEncoder();

@@ -1,13 +1,15 @@
 /**
  * WHATWG URL normalisation of http(s) URLs in bytes, without `URL.parse`,
  * for the non-canonical forms real sitemaps carry: upper-case scheme and
- * host, ports, dotted-decimal IPv4 hosts, raw non-ASCII and spaces (percent-
- * encoded with the path, query and fragment sets), `.`/`..` segments,
- * backslashes, tabs and newlines, fragments, and values relative to the
- * sitemap's URL. What it cannot settle exactly (IDN and `xn--` hosts, user
- * info, IPv6, odd IPv4 forms, unusual host characters, references other than
- * the five named entities and valid decimal or hex character references) it
- * declines, and the caller asks `URL.parse`; what it returns is what
+ * host, ports, dotted-decimal IPv4 and IPv6 hosts, raw non-ASCII and spaces
+ * (percent-encoded with the path, query and fragment sets), `.`/`..`
+ * segments, backslashes, tabs and newlines, fragments, and values relative
+ * to the sitemap's URL. IDN and `xn--` host names are asked of `URL.parse`
+ * alone, once per name. What it cannot settle exactly (user info, IPv6 with
+ * an embedded IPv4 address or a zone, odd IPv4 forms, unusual host
+ * characters, references other than the five named entities and valid
+ * decimal or hex character references) it declines, and the caller asks
+ * `URL.parse`; what it returns is what
  * `URL.parse(value, base).href` returns. The differential
  * fuzzer (tests/parse/_normalize_url_test.ts, bench/fuzz_url.ts) holds it to
  * that.
@@ -596,35 +598,55 @@ function host(
   o: number,
   https: number,
 ): number {
-  const h = o;
-  let label = o;
-  for (; i < b; i++) {
-    const c = s[i]!;
-    const k = HOST[c]!;
-    if (k === 1) {
-      out[o++] = c;
-      continue;
+  if (s[i] === 0x5b) {
+    o = ipv6(s, i + 1, b, out, o);
+    if (o < 0) return o;
+    i = ipv6End;
+  } else {
+    const h = o;
+    const at = i;
+    let label = o;
+    // Whether a label is an IDN one: non-ASCII, or `xn--` (Punycode).
+    let idn = false;
+    for (; i < b; i++) {
+      const c = s[i]!;
+      const k = HOST[c]!;
+      if (k === 1) {
+        out[o++] = c;
+        continue;
+      }
+      if (k === 2) {
+        out[o++] = c | 0x20;
+        continue;
+      }
+      if (c === 0x2e) {
+        if (o === label) return DECLINE;
+        if (isXn(out, label, o)) idn = true;
+        out[o++] = c;
+        label = o;
+        continue;
+      }
+      if (c >= 0x80) {
+        idn = true;
+        out[o++] = c;
+        continue;
+      }
+      break;
     }
-    if (k === 2) {
-      out[o++] = c | 0x20;
-      continue;
+    // An empty host or label (a trailing dot included), user info, other
+    // characters: decline.
+    if (o === label) return DECLINE;
+    if (idn || isXn(out, label, o)) {
+      o = idnHost(s, at, i, out, h);
+      if (o < 0) return o;
+    } else {
+      // A last label starting with a digit: a dotted-decimal IPv4 address is
+      // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
+      // parser refuses and Deno's keeps) is the parser's to judge.
+      const first = out[label]!;
+      if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
     }
-    if (c === 0x2e) {
-      if (o === label || isXn(out, label, o)) return DECLINE;
-      out[o++] = c;
-      label = o;
-      continue;
-    }
-    break;
   }
-  // An empty host or label (a trailing dot included), an `xn--` label (the
-  // parser checks its Punycode), user info, IPv6, other characters: decline.
-  if (o === label || isXn(out, label, o)) return DECLINE;
-  // A last label starting with a digit: a dotted-decimal IPv4 address is
-  // kept; any other (hex, octal, short forms, or `42949672950x`, which Bun's
-  // parser refuses and Deno's keeps) is the parser's to judge.
-  const first = out[label]!;
-  if (first >= 0x30 && first <= 0x39 && !isDottedQuad(out, h, o)) return DECLINE;
   let c = i < b ? s[i]! : -1;
   if (c === 0x3a) {
     i++;
@@ -649,6 +671,143 @@ function host(
     return c === 0x09 || c === 0x0a || c === 0x0d ? RESTART : DECLINE;
   }
   hostEnd = i;
+  return o;
+}
+
+/** Host names {@linkcode idnHost} has asked `URL.parse` about (null: refused); cleared when full. */
+const idnHosts = new Map<string, string | null>();
+const IDN_HOSTS_MAX = 256;
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Writes the host name `s[a, e)`, which has an IDN label (non-ASCII, or
+ * `xn--`: UTS #46 mapping and Punycode are the parser's), as `URL.parse`
+ * serialises it, from `o`; returns the new `o`. Host parsing depends on the
+ * host alone, and a site's pages share a few hosts, so each is asked once
+ * (by itself) and remembered. What the parser refuses, bytes that are not
+ * UTF-8, and a name that grows past three times its bytes:
+ * {@linkcode DECLINE}, so that the whole value goes to it.
+ */
+function idnHost(s: Uint8Array, a: number, e: number, out: Uint8Array, o: number): number {
+  const name = utf8Decoder.decode(s.subarray(a, e));
+  let ascii = idnHosts.get(name);
+  if (ascii === undefined) {
+    ascii = name.indexOf("\uFFFD") === -1 ? URL.parse(`http://${name}/`)?.hostname ?? null : null;
+    if (idnHosts.size === IDN_HOSTS_MAX) idnHosts.clear();
+    idnHosts.set(name, ascii);
+  }
+  // UTS #46 may map a character to many (U+FDFA to 18): past the room
+  // normalizedRoom() allows for these bytes, the parser settles the value.
+  if (ascii === null || ascii.length > 3 * (e - a)) return DECLINE;
+  for (let k = 0; k < ascii.length; k++) {
+    const c = ascii.charCodeAt(k);
+    // The parser's output is ASCII; anything else is left to it whole.
+    if (c >= 0x80) return DECLINE;
+    out[o++] = c;
+  }
+  return o;
+}
+
+/** Where {@linkcode ipv6} stopped reading: after the `]`. */
+let ipv6End = 0;
+/** The eight 16-bit pieces of the address {@linkcode ipv6} reads. */
+const pieces = new Uint16Array(8);
+/** Lower-case hex digits, for {@linkcode ipv6}'s output. */
+const LOWER_HEX = encoder.encode("0123456789abcdef");
+
+/**
+ * Writes the IPv6 address from `s[i]` (after the `[`) to its `]` as the
+ * WHATWG parser serialises it (`[`, lower-case pieces without leading zeros,
+ * the first longest run of two or more zero pieces as `::`, `]`); returns
+ * the new `o` and sets {@linkcode ipv6End}. An embedded IPv4 form, a zone,
+ * or anything the parser would refuse: {@linkcode DECLINE}.
+ */
+function ipv6(s: Uint8Array, i: number, b: number, out: Uint8Array, o: number): number {
+  pieces.fill(0);
+  let n = 0;
+  let compress = -1;
+  if (s[i] === 0x3a) {
+    if (s[i + 1] !== 0x3a) return DECLINE;
+    i += 2;
+    compress = n = 1;
+  }
+  for (;;) {
+    if (i >= b) return DECLINE;
+    let c = s[i]!;
+    if (c === 0x5d) break;
+    if (n === 8) return DECLINE;
+    if (c === 0x3a) {
+      if (compress !== -1) return DECLINE;
+      i++;
+      compress = ++n;
+      continue;
+    }
+    let value = 0;
+    let length = 0;
+    for (; length < 4 && i < b; length++, i++) {
+      c = s[i]!;
+      const d = c >= 0x30 && c <= 0x39
+        ? c - 0x30
+        : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66
+        ? (c | 0x20) - 0x57
+        : -1;
+      if (d === -1) break;
+      value = value * 16 + d;
+    }
+    if (length === 0 || i >= b) return DECLINE;
+    c = s[i]!;
+    if (c === 0x3a) {
+      i++;
+      if (s[i] === 0x5d) return DECLINE;
+    } else if (c !== 0x5d) {
+      return DECLINE;
+    }
+    pieces[n++] = value;
+  }
+  if (compress !== -1) {
+    // The pieces after the `::` go to the end.
+    let swaps = n - compress;
+    for (let k = 7; k !== 0 && swaps > 0; k--, swaps--) {
+      const t = pieces[k]!;
+      pieces[k] = pieces[compress + swaps - 1]!;
+      pieces[compress + swaps - 1] = t;
+    }
+  } else if (n !== 8) {
+    return DECLINE;
+  }
+  ipv6End = i + 1;
+  // The first longest run of zero pieces, if two or more long, is written `::`.
+  let zeros = -1;
+  let zerosLength = 1;
+  for (let k = 0; k < 8;) {
+    if (pieces[k] !== 0) {
+      k++;
+      continue;
+    }
+    let e = k;
+    while (e < 8 && pieces[e] === 0) e++;
+    if (e - k > zerosLength) {
+      zeros = k;
+      zerosLength = e - k;
+    }
+    k = e;
+  }
+  out[o++] = 0x5b;
+  for (let k = 0; k < 8; k++) {
+    if (k === zeros) {
+      out[o++] = 0x3a;
+      if (k === 0) out[o++] = 0x3a;
+      k += zerosLength - 1;
+      continue;
+    }
+    const v = pieces[k]!;
+    if (v >= 0x1000) out[o++] = LOWER_HEX[v >> 12]!;
+    if (v >= 0x100) out[o++] = LOWER_HEX[(v >> 8) & 15]!;
+    if (v >= 0x10) out[o++] = LOWER_HEX[(v >> 4) & 15]!;
+    out[o++] = LOWER_HEX[v & 15]!;
+    if (k !== 7) out[o++] = 0x3a;
+  }
+  out[o++] = 0x5d;
   return o;
 }
 

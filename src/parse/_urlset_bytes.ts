@@ -280,8 +280,9 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     this.#changeFrequency = 0;
     this.#news = null;
     this.#videos = null;
-    this.#imageRefs.length = 0;
-    this.#alternateRefs.length = 0;
+    // Setting an array's length is a runtime call: only when there is something to drop.
+    if (this.#imageRefs.length !== 0) this.#imageRefs.length = 0;
+    if (this.#alternateRefs.length !== 0) this.#alternateRefs.length = 0;
   }
 
   protected override openNews(): void {

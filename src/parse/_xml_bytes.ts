@@ -108,9 +108,15 @@ function find2(b: Uint8Array, from: number, x: number, y: number): number {
   return -1;
 }
 
+/** Bytes {@linkcode find3} reads in a loop before it calls indexOf, whose call costs more than a short loop. */
+const SHORT_FIND = 64;
+
 /** Index of the first of three bytes `x y z` at or after `from`, or -1. */
 function find3(b: Uint8Array, from: number, x: number, y: number, z: number): number {
-  for (let i = b.indexOf(x, from); i !== -1; i = b.indexOf(x, i + 1)) {
+  const short = Math.min(b.length, from + SHORT_FIND);
+  let i = from;
+  for (; i < short; i++) if (b[i] === x && b[i + 1] === y && b[i + 2] === z) return i;
+  for (i = b.indexOf(x, i); i !== -1; i = b.indexOf(x, i + 1)) {
     if (b[i + 1] === y && b[i + 2] === z) return i;
   }
   return -1;
@@ -145,8 +151,10 @@ function closingQuote(b: Uint8Array, from: number, n: number, quote: number): nu
  * Finds the `>` of a start tag from `from` (just after its name), as the
  * tokenizer's attribute scan does: a quote outside a value opens a quoted
  * stretch too. With `out`, records each attribute as four offsets (name
- * start, name end, value start, value end; quotes excluded). Returns the
- * index of the `>`, or -1 when there is none within {@linkcode MAX_MARKUP}.
+ * start, name end, value start, value end; quotes excluded); without, gives
+ * up at an attribute named `xmlns…` (a namespace declaration, which the
+ * callers leave to the general path). Returns the index of the `>`, or -1
+ * when there is none within {@linkcode MAX_MARKUP} (or at such a name).
  *
  * The tokenizer's `scanAttributes` (_tokenizer.ts) is the same grammar over
  * a decoded string, resumable at a chunk's end. They stay two: one body for
@@ -207,6 +215,8 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
     }
     if (nameEnd === nameStart) continue;
     if (out !== null) out.push(nameStart, nameEnd, valueStart, valueEnd);
+    // A name is followed by a byte that ends it, so a shorter one never matches.
+    else if (atAscii(b, nameStart, "xmlns")) return -1;
   }
 }
 
@@ -528,11 +538,15 @@ function onlySpaceBytes(b: Uint8Array, a: number, e: number): boolean {
   return true;
 }
 
+/** Where the CDATA section {@linkcode cdataOnlyEnd} last accepted ends (its `]]>`). */
+let cdataEnd = 0;
+
 /**
  * When a field's content from `from` is whitespace, one CDATA section
  * (starting at `first`), whitespace, and the end tag: the index after the
- * end tag, else -1. The tokenizer drops the whitespace runs, so the field's
- * text is the section's content.
+ * end tag (the section's `]]>` goes to {@linkcode cdataEnd}), else -1. The
+ * tokenizer drops the whitespace runs, so the field's text is the section's
+ * content.
  */
 function cdataOnlyEnd(
   b: Uint8Array,
@@ -549,6 +563,7 @@ function cdataOnlyEnd(
   const a = first + 9;
   const e = find3(b, a, 0x5d, 0x5d, GT);
   if (e === -1 || e - a > MAX_FIELD_LENGTH) return -1;
+  cdataEnd = e;
   let lt = e + 3;
   while (lt < b.length && isSpace(b[lt]!)) lt++;
   return b[lt] === LT ? endTagEnd(b, lt, nameAt, nameLen) : -1;
@@ -821,14 +836,15 @@ function walk(
     }
     previous = name;
     if (skips && reader.skips!(depth + 1, name)) {
-      const e = skipElement(b, i, j, scratch);
+      const e = skipElement(b, i, j);
       if (e === -1) return null;
       reader.skipped!(i, e);
       i = e;
       continue;
     }
     let gt = j;
-    scratch.length = 0;
+    // Setting an array's length is a runtime call: only when there is something to drop.
+    if (scratch.length !== 0) scratch.length = 0;
     if (c !== GT) {
       gt = scanAttributes(b, j, scratch);
       if (gt === -1) return null;
@@ -859,8 +875,7 @@ function walk(
       reader.raw(field, b, i, first);
     } else if ((e = cdataOnlyEnd(b, i, first, nameAt, j - nameAt)) !== -1) {
       // One CDATA section between whitespace reads as its content.
-      const a = first + 9;
-      reader.cdata(field, b, a, find3(b, a, 0x5d, 0x5d, GT));
+      reader.cdata(field, b, first + 9, cdataEnd);
     } else {
       e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
     }
@@ -879,8 +894,8 @@ function walk(
  * @returns The index of the `<`, or -1.
  */
 export function textEnd(b: Uint8Array, from: number): number {
-  // Short values: a loop beats indexOf's call; past 32 bytes (URLs) indexOf wins.
-  const short = Math.min(b.length, from + 32);
+  // Short values and most URLs: a loop beats indexOf's call; past 96 bytes indexOf wins.
+  const short = Math.min(b.length, from + 96);
   for (let i = from; i < short; i++) if (b[i] === LT) return i;
   const i = b.indexOf(LT, short);
   return i === -1 || i > from + MAX_FIELD_LENGTH ? -1 : i;
@@ -899,6 +914,9 @@ function hasXmlns(b: Uint8Array, attrs: readonly number[]): boolean {
 
 /** Deepest nesting inside an element {@linkcode skipElement} passes over. */
 const MAX_SKIP_DEPTH = 32;
+/** {@linkcode skipElement}'s stack of open elements: where each one's name starts, and its length. */
+const skipStackAt = new Int32Array(MAX_SKIP_DEPTH);
+const skipStackLen = new Int32Array(MAX_SKIP_DEPTH);
 
 /**
  * The index after the element whose start tag's `<` is at `lt` and whose
@@ -913,28 +931,27 @@ const MAX_SKIP_DEPTH = 32;
  * @param b The document.
  * @param lt The index of the element's `<`.
  * @param nameEnd The index after its name.
- * @param scratch Working space for attribute offsets (emptied).
  * @returns The index after its end tag (or after `/>`), or -1.
  */
-export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch: number[]): number {
-  const stackAt: number[] = [];
-  const stackLen: number[] = [];
+export function skipElement(b: Uint8Array, lt: number, nameEnd: number): number {
+  const stackAt = skipStackAt;
+  const stackLen = skipStackLen;
+  let top = -1;
   let i = lt;
   let j = nameEnd;
   for (;;) {
     // A start tag at i whose name ends at j.
     let gt = j;
     if (b[j] !== GT) {
-      scratch.length = 0;
-      gt = scanAttributes(b, j, scratch);
-      if (gt === -1 || hasXmlns(b, scratch)) return -1;
+      gt = scanAttributes(b, j, null);
+      if (gt === -1) return -1;
     }
     if (b[gt - 1] === SLASH && gt > j) {
-      if (stackAt.length === 0) return gt + 1;
+      if (top === -1) return gt + 1;
     } else {
-      if (stackAt.length === MAX_SKIP_DEPTH) return -1;
-      stackAt.push(i + 1);
-      stackLen.push(j - i - 1);
+      if (top === MAX_SKIP_DEPTH - 1) return -1;
+      stackAt[++top] = i + 1;
+      stackLen[top] = j - i - 1;
     }
     let p = gt + 1;
     // An element longer than the walk's checkpoint interval goes the general
@@ -942,16 +959,14 @@ export function skipElement(b: Uint8Array, lt: number, nameEnd: number, scratch:
     if (p - lt > CHECKPOINT_BYTES) return -1;
     // Up to the next start tag, closing elements on the way.
     for (;;) {
-      const l = b.indexOf(LT, p);
-      if (l === -1 || l - p > MAX_FIELD_LENGTH) return -1;
+      // Runs between tags are short: textEnd's loop beats indexOf's call there.
+      const l = textEnd(b, p);
+      if (l === -1) return -1;
       const c = b[l + 1];
       if (c === SLASH) {
-        const top = stackAt.length - 1;
         const e = endTagEnd(b, l, stackAt[top]!, stackLen[top]!);
         if (e === -1) return -1;
-        stackAt.pop();
-        stackLen.pop();
-        if (top === 0) return e;
+        if (top-- === 0) return e;
         p = e;
       } else if (c === BANG && atAscii(b, l + 2, "[CDATA[")) {
         const e = find3(b, l + 9, 0x5d, 0x5d, GT);

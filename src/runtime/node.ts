@@ -8,6 +8,7 @@ import type * as os from "node:os";
 import type * as workerThreads from "node:worker_threads";
 import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_types.ts";
 import process from "node:process";
+import { setDetachWithoutTransfer } from "../_detach.ts";
 
 export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 
@@ -34,6 +35,32 @@ function nodeOs(): typeof os {
 
 function nodeWorkerThreads(): typeof workerThreads {
   return builtin("node:worker_threads") as typeof workerThreads;
+}
+
+let closedPort: MessagePort | undefined;
+
+/**
+ * Detaches `buffer` and frees its memory at once, without
+ * `ArrayBuffer.prototype.transfer` (Node 20's V8 11.3 has none): posted
+ * through a port that is already closed, it is moved into a message that
+ * Node drops. Without this a parse worker's dead documents waited for the
+ * collector, whose external-memory heuristics let them pile up
+ * (bench/README.md#issue-24-node-20-against-deno).
+ *
+ * @param buffer A buffer nobody will read again.
+ * @throws {DOMException} When it cannot be transferred (DataCloneError).
+ */
+function detachThroughClosedPort(buffer: ArrayBuffer): void {
+  if (closedPort === undefined) {
+    closedPort = new MessageChannel().port1;
+    closedPort.close();
+  }
+  closedPort.postMessage(null, [buffer]);
+}
+
+// Only where `transfer` is missing: Deno and Bun import this module too.
+if (typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer !== "function") {
+  setDetachWithoutTransfer(detachThroughClosedPort);
 }
 
 /** The runtime's name. */

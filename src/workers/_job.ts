@@ -74,9 +74,9 @@ export interface WorkerRequest {
 
 /**
  * How much a new worker parses before its first job, so that V8 has compiled
- * the parser by then (see worker.ts): `light` for a call's own workers, which
- * get jobs within a few round trips and must not compete with them; `full`
- * for a pool started ahead of calls.
+ * the parser by then (see worker.ts): `full` for a pool started ahead of
+ * calls and a call's first worker (started while robots.txt is on the wire);
+ * `light` for a replacement, and the default.
  */
 export type WarmUp = "light" | "full";
 

@@ -84,12 +84,14 @@ export interface ParsePoolOptions {
   readonly warmUp?: WarmUp;
   /**
    * When the pool starts workers beyond its first. `"when-queued"`: only once
-   * jobs have waited in the queue ({@linkcode GROW_AFTER_MS} without a break,
-   * or {@linkcode GROW_QUEUED_BYTES} of bodies), so that a call whose bodies one worker keeps
-   * up with (a `since` run keeping few pages, small sites) runs one worker
-   * rather than paying for isolates that idle; {@linkcode ParsePool.warm}
-   * starts the first only. `"at-once"`: a job that finds no idle worker starts
-   * one, and `warm()` starts them all (a pool shared by calls).
+   * the queued documents would keep the started workers busy for
+   * {@linkcode GROW_BACKLOG_MS} at the rate they have parsed so far, or jobs
+   * have waited {@linkcode GROW_STALLED_MS} while no worker finished one, so
+   * that a call whose bodies one worker keeps up with (a plain crawl at
+   * internet latency, a `since` run, small sites) runs one worker rather than
+   * paying for isolates that idle; {@linkcode ParsePool.warm} starts the
+   * first only. `"at-once"`: a job that finds no idle worker starts one, and
+   * `warm()` starts them all (a pool shared by calls).
    * Either way two workers are never started within {@linkcode START_GAP_MS}
    * of each other: each start holds the calling thread.
    * @default "when-queued"
@@ -193,21 +195,38 @@ const DEFAULT_WORKER_URL: URL = import.meta.url.endsWith(".js")
   : new URL("./worker.ts", import.meta.url);
 
 /**
- * How long the queue of a `"when-queued"` pool may hold jobs without a break
- * (counted from when its last worker became ready) before the pool starts
- * another worker. Bodies arrive in bursts (one per fetch slot); a worker
- * that empties the queue between bursts keeps up, and a second one would idle
- * (bench/README.md#workers-and-node). Long enough to outlast a fresh worker's
- * first, slower jobs (V8 still compiling the parser): at 100 ms a `since`
- * run that one warm worker keeps up with still started a second.
+ * How long the expected backlog of a `"when-queued"` pool may be before it
+ * starts another worker: the queued documents' sizes (a gzip body's from its
+ * trailer) at the rate its workers have parsed so far, shared among the
+ * started workers. A new worker is slow for its first hundreds of
+ * milliseconds (loading, then its first jobs before V8 has optimised the
+ * parser, on cores the running worker and the calling thread already use),
+ * so only a long backlog pays for one: a plain 1M crawl (a 4 MB urlset every
+ * ~15 ms) or a `since` run keep one worker busy and are done sooner without a
+ * second one, while a crawl of 10–24 MB urlsets queues seconds of work by its
+ * second round of fetches (bench/README.md#issue-24-the-cold-pool).
  */
-export const GROW_AFTER_MS = 200;
+export const GROW_BACKLOG_MS = 1000;
 
 /**
- * Queued body bytes that start another worker at once, whatever the wait:
- * that much compressed XML takes one worker hundreds of milliseconds.
+ * How long jobs may wait in the queue of a `"when-queued"` pool while no
+ * worker finishes one before the pool starts another worker, whatever the
+ * backlog: a worker held by one slow document (a bomb being inflated, a job
+ * about to time out) must not hold up the rest.
  */
-export const GROW_QUEUED_BYTES = 4 << 20;
+export const GROW_STALLED_MS = 500;
+
+/**
+ * The parse rate a pool assumes (document bytes per millisecond of a worker)
+ * until its workers have finished jobs, weighted as {@linkcode PRIOR_MS} of
+ * parsing: below a cold worker's on realistic urlsets (a warm one parses
+ * 100–400), so that a burst of large documents starts the second worker
+ * while the first one is still on its first: four queued urlsets of 10.9 MB
+ * (two of 23.6 MB) do, as two or three gzipped ones of 1.4–2.5 MB did by
+ * bytes before; nine of 4.2 MB (a plain crawl's) do not.
+ */
+const PRIOR_BYTES_PER_MS = 40_000;
+const PRIOR_MS = 40;
 
 /**
  * Least time between the starts of two workers: starting one holds the calling
@@ -308,6 +327,8 @@ interface Slot {
   replaced: boolean;
   task: Task | null;
   taskId: number;
+  /** When the task was sent to the worker (`performance.now()`). */
+  sentAt: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The task's abort listener, while it runs. */
   onAbort: (() => void) | null;
@@ -350,8 +371,14 @@ class WorkerPool implements ParsePool {
   /** A later look at the queue, for a worker that may not start yet. */
   #growTimer: ReturnType<typeof setTimeout> | undefined;
   #growAt = Infinity;
-  /** When a worker last posted "ready" (`performance.now()`): a job's wait counts from then. */
-  #lastReadyAt = -Infinity;
+  /**
+   * When a worker last became ready or finished a job (`performance.now()`):
+   * a stall ({@linkcode GROW_STALLED_MS}) counts from then.
+   */
+  #lastProgressAt = -Infinity;
+  /** Document bytes the workers have parsed, and the milliseconds they took (send to reply). */
+  #parsedBytes = PRIOR_BYTES_PER_MS * PRIOR_MS;
+  #parsedMs = PRIOR_MS;
   /** Since when the queue has held a job without a break (`performance.now()`). */
   #queuedSince = Infinity;
 
@@ -502,8 +529,8 @@ class WorkerPool implements ParsePool {
     if (live > 0 && !this.#atOnce) {
       // A worker still loading takes the next job sooner than a new one would.
       if (loading) return undefined;
-      if (this.#queuedBytes() < GROW_QUEUED_BYTES) {
-        at = Math.max(this.#queuedSince, this.#lastReadyAt) + GROW_AFTER_MS;
+      if (this.#backlogMs(live) < GROW_BACKLOG_MS) {
+        at = Math.max(this.#queuedSince, this.#lastProgressAt) + GROW_STALLED_MS;
       }
     }
     at = Math.max(at, this.#lastStartAt + START_GAP_MS);
@@ -514,13 +541,13 @@ class WorkerPool implements ParsePool {
     return empty ?? this.#addSlot();
   }
 
-  /** The body bytes of the jobs waiting in the queue. */
-  #queuedBytes(): number {
+  /** Milliseconds the `live` workers would take to parse the queued jobs, at the rate measured so far. */
+  #backlogMs(live: number): number {
     let bytes = 0;
     for (let i = this.#queueHead; i < this.#queue.length; i++) {
-      bytes += this.#queue[i]!.job.bytes.byteLength;
+      bytes += documentBytes(this.#queue[i]!.job);
     }
-    return bytes;
+    return bytes / (this.#parsedBytes / this.#parsedMs) / live;
   }
 
   /** Milliseconds until another worker may start ({@linkcode START_GAP_MS}). */
@@ -548,6 +575,7 @@ class WorkerPool implements ParsePool {
       replaced: false,
       task: null,
       taskId: 0,
+      sentAt: 0,
       timer: undefined,
       onAbort: null,
       cancel: null,
@@ -609,6 +637,7 @@ class WorkerPool implements ParsePool {
     slot.warm = true;
     // The job's own allowance starts now, not when the worker began loading.
     this.#startTimer(slot);
+    slot.sentAt = performance.now();
     const bytes = ownBuffer(task.job.bytes);
     const request: WorkerRequest = { id: slot.taskId, job: { ...task.job, bytes } };
     try {
@@ -652,7 +681,7 @@ class WorkerPool implements ParsePool {
     }
     if (reply.type === "ready") {
       slot.ready = true;
-      this.#lastReadyAt = performance.now();
+      this.#lastProgressAt = performance.now();
       this.#send(slot, worker);
       this.#settleReady();
       this.#warmNext(slot);
@@ -666,6 +695,13 @@ class WorkerPool implements ParsePool {
     }
     if (slot.task === null || reply.id !== slot.taskId) return;
     if (reply.type === "done") {
+      const now = performance.now();
+      this.#lastProgressAt = now;
+      // A rejected document (an HTML page, say) says nothing of the parse rate.
+      if (reply.outcome.result.kind !== "invalid") {
+        this.#parsedBytes += reply.outcome.decompressedBytes;
+        this.#parsedMs += now - slot.sentAt;
+      }
       this.#release(slot)?.resolve(reply.outcome);
       this.#pump();
       this.#warmNext(slot);
@@ -776,6 +812,20 @@ class WorkerPool implements ParsePool {
 
 // setTimeout fires at once for delays past a signed 32-bit millisecond count.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The size of a job's document: a gzip body's from its trailer (the size
+ * mod 2^32 of its last member; a bomb's is large, as it should be), capped
+ * at what the job may inflate; any other body's own.
+ */
+function documentBytes(job: ParseJob): number {
+  const bytes = job.bytes;
+  const n = bytes.byteLength;
+  if (n < 18 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return n;
+  const size = (bytes[n - 4]! | bytes[n - 3]! << 8 | bytes[n - 2]! << 16 | bytes[n - 1]! << 24) >>>
+    0;
+  return Math.min(Math.max(size, n), job.maxSitemapBytes);
+}
 
 /** The bytes in a buffer of their own, so transferring it moves nothing else. */
 function ownBuffer(bytes: Uint8Array): Uint8Array {

@@ -151,9 +151,14 @@ export interface CallPool {
 }
 
 /**
- * The workers for one call: the caller's shared pool, or new ones started now
- * (while robots.txt is on the wire), unless a cache makes it likely that
- * nothing needs parsing (a repeat run answered by 304s) or `warm` is false.
+ * The workers for one call: the caller's shared pool, or new ones. The first
+ * starts now and warms up fully while robots.txt and the index are on the
+ * wire (a plain crawl's first urlsets then meet optimised parse code), unless
+ * a cache makes it likely that nothing needs parsing (a repeat run answered
+ * by 304s), `warm` is false, or the call has a `since`: its one worker keeps
+ * up without the warm-up, whose compiled code and heap cost the small result
+ * a few MiB (bench/README.md#issue-24-the-cold-pool). Those start their first
+ * worker with their first document.
  *
  * @param options The call's resolved options.
  * @param warm Start the workers now; false starts each once a document needs it.
@@ -165,11 +170,16 @@ export function poolForCall(
     readonly workers: number;
     readonly timeoutMs: number;
     readonly cache: unknown;
+    readonly since?: number;
   },
   warm = true,
 ): CallPool {
   if (options.pool !== null) return { pool: parsePoolOf(options.pool), own: false };
-  const pool = createParsePool({ workers: options.workers, jobTimeoutMs: options.timeoutMs });
-  if (warm && options.cache === null) pool.warm();
+  const pool = createParsePool({
+    workers: options.workers,
+    jobTimeoutMs: options.timeoutMs,
+    warmUp: "full",
+  });
+  if (warm && options.cache === null && Number.isNaN(options.since ?? NaN)) pool.warm();
   return { pool, own: true };
 }

@@ -158,18 +158,20 @@ function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * URLs per slice of a call's own workers (~8,500 in all), which start while
- * robots.txt and the index are on the wire: small while the code is still
- * interpreted (slow), larger once compiled. Kept short so that a worker's
- * warm-up does not compete with the call's first jobs for the cores.
+ * URLs per slice of a replaced worker and of a pool's default (~8,500 in
+ * all): small while the code is still interpreted (slow), larger once
+ * compiled. Kept short so that the warm-up does not compete with jobs for the
+ * cores; a worker started for a waiting job stops it at once anyway.
  */
 const LIGHT_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
 
 /**
  * URLs per slice of a `SitemapParserPool`'s workers, started ahead
- * of calls (~28,500 in all). The light warm-up left V8's optimising tier for
- * the first real sitemaps, whose compilation on V8's helper threads then
- * competed with the crawl; a longer warm-up did no better and cost memory
+ * of calls, and of a call's first worker, started while robots.txt and the
+ * index are on the wire (~28,500 in all; the first job cuts it short). The
+ * light warm-up left V8's optimising tier for the first real sitemaps, whose
+ * compilation on V8's helper threads then competed with the crawl; a longer
+ * warm-up did no better and cost memory
  * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  */
 const FULL_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 2000, ...Array<number>(6).fill(4000)];

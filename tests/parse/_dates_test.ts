@@ -52,6 +52,31 @@ Deno.test("parseW3cDate() returns NaN for what is not a date, never a guess", ()
   ) equal(parseW3cDate(input), NaN, JSON.stringify(input));
 });
 
+Deno.test("parseW3cDate() reads toISOString()'s milliseconds with any zone, and NaN for a broken fraction", () => {
+  const cases: [string, string][] = [
+    ["2024-05-17T10:20:30.123Z", "2024-05-17T10:20:30.123Z"],
+    ["2024-05-17T10:20:30.007z", "2024-05-17T10:20:30.007Z"],
+    ["2024-05-17T10:20:30.999+02:00", "2024-05-17T08:20:30.999Z"],
+    ["2024-05-17T23:59:59.500-01:30", "2024-05-18T01:29:59.500Z"],
+    ["2016-12-31T23:59:60.250Z", "2016-12-31T23:59:59.250Z"],
+    ["2024-05-17T10:20:30,123Z", "2024-05-17T10:20:30.123Z"],
+    ["2024-05-17T10:20:30.12+02:00", "2024-05-17T08:20:30.120Z"],
+    ["2024-05-17T10:20:30.123", "2024-05-17T10:20:30.123Z"],
+  ];
+  for (const [input, expected] of cases) equal(iso(parseW3cDate(input)), expected, input);
+  for (
+    const input of [
+      "2024-05-17T10:20:30.1a3Z",
+      "2024-05-17T10:20:30.123+02:0",
+      "2024-05-17T10:20:30.123X",
+      "2024-05-17T10:20:30.123+02:00Z",
+    ]
+  ) equal(parseW3cDate(input), NaN, input);
+  // A shorter value after a longer one: the scratch bytes past its end are never read.
+  equal(parseW3cDate("2024-05-17T10:20:30.123456+02:00"), Date.UTC(2024, 4, 17, 8, 20, 30, 123));
+  equal(iso(parseW3cDate("2024-05-17T10:20:30.1")), "2024-05-17T10:20:30.100Z");
+});
+
 Deno.test("parseW3cDate() knows leap years", () => {
   equal(iso(parseW3cDate("2024-02-29")), "2024-02-29T00:00:00.000Z");
   equal(iso(parseW3cDate("2000-02-29")), "2000-02-29T00:00:00.000Z");

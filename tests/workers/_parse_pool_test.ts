@@ -3,7 +3,11 @@ import { spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 import process from "node:process";
 import { type ParseJob, type ParseOutcome, runParseJob } from "../../src/workers/_job.ts";
-import { createParsePool, defaultWorkerCount } from "../../src/workers/_parse_pool.ts";
+import {
+  createParsePool,
+  defaultWorkerCount,
+  START_GAP_MS,
+} from "../../src/workers/_parse_pool.ts";
 import { jobData, plainOutcome } from "./_outcome.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 
@@ -409,6 +413,25 @@ Deno.test("ParsePool.parse() transfers the body's buffer to the worker", async (
   }
 });
 
+/**
+ * A gzip body of `bytes` bytes (never inflated: the stand-in worker echoes it)
+ * whose trailer says it inflates to `documentBytes`.
+ */
+function gzipClaiming(documentBytes: number, bytes = 1024): Uint8Array {
+  const body = new Uint8Array(bytes);
+  body.set([0x1f, 0x8b, 8]);
+  new DataView(body.buffer).setUint32(bytes - 4, documentBytes, true);
+  return body;
+}
+
+/**
+ * A job's body that a worker would take over a second to parse at the rate a
+ * pool assumes before it has measured one: a backlog worth another worker.
+ */
+function large(): Partial<ParseJob> {
+  return { bytes: gzipClaiming(60_000_000), maxSitemapBytes: 100_000_000 };
+}
+
 Deno.test("ParsePool.parse() starts workers lazily and reuses them", async () => {
   const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
   try {
@@ -416,11 +439,15 @@ Deno.test("ParsePool.parse() starts workers lazily and reuses them", async () =>
     for (let i = 0; i < 3; i++) sequential.push(echoOf(await pool.parse(job(`test:${i}`))));
     assert.equal(new Set(sequential.map((echo) => echo.worker)).size, 1);
 
+    // Documents of 60 MB (their gzip trailers say so): a backlog worth a second worker.
     const parallel = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${150 + i}`, String(i)))),
+      Array.from({ length: 6 }, (_, i) => pool.parse(job(`test:sleep:${150 + i}`, "", large()))),
     );
     const echoes = parallel.map(echoOf);
-    assert.deepEqual(echoes.map((echo) => echo.text), ["0", "1", "2", "3", "4", "5"]);
+    assert.deepEqual(
+      echoes.map((echo) => echo.url),
+      [0, 1, 2, 3, 4, 5].map((i) => `test:sleep:${150 + i}`),
+    );
     assert.equal(new Set(echoes.map((echo) => echo.worker)).size, 2);
     assert.deepEqual(echoes.map((echo) => echo.concurrent), [1, 1, 1, 1, 1, 1]);
   } finally {
@@ -449,18 +476,44 @@ Deno.test("ParsePool starts one worker for jobs it keeps up with, and warm() sta
   }
 });
 
-Deno.test("ParsePool starts a second worker once jobs back up: after a wait, or at once for large bodies", async () => {
-  for (const queuedBytes of [10, 3 << 20]) {
-    const pool = createParsePool({ workers: 2, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
+Deno.test("ParsePool keeps one worker for a stream of documents it clears within GROW_BACKLOG_MS", async () => {
+  const pool = stubPool(2);
+  try {
+    pool.warm();
+    // Eight 4 MB urlsets queued at once (a plain crawl's bodies, four fetches
+    // at a time, queue like this when a worker is slow): 29 MB behind the first.
+    const jobs = Array.from({ length: 8 }, (_, i) =>
+      pool.parse(
+        job(`test:sleep:${40 + i}`, "", {
+          bytes: gzipClaiming(4_200_000),
+          maxSitemapBytes: 50 << 20,
+        }),
+      ));
+    const echoes = (await Promise.all(jobs)).map(echoOf);
+    assert.equal(new Set(echoes.map((echo) => echo.worker)).size, 1);
+    assert.equal(pool.started, 1);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool starts a second worker at once for a large backlog, after GROW_STALLED_MS for a stuck worker", async () => {
+  // Two documents of 60 MB (their gzip trailers say so) are more than one
+  // worker clears in GROW_BACKLOG_MS; two of 4 MB wait for the stuck worker
+  // to finish something, GROW_STALLED_MS.
+  for (const documentBytes of [4_200_000, 60_000_000]) {
+    const pool = stubPool(2);
     try {
       const first = echoOf(await pool.parse(job("test:first")));
+      // Past START_GAP_MS since the first worker started (Bun answers sooner).
+      await new Promise((resolve) => setTimeout(resolve, 2 * START_GAP_MS));
       const long = pool.parse(job("test:sleep:3000"));
+      const body = () => ({ bytes: gzipClaiming(documentBytes), maxSitemapBytes: 100_000_000 });
       const queued = [
-        pool.parse(job("test:q1", "x".repeat(queuedBytes))),
-        pool.parse(job("test:q2", "x".repeat(queuedBytes))),
+        pool.parse(job("test:q1", "", body())),
+        pool.parse(job("test:q2", "", body())),
       ];
-      // Two bodies of 3 MiB waiting start a worker now; small ones wait for GROW_AFTER_MS.
-      assert.equal(pool.started, queuedBytes > 10 ? 2 : 1);
+      assert.equal(pool.started, documentBytes > 10_000_000 ? 2 : 1, String(documentBytes));
       const [q1, q2] = (await Promise.all(queued)).map(echoOf);
       assert.equal(pool.started, 2);
       assert.notEqual(q1!.worker, first.worker, "the queued jobs did not wait for the long one");
@@ -472,13 +525,30 @@ Deno.test("ParsePool starts a second worker once jobs back up: after a wait, or 
   }
 });
 
+Deno.test("ParsePool counts a gzip body by the document its trailer names, at most maxSitemapBytes", async () => {
+  // 60 MB claimed but at most 1 MB allowed: no backlog worth a worker.
+  const pool = stubPool(2);
+  try {
+    pool.warm();
+    await pool.parse(job("test:first"));
+    await Promise.all([
+      pool.parse(job("test:sleep:100")),
+      pool.parse(job("test:q1", "", { bytes: gzipClaiming(60_000_000) })),
+      pool.parse(job("test:q2", "", { bytes: gzipClaiming(60_000_000) })),
+    ]);
+    assert.equal(pool.started, 1);
+  } finally {
+    pool.close();
+  }
+});
+
 Deno.test("ParsePool never starts two workers in one turn of the event loop", async () => {
   for (const grow of ["when-queued", "at-once"] as const) {
     const pool = stubPool(3, grow);
     try {
       const jobs = Array.from(
         { length: 6 },
-        (_, i) => pool.parse(job(`test:sleep:${300 + i}`, String(i))),
+        (_, i) => pool.parse(job(`test:sleep:${300 + i}`, "", large())),
       );
       assert.equal(pool.started, 1, grow);
       const echoes = (await Promise.all(jobs)).map(echoOf);
