@@ -11,7 +11,10 @@
  * the columns' bytes, RSS with the tree built (after a GC), the peak RSS
  * while iterating, and each iteration's time (first and warm).
  *
- *   deno run -A bench/extras_memory.ts [--sitemaps 20] [--per 50000]
+ *   deno run -A bench/extras_memory.ts [--sitemaps 20] [--per 50000] [--variants realistic-issue24]
+ *
+ * (`--variants`: which of plain, realistic, realistic-eager and
+ * realistic-issue24 to run, plain always among them: the ratios are to it.)
  *
  * @module
  */
@@ -25,6 +28,13 @@ import { numberFlag } from "./_flags.ts";
 const SITEMAPS = numberFlag("sitemaps", 20);
 const PER = numberFlag("per", 50_000);
 const MiB = 1024 * 1024;
+const ALL_VARIANTS = ["plain", "realistic", "realistic-eager", "realistic-issue24"];
+const variantsAt = process.argv.indexOf("--variants");
+const VARIANTS = variantsAt < 0
+  ? ALL_VARIANTS
+  : ALL_VARIANTS.filter((v) =>
+    v === "plain" || process.argv[variantsAt + 1]!.split(",").includes(v)
+  );
 
 function columnBytes(p: PackedPages): number {
   let n = p.urlBytes.byteLength + p.urlEnds.byteLength + p.lastModified.byteLength +
@@ -59,10 +69,18 @@ function child(variant: string, dir: string): void {
   const rssTree = process.memoryUsage().rss;
   let peak = rssTree;
   let pages = 0;
-  /** Six traversals; `full` reads every page's extensions, else only url and lastModified. */
-  const iterate = (full: boolean): { first: number; warm: number } => {
+  /**
+   * Six traversals; `full` reads every page's extensions, else only url and
+   * lastModified. Wall and CPU time (the process's, so the collector's
+   * helper threads count; less moved by other processes on the cores).
+   */
+  const iterate = (
+    full: boolean,
+  ): { first: number; warm: number; cpuFirst: number; cpuWarm: number } => {
     const times: number[] = [];
+    const cpu: number[] = [];
     for (let round = 0; round < 6; round++) {
+      const c = process.cpuUsage();
       const t = performance.now();
       let touched = 0;
       pages = 0;
@@ -76,9 +94,12 @@ function child(variant: string, dir: string): void {
         if ((pages & 0xffff) === 0) peak = Math.max(peak, process.memoryUsage().rss);
       }
       times.push(performance.now() - t);
+      const used = process.cpuUsage(c);
+      cpu.push((used.user + used.system) / 1000);
       if (touched === 0) throw new Error("nothing read");
     }
-    return { first: times[0]!, warm: times.slice(1).sort((a, b) => a - b)[2]! };
+    const median = (list: number[]): number => list.slice(1).sort((a, b) => a - b)[2]!;
+    return { first: times[0]!, warm: median(times), cpuFirst: cpu[0]!, cpuWarm: median(cpu) };
   };
   const light = iterate(false);
   const full = iterate(true);
@@ -92,6 +113,10 @@ function child(variant: string, dir: string): void {
     warm: light.warm,
     fullFirst: full.first,
     fullWarm: full.warm,
+    cpuFirst: light.cpuFirst,
+    cpuWarm: light.cpuWarm,
+    cpuFullFirst: full.cpuFirst,
+    cpuFullWarm: full.cpuWarm,
   }));
 }
 
@@ -135,10 +160,14 @@ if (at >= 0) {
   const dir = Deno.makeTempDirSync({ prefix: "extras_memory_" });
   console.log(`${SITEMAPS} sitemaps x ${PER} pages, each variant in a fresh process`);
   console.log(
-    "variant          pages     columns MiB  RSS tree MiB  RSS peak iterating MiB  first ms  warm ms  all-extensions first ms  warm ms",
+    "variant          pages     columns MiB  RSS tree MiB  RSS peak iterating MiB  first ms  warm ms  all-extensions first ms  warm ms  (CPU ms: first, warm, all first, all warm)",
   );
   const rows: Record<string, Record<string, number>> = {};
-  for (const variant of ["plain", "realistic", "realistic-eager", "realistic-issue24"]) {
+  for (const variant of VARIANTS) {
+    // The eager variant reads realistic's files.
+    if (variant === "realistic-eager" && !VARIANTS.includes("realistic")) {
+      generate("realistic", dir);
+    }
     if (!variant.endsWith("-eager")) generate(variant, dir);
     const r = rows[variant] = await run(variant, dir);
     console.log(
@@ -148,10 +177,14 @@ if (at >= 0) {
         r.first!.toFixed(0).padStart(9)
       } ${r.warm!.toFixed(0).padStart(8)} ${r.fullFirst!.toFixed(0).padStart(24)} ${
         r.fullWarm!.toFixed(0).padStart(8)
-      }`,
+      }  (${
+        [r.cpuFirst!, r.cpuWarm!, r.cpuFullFirst!, r.cpuFullWarm!].map((v) => v.toFixed(0)).join(
+          ", ",
+        )
+      })`,
     );
   }
-  for (const variant of ["realistic", "realistic-issue24"]) {
+  for (const variant of ["realistic", "realistic-issue24"].filter((v) => VARIANTS.includes(v))) {
     const ratio = (key: string): string =>
       (rows[variant]![key]! / rows.plain![key]!).toFixed(2) + "x";
     console.log(
@@ -161,7 +194,9 @@ if (at >= 0) {
         ratio("fullWarm")
       }; peak iterating ${
         ((rows[variant]!.peak! - rows[variant]!.rssTree!) / MiB).toFixed(0)
-      } MiB over the tree's RSS`,
+      } MiB over the tree's RSS; CPU: first ${ratio("cpuFirst")}, warm ${
+        ratio("cpuWarm")
+      }, every extension first ${ratio("cpuFullFirst")}, warm ${ratio("cpuFullWarm")}`,
     );
   }
   Deno.removeSync(dir, { recursive: true });

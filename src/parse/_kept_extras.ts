@@ -32,21 +32,31 @@ import { extrasOf } from "./_urlset_tokens.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
-import { type DecodedPages, decodeKeptDocument, type KeptFactory } from "./_kept_decode.ts";
+import {
+  type DecodedPages,
+  decodeKeptDocument,
+  type KeptFactory,
+  SpanDecoder,
+  type SpanTags,
+  spanTags,
+} from "./_kept_decode.ts";
+import { type NormalBase, normalBase } from "./_normalize_url.ts";
 import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
  * their pages decoded into objects, how many into kept columns (read
- * again), and how many runs the byte walker declined (read the general
- * way): for tests and benchmarks.
+ * again), how many pages the span decoder handed to the byte walker, and
+ * how many runs the byte walker declined (read the general way): for tests
+ * and benchmarks.
  */
 export const keptExtrasStats: {
   decodes: number;
   runs: number;
   columns: number;
+  walked: number;
   declined: number;
-} = { decodes: 0, runs: 0, columns: 0, declined: 0 };
+} = { decodes: 0, runs: 0, columns: 0, walked: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -158,7 +168,8 @@ export class KeptBytes {
       // buffers left for the collector pile up (callers use the bytes only
       // inside one call).
       const old = this.#entries.pop()!;
-      if (old.bytes !== old.x.data) detachBuffer(old.bytes);
+      // (Inflated into a buffer one byte longer: see inflate().)
+      if (old.bytes !== old.x.data) detachBuffer(old.bytes, { slackBytes: 1 });
     }
     return bytes;
   }
@@ -170,13 +181,20 @@ function inflate(x: KeptExtras): Uint8Array {
   if (zlib === null) {
     throw new Error(`Reading kept extensions needs node:zlib, which this runtime does not provide`);
   }
-  const bytes = x.codec === "gzip" ? zlib.gunzipSync(x.data) : zlib.inflateRawSync(x.data);
+  // One output chunk a byte larger than the bytes: inflated in one call, with no
+  // chunks to concatenate and no copy.
+  const options = { chunkSize: Math.max(64, x.size + 1) };
+  const bytes = x.codec === "gzip"
+    ? zlib.gunzipSync(x.data, options)
+    : zlib.inflateRawSync(x.data, options);
   if (bytes.length !== x.size) {
     throw new Error(
       `Kept extensions are damaged: they inflate to ${bytes.length} bytes, not ${x.size}`,
     );
   }
-  return ownBytes(bytes);
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === options.chunkSize
+    ? new Uint8Array(bytes.buffer, 0, x.size)
+    : ownBytes(bytes);
 }
 
 const encoder = new TextEncoder();
@@ -253,10 +271,17 @@ export class KeptRuns<E> {
   readonly #columns: (ExtrasReader | null)[];
   #lastRun = 0;
   #lastColumns = 0;
+  /** What reading the spans needs: the root's block tags, the base URL in both forms. */
+  readonly #tags: SpanTags | null;
+  readonly #base: URL | null;
+  readonly #normalBase: NormalBase | null;
 
   constructor(x: KeptExtras, f: KeptFactory<E>) {
     this.#x = x;
     this.#f = f;
+    this.#tags = spanTags(x.root);
+    this.#base = parseBase(x.base);
+    this.#normalBase = normalBase(this.#base);
     this.#firsts = runsOf(x, PAGE_RUN_BYTES);
     this.#decoded = new Uint8Array(this.#firsts.length - 1);
     this.#columnFirsts = runsOf(x, CHUNK_BYTES);
@@ -289,18 +314,63 @@ export class KeptRuns<E> {
       if (columns == null) {
         const end = this.#columnFirsts[c + 1]!;
         columns = this.#columns[c] = new ExtrasReader(
-          decodeRun(x, inflated.of(x), first, end, parseBase(x.base)),
+          decodeRun(x, inflated.of(x), first, end, this.#base),
         );
         keptExtrasStats.columns++;
       }
       const data = columns.page(i - first);
       return data === null ? null : f.fromData(data);
     }
-    this.#pages = decodeKeptRun(x, f, inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
+    this.#pages = this.#decodeRun(inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
     this.#held = k;
     this.#decoded[k] = 1;
     keptExtrasStats.runs++;
     return this.#pages[i - this.#firsts[k]!] ?? null;
+  }
+
+  /**
+   * The extensions of pages `[first, end)`, indexed from `first`: each
+   * page's span read by the span decoder, and the pages it declines
+   * together by the byte walker (or the general reader), as before.
+   */
+  #decodeRun(bytes: Uint8Array, first: number, end: number): DecodedPages<E> {
+    const x = this.#x;
+    const f = this.#f;
+    const starts = x.pageStarts;
+    const at = x.spanAt;
+    const pages: DecodedPages<E> = new Array(end - first).fill(null);
+    // The run's spans, read as one text when they lie close together (they
+    // follow each other in deflated spans, with the core fields between
+    // them in a gzip body).
+    let lo = bytes.length;
+    let hi = 0;
+    let total = 0;
+    for (let p = first; p < end; p++) {
+      const length = starts[p + 1]! - starts[p]!;
+      if (length === 0) continue;
+      lo = Math.min(lo, at[p]!);
+      hi = Math.max(hi, at[p]! + length);
+      total += length;
+    }
+    const tags = this.#tags;
+    if (tags === null || hi - lo > 4 * total + 4096) {
+      walkPages(x, f, bytes, withSpans(x, first, end), this.#base, pages, first);
+      return pages;
+    }
+    // A copy, aligned for the text's four-bytes-at-a-time scan.
+    const spans = new SpanDecoder(f, tags, bytes.slice(lo, hi), this.#base, this.#normalBase);
+    // The pages it declines, read by the walker together.
+    let declined: number[] | null = null;
+    for (let p = first; p < end; p++) {
+      const length = starts[p + 1]! - starts[p]!;
+      if (length === 0) continue;
+      const a = at[p]! - lo;
+      const read = spans.page(a, a + length);
+      if (read === undefined) (declined ??= []).push(p);
+      else pages[p - first] = read;
+    }
+    if (declined !== null) walkPages(x, f, bytes, declined, this.#base, pages, first);
+    return pages;
   }
 }
 
@@ -327,35 +397,45 @@ export function keptReader<E>(x: KeptExtras, f: KeptFactory<E>): KeptRuns<E> {
   return r;
 }
 
-/** The extensions of pages `[first, end)`, indexed from `first`. */
-function decodeKeptRun<E>(
+/**
+ * Reads the pages `list` (with spans, in order) the byte walker's way:
+ * those the span decoder declined. Fills `out` (indexed from `runFirst`).
+ */
+function walkPages<E>(
   x: KeptExtras,
   f: KeptFactory<E>,
   bytes: Uint8Array,
-  first: number,
-  end: number,
-): DecodedPages<E> {
-  const starts = x.pageStarts;
-  const pages: DecodedPages<E> = new Array(end - first).fill(null);
-  const base = parseBase(x.base);
-  const { doc, withSpans } = syntheticRun(x, bytes, first, end);
+  list: readonly number[],
+  base: URL | null,
+  out: DecodedPages<E>,
+  runFirst: number,
+): void {
+  if (list.length === 0) return;
+  const doc = syntheticRun(x, bytes, list);
+  keptExtrasStats.walked += list.length;
   const read = decodeKeptDocument(doc, base, f);
   detachBuffer(doc);
   if (read === null) {
     // Declined by the byte walker: read the general way, as before.
     keptExtrasStats.declined++;
-    const reader = new ExtrasReader(decodeRun(x, bytes, first, end, base));
-    for (let p = first; p < end; p++) {
+    const first = list[0]!;
+    const reader = new ExtrasReader(decodeRun(x, bytes, first, list.at(-1)! + 1, base));
+    for (const p of list) {
       const data = reader.page(p - first);
-      if (data !== null) pages[p - first] = f.fromData(data);
+      if (data !== null) out[p - runFirst] = f.fromData(data);
     }
-    return pages;
+    return;
   }
-  if (read.length !== withSpans) throw damaged(withSpans, `${read.length} pages`);
-  for (let p = first, rank = 0; p < end; p++) {
-    if (starts[p + 1]! > starts[p]!) pages[p - first] = read[rank++]!;
-  }
-  return pages;
+  if (read.length !== list.length) throw damaged(list.length, `${read.length} pages`);
+  for (let rank = 0; rank < list.length; rank++) out[list[rank]! - runFirst] = read[rank]!;
+}
+
+/** The pages of `[first, end)` that have spans. */
+function withSpans(x: KeptExtras, first: number, end: number): number[] {
+  const starts = x.pageStarts;
+  const list: number[] = [];
+  for (let p = first; p < end; p++) if (starts[p + 1]! > starts[p]!) list.push(p);
+  return list;
 }
 
 function damaged(withSpans: number, readAs: string): Error {
@@ -363,34 +443,26 @@ function damaged(withSpans: number, readAs: string): Error {
 }
 
 /**
- * The pages `[first, end)` that have spans, as a urlset of their own: the
+ * The pages `list` (with spans, in order) as a urlset of their own: the
  * root's start tag, a `<url>` per page (a `<loc>` of its own, then its
  * span), the root's end tag.
  */
-function syntheticRun(
-  x: KeptExtras,
-  bytes: Uint8Array,
-  first: number,
-  end: number,
-): { doc: Uint8Array; withSpans: number } {
+function syntheticRun(x: KeptExtras, bytes: Uint8Array, list: readonly number[]): Uint8Array {
   const starts = x.pageStarts;
   const name = rootName(x.root);
-  let withSpans = 0;
-  for (let p = first; p < end; p++) if (starts[p + 1]! > starts[p]!) withSpans++;
+  let spans = 0;
+  for (const p of list) spans += starts[p + 1]! - starts[p]!;
   const perPage = URL_OPEN.length + 10 + LOC_CLOSE.length + URL_CLOSE.length;
-  const doc = new Uint8Array(
-    x.root.length + starts[end]! - starts[first]! + withSpans * perPage + name.length + 3,
-  );
+  const doc = new Uint8Array(x.root.length + spans + list.length * perPage + name.length + 3);
   doc.set(x.root, 0);
   let o = x.root.length;
-  let n = 0;
-  for (let p = first; p < end; p++) {
+  for (let n = 0; n < list.length; n++) {
+    const p = list[n]!;
     const length = starts[p + 1]! - starts[p]!;
-    if (length === 0) continue;
     doc.set(URL_OPEN, o);
     o += URL_OPEN.length;
-    // The page's rank among those with spans, so that every <loc> differs.
-    for (let v = n++, digits = String(v), k = 0; k < digits.length; k++) {
+    // The page's rank in the list, so that every <loc> differs.
+    for (let digits = String(n), k = 0; k < digits.length; k++) {
       doc[o++] = digits.charCodeAt(k);
     }
     doc.set(LOC_CLOSE, o);
@@ -406,7 +478,7 @@ function syntheticRun(
   doc.set(name, o);
   o += name.length;
   doc[o++] = 0x3e;
-  return { doc: doc.subarray(0, o), withSpans };
+  return doc.subarray(0, o);
 }
 
 /** The extensions of pages `[first, end)`, read as a urlset of their own; page indices from `first`. */
@@ -419,13 +491,14 @@ function decodeRun(
 ): EncodedExtras {
   const starts = x.pageStarts;
   const count = end - first;
-  const { doc: synthetic, withSpans } = syntheticRun(x, bytes, first, end);
+  const list = withSpans(x, first, end);
+  const synthetic = syntheticRun(x, bytes, list);
   const result = readUrlsetBytes(synthetic, base, NaN, NO_CHECKPOINT) ??
     parseSitemapGeneral(synthetic, { url: x.base });
   detachBuffer(synthetic);
-  if (result.kind !== "pages" || result.pages.count !== withSpans) {
+  if (result.kind !== "pages" || result.pages.count !== list.length) {
     throw damaged(
-      withSpans,
+      list.length,
       result.kind === "pages"
         ? `${result.pages.count} pages`
         : result.kind === "invalid"

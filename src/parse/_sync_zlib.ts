@@ -10,8 +10,8 @@
 /** The functions used. */
 export interface SyncZlib {
   deflateRawSync(bytes: Uint8Array, options: { level: number }): Uint8Array;
-  inflateRawSync(bytes: Uint8Array): Uint8Array;
-  gunzipSync(bytes: Uint8Array): Uint8Array;
+  inflateRawSync(bytes: Uint8Array, options?: { chunkSize?: number }): Uint8Array;
+  gunzipSync(bytes: Uint8Array, options?: { chunkSize?: number }): Uint8Array;
 }
 
 let loaded: SyncZlib | null | undefined;
