@@ -971,7 +971,8 @@ export class PackedPagesBuilder {
       }
       if (x < extrasOf.length) {
         while (x < extrasOf.length && extrasOf[x]! < e) x++;
-        if (extrasOf[x] === e) {
+        // Not read past the end: an out-of-bounds read deoptimises `build`.
+        if (x < extrasOf.length && extrasOf[x] === e) {
           extrasFrom![count] = this.#extrasFrom[x]!;
           extrasTo![count] = this.#extrasTo[x]!;
         }

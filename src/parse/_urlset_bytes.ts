@@ -232,9 +232,8 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
    */
   #spanStart = -1;
   #spanEnd = 0;
-  /** Set when extension blocks are kept rather than read (see {@linkcode ByteReader.skips}). */
-  readonly skips?: (d: number, name: ElementName) => boolean;
-  readonly skipped?: (a: number, e: number) => void;
+  /** Whether extension blocks are kept rather than read (see {@linkcode ByteReader.skips}). */
+  readonly #keeps: boolean;
 
   constructor(
     rootNs: string,
@@ -253,14 +252,22 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     this.#normalBase = normalBase(base);
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
     this.#writer = this.#builder.extrasWriter;
+    this.#keeps = keep !== null;
     if (keep !== null) {
       this.#writer.keep({ doc, root, base: base === null ? "" : base.href, gzip: keep.gzip });
-      this.skips = (d, name) => d === 3 && this.inUrl && isExtensionBlock(this.#code(name));
-      this.skipped = (a, e) => {
-        if (this.#spanStart === -1) this.#spanStart = a;
-        this.#spanEnd = e;
-      };
     }
+  }
+
+  // Methods rather than closures set per reader: every document's reader
+  // then has the same map and the same call targets, so the byte walk's
+  // optimised code stays valid from one document to the next.
+  skips(d: number, name: ElementName): boolean {
+    return this.#keeps && d === 3 && this.inUrl && isExtensionBlock(this.#code(name));
+  }
+
+  skipped(a: number, e: number): void {
+    if (this.#spanStart === -1) this.#spanStart = a;
+    this.#spanEnd = e;
   }
 
   #code(name: ElementName): number {

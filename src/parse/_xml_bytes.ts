@@ -479,7 +479,9 @@ function attributeText(v: string): string {
 class NameTable {
   readonly #defaultNs: string;
   readonly #prefixes: Map<string, string>;
-  readonly #slots: (ElementName | undefined)[] = new Array(512);
+  // Filled so that the array holds objects from the start: a fresh table's
+  // array then has the map `get` was optimised for on earlier documents.
+  readonly #slots: (ElementName | undefined)[] = new Array(512).fill(undefined);
 
   constructor(defaultNs: string, prefixes: Map<string, string>) {
     this.#defaultNs = defaultNs;
@@ -664,9 +666,20 @@ export function readXmlBytes(
   const root = names.resolve(b.slice(tag.nameAt, tag.nameAt + tag.nameLen));
   if (root.local !== rootLocal) return null;
   const reader = make(root.ns, b.subarray(i, tag.end));
+  // What needs type feedback once per document (the element stacks, the
+  // reader's shape, the result) is done here rather than in `walk`: `walk`
+  // runs once per document and is first optimised mid-loop, before its
+  // entry or exit has run with feedback, so code there would deoptimise it.
+  const starts = new Int32Array(MAX_DEPTH + 1);
+  const lengths = new Int32Array(MAX_DEPTH + 1);
+  starts[1] = tag.nameAt;
+  lengths[1] = tag.nameLen;
+  const skips = reader.skips !== undefined;
   let result: ParseResult | null = null;
   try {
-    result = walk(b, tag.end, names, tag.nameAt, tag.nameLen, reader, checkpoint);
+    if (walk(b, tag.end, names, starts, lengths, reader, skips, checkpoint)) {
+      result = reader.finish();
+    }
   } finally {
     if (result === null) reader.discard();
   }
@@ -747,25 +760,27 @@ export function rootTag(b: Uint8Array, i: number): RootTag | null {
   }
 }
 
+/**
+ * Walks the document from after the root's start tag (`starts[1]`,
+ * `lengths[1]`: its name) to the root's end tag, reporting to `reader`.
+ * Returns true when the root closed, false when the document is not of the
+ * subset read here.
+ */
 function walk(
   b: Uint8Array,
   i: number,
   names: NameTable,
-  rootAt: number,
-  rootLen: number,
+  starts: Int32Array,
+  lengths: Int32Array,
   reader: ByteReader,
+  skips: boolean,
   checkpoint: Checkpoint,
-): ParseResult | null {
-  const starts = new Int32Array(MAX_DEPTH + 1);
-  const lengths = new Int32Array(MAX_DEPTH + 1);
-  starts[1] = rootAt;
-  lengths[1] = rootLen;
+): boolean {
   let depth = 1;
   const scratch: number[] = [];
   // The previous start tag's name: its `next` predicts this one's.
   let previous = null as ElementName | null;
-  let nextCheckpoint = i + CHECKPOINT_BYTES;
-  const skips = reader.skips !== undefined;
+  let nextCheckpoint = CHECKPOINT_BYTES;
   for (;;) {
     if (i >= nextCheckpoint) {
       checkpoint(i);
@@ -776,14 +791,14 @@ function walk(
     if (c !== LT) {
       // Text outside a captured field: no reader uses it.
       const lt = b.indexOf(LT, i);
-      if (lt === -1 || lt - i > MAX_MARKUP) return null;
+      if (lt === -1 || lt - i > MAX_MARKUP) return false;
       i = lt;
     }
     c = b[i + 1];
     if (c === SLASH) {
       const e = endTagEnd(b, i, starts[depth]!, lengths[depth]!);
-      if (e === -1) return null;
-      if (depth === 1) return reader.finish();
+      if (e === -1) return false;
+      if (depth === 1) return true;
       reader.end(depth);
       depth--;
       i = e;
@@ -793,17 +808,17 @@ function walk(
       if (atAscii(b, i + 2, "[CDATA[")) {
         // Character data outside a captured field: ignored too.
         const e = find3(b, i + 9, 0x5d, 0x5d, GT);
-        if (e === -1 || e - i > MAX_MARKUP) return null;
+        if (e === -1 || e - i > MAX_MARKUP) return false;
         i = e + 3;
         continue;
       }
       i = skipMarkup(b, i);
-      if (i === -1) return null;
+      if (i === -1) return false;
       continue;
     }
     if (c === QUESTION) {
       i = skipMarkup(b, i);
-      if (i === -1) return null;
+      if (i === -1) return false;
       continue;
     }
     // A start tag: the name runs to `>`, `/`, whitespace or a quote.
@@ -828,7 +843,7 @@ function walk(
         c = b[j]!;
         if (c === GT || c === SLASH || c <= 0x20 || c === DQUOTE || c === SQUOTE) break;
       }
-      if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return null;
+      if (j === nameAt || j >= limit || c === DQUOTE || c === SQUOTE) return false;
     }
     if (name === null) {
       name = names.get(b, nameAt, j);
@@ -837,7 +852,7 @@ function walk(
     previous = name;
     if (skips && reader.skips!(depth + 1, name)) {
       const e = skipElement(b, i, j);
-      if (e === -1) return null;
+      if (e === -1) return false;
       reader.skipped!(i, e);
       i = e;
       continue;
@@ -847,14 +862,14 @@ function walk(
     if (scratch.length !== 0) scratch.length = 0;
     if (c !== GT) {
       gt = scanAttributes(b, j, scratch);
-      if (gt === -1) return null;
+      if (gt === -1) return false;
       // Prefixes are bound on the root only.
-      if (hasXmlns(b, scratch)) return null;
+      if (hasXmlns(b, scratch)) return false;
     }
-    if (depth === MAX_DEPTH) return null;
+    if (depth === MAX_DEPTH) return false;
     const d = ++depth;
     const field = reader.start(d, name, b, scratch);
-    if (field === -1) return null;
+    if (field === -1) return false;
     if (b[gt - 1] === SLASH && gt > j) {
       if (field !== 0) reader.text(field, "");
       else reader.end(d);
@@ -869,7 +884,7 @@ function walk(
       continue;
     }
     const first = reader.scan(field, b, i);
-    if (first === -1) return null;
+    if (first === -1) return false;
     let e = b[first + 1] === SLASH ? endTagEnd(b, first, nameAt, j - nameAt) : -1;
     if (e !== -1) {
       reader.raw(field, b, i, first);
@@ -879,7 +894,7 @@ function walk(
     } else {
       e = readSplitField(b, i, first, nameAt, j - nameAt, field, reader);
     }
-    if (e === -1) return null;
+    if (e === -1) return false;
     depth--;
     i = e;
   }
