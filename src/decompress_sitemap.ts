@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { detachBuffer } from "./_detach.ts";
 import { decompressIfGzip, type DecompressResult } from "./decompress.ts";
 
 export type { DecompressResult };
@@ -51,9 +52,17 @@ const MAX_BYTES = 50 * 1024 * 1024;
  * ]);
  * ```
  */
-export function decompressSitemap(
+export async function decompressSitemap(
   bytes: Uint8Array,
   options: DecompressSitemapOptions = {},
 ): Promise<DecompressResult> {
-  return decompressIfGzip(bytes, options.maxBytes ?? MAX_BYTES);
+  const inflated = await decompressIfGzip(bytes, options.maxBytes ?? MAX_BYTES);
+  // A document over 8 MiB inflates into one chunk the size of the bound (a
+  // crawl frees it after the parse); what a caller keeps gets a buffer of its
+  // own size, not 50 MiB of address space per document.
+  if (!inflated.ok || inflated.bytes === bytes) return inflated;
+  if (inflated.bytes.buffer.byteLength <= 2 * inflated.bytes.byteLength) return inflated;
+  const own = inflated.bytes.slice();
+  detachBuffer(inflated.bytes, { slackBytes: Infinity });
+  return { ...inflated, bytes: own };
 }

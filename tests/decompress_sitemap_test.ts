@@ -22,3 +22,14 @@ Deno.test("decompressSitemap() refuses a document over its bound, 50 MiB by defa
     reason: "Sitemap expands past 52428800 bytes",
   });
 });
+
+Deno.test("decompressSitemap() gives a document over 8 MiB a buffer of its own size", async () => {
+  const document = new TextEncoder().encode(TEXT.repeat(500_000)); // 11 MB
+  const inflated = await decompressSitemap(gzip(document, 1));
+  assert.ok(inflated.ok);
+  assert.deepEqual(
+    [inflated.bytes.byteOffset, inflated.bytes.byteLength, inflated.bytes.buffer.byteLength],
+    [0, document.byteLength, document.byteLength],
+  );
+  assert.deepEqual(inflated.bytes, document);
+});
