@@ -607,7 +607,11 @@ export class PackedPagesBuilder {
     // Writing the columns now copies the strings out of the document.
     const writer = this.#extras ??= new ExtrasWriter();
     const x = this.#extrasUsed;
-    if (x + 3 > this.#extrasAt.length) this.#extrasAt = grown(this.#extrasAt, x + 3);
+    if (x + 3 > this.#extrasAt.length) {
+      const old = this.#extrasAt;
+      this.#extrasAt = grown(old, x + 3);
+      detachBuffer(old);
+    }
     const at = this.#extrasAt;
     at[x] = this.#n;
     at[x + 1] = writer.length;
@@ -856,6 +860,13 @@ export class PackedPagesBuilder {
       if (j - i > LONG_RUN) this.#markBucket(order, i, j, dup);
       else this.#markSmallBucket(order, i, j, dup);
     }
+    // Freed now (0.7 MB for 50,000 entries): a worker that no longer fills
+    // its young generation with garbage collects rarely, and left to the
+    // collector these piled up document after document
+    // (bench/README.md#issue-24-realistic-peak-margin-mem24c).
+    detachBuffer(starts);
+    detachBuffer(order);
+    detachBuffer(fill);
     return dup;
   }
 
@@ -1002,6 +1013,7 @@ export class PackedPagesBuilder {
     };
     const warning = this.#notUrls.warning();
     detachBuffer(dup);
+    detachBuffer(extrasAt);
     if (extrasFrom !== null) detachBuffer(extrasFrom);
     if (extrasTo !== null) detachBuffer(extrasTo);
     // Learnt from documents big enough to be typical of their site, not from an empty one.
