@@ -128,69 +128,35 @@ export function changeFrequencyCode(text: string): number {
 const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map((name) => new TextEncoder().encode(name));
 
 /**
- * Writes a `<lastmod>`'s time, from its bytes as written, to `out[k]`, as
- * {@linkcode parseDateText} reads its decoded text. Written rather than
- * returned: a number returned from a call that is not inlined is boxed, a
- * heap object per page (bench/README.md#issue-24-realistic-peak-margin-mem24c).
- *
- * @param b The document's bytes (UTF-8).
- * @param a Start of the value.
- * @param e End of the value.
- * @param out Where to write the epoch milliseconds, or NaN.
- * @param k The index in `out`.
+ * A reader of one value from a document's bytes `b[a, e)` (UTF-8, as
+ * written) that writes it to `out[k]` rather than returning it: a number
+ * returned from a call that is not inlined is boxed, a heap object per page
+ * (bench/README.md#issue-24-realistic-peak-margin-mem24c).
  */
-export function lastModifiedInto(
-  b: Uint8Array,
-  a: number,
-  e: number,
-  out: Float64Array,
-  k: number,
-): void {
+export type ValueInto = (b: Uint8Array, a: number, e: number, out: Float64Array, k: number) => void;
+
+/**
+ * Writes a `<lastmod>`'s time (epoch ms, or NaN) as {@linkcode parseDateText}
+ * reads its decoded text.
+ */
+export const lastModifiedInto: ValueInto = (b, a, e, out, k) => {
   // The W3C forms hold no reference or CR, so their bytes read as their text.
   parseW3cDateBytesInto(b, a, e, out, k);
   const ms = out[k]!;
   if (ms !== ms) out[k] = parseDateText(decodeRawText(b, a, e));
-}
+};
 
-/**
- * Writes a `<priority>`'s value, from its bytes as written, to `out[k]`, as
- * {@linkcode parsePriority} reads its decoded text (written, not returned,
- * as {@linkcode lastModifiedInto}).
- *
- * @param b The document's bytes (UTF-8).
- * @param a Start of the value.
- * @param e End of the value.
- * @param out Where to write the priority.
- * @param k The index in `out`.
- */
-export function priorityInto(
-  b: Uint8Array,
-  a: number,
-  e: number,
-  out: Float64Array,
-  k: number,
-): void {
+/** Writes a `<priority>`'s value as {@linkcode parsePriority} reads its decoded text. */
+export const priorityInto: ValueInto = (b, a, e, out, k) => {
   if (plainAscii(b, a, e)) plainPriorityInto(b, a, e, out, k);
   else out[k] = parsePriority(decodeRawText(b, a, e));
-}
+};
 
 /**
  * {@linkcode priorityInto} for bytes known to be plain ASCII: no reference,
  * no control byte but whitespace.
- *
- * @param b The document's bytes.
- * @param a Start of the value.
- * @param e End of the value.
- * @param out Where to write the priority.
- * @param k The index in `out`.
  */
-export function plainPriorityInto(
-  b: Uint8Array,
-  a: number,
-  e: number,
-  out: Float64Array,
-  k: number,
-): void {
+export const plainPriorityInto: ValueInto = (b, a, e, out, k) => {
   const i = skipSpace(b, a, e);
   const end = trimSpaceEnd(b, i, e);
   let value = 0;
@@ -219,7 +185,7 @@ export function plainPriorityInto(
     const n = value / scale;
     out[k] = n <= 1 ? n : 0.5;
   }
-}
+};
 
 /**
  * A `<changefreq>`'s code from its bytes as written, as
