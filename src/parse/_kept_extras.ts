@@ -2,11 +2,10 @@
  * The reading side of kept extensions ({@linkcode KeptExtras}): a page's
  * extensions are decoded from its sitemap's kept bytes when first read,
  * straight into what the reader hands out (`_kept_decode.ts`: the public
- * objects, or plain data), a small run of pages at a time; a run read again
- * after its objects were let go is decoded into the encoded columns
- * ({@linkcode EncodedExtras}, a megabyte of spans at a time), which are kept
- * and serve every later read. A sitemap whose extensions are never read
- * never decodes them.
+ * objects, or plain data), a small run of pages at a time, and again the
+ * same way when a run is read again after its objects were let go: nothing
+ * decoded is kept beyond the run being read. A sitemap whose extensions are
+ * never read never decodes them.
  *
  * Decoding reads the kept spans as urlsets of their own — the root's start
  * tag, then one `<url>` per page with a span — with the byte walker, or
@@ -45,18 +44,17 @@ import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
- * their pages decoded into objects, how many into kept columns (read
- * again), how many pages the span decoder handed to the byte walker, and
+ * their pages decoded (again on each read), how many pages the span
+ * decoder handed to the byte walker, and
  * how many runs the byte walker declined (read the general way): for tests
  * and benchmarks.
  */
 export const keptExtrasStats: {
   decodes: number;
   runs: number;
-  columns: number;
   walked: number;
   declined: number;
-} = { decodes: 0, runs: 0, columns: 0, walked: 0, declined: 0 };
+} = { decodes: 0, runs: 0, walked: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -210,12 +208,6 @@ function rootName(root: Uint8Array): Uint8Array {
 }
 
 /**
- * Span bytes decoded at a time: each run of pages is read as a small
- * document of its own, so decoding never holds a sitemap-sized copy.
- */
-const CHUNK_BYTES = 1 << 20;
-
-/**
  * Runs of pages whose spans are decoded together: `[firsts[k], firsts[k + 1])`,
  * about `bytes` of spans each.
  */
@@ -257,20 +249,10 @@ export class KeptRuns<E> {
   readonly #f: KeptFactory<E>;
   /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
   readonly #firsts: number[];
-  /** 1 for each run decoded into objects once already. */
-  readonly #decoded: Uint8Array;
   /** The run whose objects are held, and its pages. */
   #held = -1;
   #pages: DecodedPages<E> = [];
-  /**
-   * Runs of {@linkcode CHUNK_BYTES} read again after their objects were let
-   * go: decoded into the encoded columns, compact and kept, so that later
-   * reads cost what an eager sitemap's do.
-   */
-  readonly #columnFirsts: number[];
-  readonly #columns: (ExtrasReader | null)[];
   #lastRun = 0;
-  #lastColumns = 0;
   /** What reading the spans needs: the root's block tags, the base URL in both forms. */
   readonly #tags: SpanTags | null;
   readonly #base: URL | null;
@@ -283,18 +265,15 @@ export class KeptRuns<E> {
     this.#base = parseBase(x.base);
     this.#normalBase = normalBase(this.#base);
     this.#firsts = runsOf(x, PAGE_RUN_BYTES);
-    this.#decoded = new Uint8Array(this.#firsts.length - 1);
-    this.#columnFirsts = runsOf(x, CHUNK_BYTES);
-    this.#columns = new Array(this.#columnFirsts.length - 1).fill(null);
   }
 
   /**
-   * Page `i`'s extensions. The first read decodes the small run of pages
-   * around it straight into objects (inflating the sitemap's bytes if they
-   * are not at hand), held while that run is read; a run read again after
-   * that decodes its megabyte of spans into the encoded columns, kept from
-   * then on. A page's extensions are the same objects while its run is held
-   * (and a page object keeps those it was given).
+   * Page `i`'s extensions. A read decodes the small run of pages around it
+   * straight into objects (inflating the sitemap's bytes if they are not at
+   * hand), held while that run is read; a run read again after that is
+   * decoded again the same way, which costs what the first read did and
+   * keeps nothing in between. A page's extensions are the same objects
+   * while its run is held (and a page object keeps those it was given).
    *
    * @param i A page index.
    * @returns The page's extensions, or null when it has none.
@@ -303,28 +282,13 @@ export class KeptRuns<E> {
    */
   page(i: number): E | null {
     const x = this.#x;
-    const f = this.#f;
     if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
     const k = this.#lastRun = runAt(this.#firsts, this.#lastRun, i);
-    if (k === this.#held) return this.#pages[i - this.#firsts[k]!] ?? null;
-    if (this.#decoded[k] === 1) {
-      const c = this.#lastColumns = runAt(this.#columnFirsts, this.#lastColumns, i);
-      const first = this.#columnFirsts[c]!;
-      let columns = this.#columns[c];
-      if (columns == null) {
-        const end = this.#columnFirsts[c + 1]!;
-        columns = this.#columns[c] = new ExtrasReader(
-          decodeRun(x, inflated.of(x), first, end, this.#base),
-        );
-        keptExtrasStats.columns++;
-      }
-      const data = columns.page(i - first);
-      return data === null ? null : f.fromData(data);
+    if (k !== this.#held) {
+      this.#pages = this.#decodeRun(inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
+      this.#held = k;
+      keptExtrasStats.runs++;
     }
-    this.#pages = this.#decodeRun(inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
-    this.#held = k;
-    this.#decoded[k] = 1;
-    keptExtrasStats.runs++;
     return this.#pages[i - this.#firsts[k]!] ?? null;
   }
 
