@@ -2,10 +2,10 @@
  * The reading side of kept extensions ({@linkcode KeptExtras}): a page's
  * extensions are decoded from its sitemap's kept bytes when first read,
  * straight into what the reader hands out (`_kept_decode.ts`: the public
- * objects, or plain data), a small run of pages at a time, and again the
- * same way when a run is read again after its objects were let go: nothing
- * decoded is kept beyond the run being read. A sitemap whose extensions are
- * never read never decodes them.
+ * objects, or plain data), a small run of pages at a time; a run read again
+ * after its objects were let go is decoded into its values (its strings
+ * joined into one text), which are kept and serve every later read. A
+ * sitemap whose extensions are never read never decodes them.
  *
  * Decoding reads the kept spans as urlsets of their own — the root's start
  * tag, then one `<url>` per page with a span — with the byte walker, or
@@ -44,17 +44,18 @@ import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
- * their pages decoded (again on each read), how many pages the span
- * decoder handed to the byte walker, and
+ * their pages decoded, how many of those into values kept (read again),
+ * how many pages the span decoder handed to the byte walker, and
  * how many runs the byte walker declined (read the general way): for tests
  * and benchmarks.
  */
 export const keptExtrasStats: {
   decodes: number;
   runs: number;
+  kept: number;
   walked: number;
   declined: number;
-} = { decodes: 0, runs: 0, walked: 0, declined: 0 };
+} = { decodes: 0, runs: 0, kept: 0, walked: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -243,12 +244,143 @@ const PAGE_RUN_BYTES = 32 << 10;
 /** The inflated bytes of the two sitemaps read last (two trees compared), shared by every reader. */
 const inflated = new KeptBytes(2);
 
+/**
+ * What a run read a second time keeps, for every later read to build its
+ * objects from without decoding: its values' strings joined into one
+ * text (a slice each, as the packed URLs are read), and each page's
+ * counts. Nothing in it refers to the run's decoded text, so that text goes.
+ */
+interface RunValues {
+  /**
+   * The strings (each image's five fields, each alternate's two, the news
+   * story's and each video's data as JSON, page by page) joined, as UTF-8:
+   * a fraction of the joined string's size when that would take two bytes
+   * a character, and outside the collector's heap.
+   */
+  readonly text: Uint8Array;
+  /** Where each string ends in the joined string; `~end` (negative) for a null. */
+  readonly ends: Int32Array;
+  /** Per page of the run: images, alternates, videos, and 1 when it has a news story. */
+  readonly counts: Uint16Array;
+}
+
+const utf8 = new TextEncoder();
+/** Keeps a leading U+FEFF: the offsets count it. */
+const joinedDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** JSON for data whose absent dates are NaN: a number JSON cannot hold is written as a string after U+0000 (which no XML text holds). */
+function dataJson(data: NewsStoryData | VideoData): string {
+  return JSON.stringify(
+    data,
+    (_key, value) => typeof value === "number" && !Number.isFinite(value) ? `\0${value}` : value,
+  );
+}
+
+/** The data {@linkcode dataJson} wrote, as fresh objects. */
+function dataFromJson<T>(json: string): T {
+  return JSON.parse(
+    json,
+    (_key, value) =>
+      typeof value === "string" && value.charCodeAt(0) === 0 ? Number(value.slice(1)) : value,
+  );
+}
+
+/**
+ * The values of a run's pages, as {@linkcode KEPT_DATA} decoded them; null
+ * when a page has more of one kind than a count can hold (such a run is
+ * decoded again on each read).
+ */
+function runValues(pages: DecodedPages<PageExtrasData>): RunValues | null {
+  const strings: (string | null)[] = [];
+  const counts = new Uint16Array(pages.length * 4);
+  for (let p = 0; p < pages.length; p++) {
+    const page = pages[p];
+    if (page == null) continue;
+    const images = page.images ?? [];
+    const alternates = page.alternates ?? [];
+    const videos = page.videos ?? [];
+    if (Math.max(images.length, alternates.length, videos.length) > 0xffff) return null;
+    for (const image of images) {
+      strings.push(image.loc, image.caption, image.geoLocation, image.title, image.license);
+    }
+    for (const alternate of alternates) strings.push(alternate.hreflang, alternate.href);
+    if (page.newsStory != null) strings.push(dataJson(page.newsStory));
+    for (const video of videos) strings.push(dataJson(video));
+    counts[p * 4] = images.length;
+    counts[p * 4 + 1] = alternates.length;
+    counts[p * 4 + 2] = videos.length;
+    counts[p * 4 + 3] = page.newsStory != null ? 1 : 0;
+  }
+  const ends = new Int32Array(strings.length);
+  for (let k = 0, at = 0; k < strings.length; k++) {
+    const value = strings[k];
+    if (value === null) {
+      ends[k] = ~at;
+    } else {
+      at += value!.length;
+      ends[k] = at;
+    }
+  }
+  // Array.prototype.join reads null as "".
+  return { text: utf8.encode(strings.join("")), ends, counts };
+}
+
+/** Builds a run's pages with `f` from its kept values. */
+function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
+  const { ends, counts } = v;
+  // The joined string again, so the offsets hold.
+  const text = joinedDecoder.decode(v.text);
+  const count = counts.length / 4;
+  const pages: DecodedPages<E> = new Array(count).fill(null);
+  let k = 0;
+  let at = 0;
+  /** The next string. */
+  const next = (): string | null => {
+    const end = ends[k++]!;
+    if (end < 0) return null;
+    const value = text.slice(at, end);
+    at = end;
+    return value;
+  };
+  for (let p = 0; p < count; p++) {
+    const imageCount = counts[p * 4]!;
+    const alternateCount = counts[p * 4 + 1]!;
+    const videoCount = counts[p * 4 + 2]!;
+    const hasNews = counts[p * 4 + 3] === 1;
+    if (imageCount + alternateCount + videoCount === 0 && !hasNews) continue;
+    let images: unknown[] | null = null;
+    let alternates: unknown[] | null = null;
+    let videos: unknown[] | null = null;
+    if (imageCount > 0) {
+      images = [];
+      for (let n = 0; n < imageCount; n++) {
+        images.push(f.image(next()!, next(), next(), next(), next()));
+      }
+    }
+    if (alternateCount > 0) {
+      alternates = [];
+      for (let n = 0; n < alternateCount; n++) alternates.push(f.alternate(next()!, next()!));
+    }
+    const news = hasNews ? f.news(dataFromJson<NewsStoryData>(next()!)) : null;
+    if (videoCount > 0) {
+      videos = [];
+      for (let n = 0; n < videoCount; n++) videos.push(f.video(dataFromJson<VideoData>(next()!)));
+    }
+    pages[p] = f.page(news, images, videos, alternates);
+  }
+  return pages;
+}
+
 /** A sitemap's kept extensions, as one factory's reader decodes them. */
 export class KeptRuns<E> {
   readonly #x: KeptExtras;
   readonly #f: KeptFactory<E>;
   /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
   readonly #firsts: number[];
+  /** 1 for each run read once already. */
+  readonly #read: Uint8Array;
+  /** The values of runs read twice, kept. */
+  readonly #values: (RunValues | null)[];
   /** The run whose objects are held, and its pages. */
   #held = -1;
   #pages: DecodedPages<E> = [];
@@ -265,15 +397,19 @@ export class KeptRuns<E> {
     this.#base = parseBase(x.base);
     this.#normalBase = normalBase(this.#base);
     this.#firsts = runsOf(x, PAGE_RUN_BYTES);
+    this.#read = new Uint8Array(this.#firsts.length - 1);
+    this.#values = new Array(this.#firsts.length - 1).fill(null);
   }
 
   /**
-   * Page `i`'s extensions. A read decodes the small run of pages around it
-   * straight into objects (inflating the sitemap's bytes if they are not at
-   * hand), held while that run is read; a run read again after that is
-   * decoded again the same way, which costs what the first read did and
-   * keeps nothing in between. A page's extensions are the same objects
-   * while its run is held (and a page object keeps those it was given).
+   * Page `i`'s extensions. The first read decodes the small run of pages
+   * around it straight into objects (inflating the sitemap's bytes if they
+   * are not at hand), held while that run is read; a run read again after
+   * its objects were let go is decoded into its values (its strings joined
+   * into one text, and its pages' counts), kept, from which that read and
+   * every later one build the objects without decoding. A page's
+   * extensions are the same objects while its run is held (and a page
+   * object keeps those it was given).
    *
    * @param i A page index.
    * @returns The page's extensions, or null when it has none.
@@ -284,12 +420,25 @@ export class KeptRuns<E> {
     const x = this.#x;
     if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
     const k = this.#lastRun = runAt(this.#firsts, this.#lastRun, i);
+    const first = this.#firsts[k]!;
     if (k !== this.#held) {
-      this.#pages = this.#decodeRun(inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
+      let values: RunValues | null = this.#values[k] ?? null;
+      if (values === null && this.#read[k] === 1) {
+        const data = this.#decodeRun(inflated.of(x), first, this.#firsts[k + 1]!, KEPT_DATA);
+        values = this.#values[k] = runValues(data);
+        keptExtrasStats.runs++;
+        keptExtrasStats.kept++;
+      }
+      if (values !== null) {
+        this.#pages = pagesFromValues(values, this.#f);
+      } else {
+        this.#pages = this.#decodeRun(inflated.of(x), first, this.#firsts[k + 1]!, this.#f);
+        this.#read[k] = 1;
+        keptExtrasStats.runs++;
+      }
       this.#held = k;
-      keptExtrasStats.runs++;
     }
-    return this.#pages[i - this.#firsts[k]!] ?? null;
+    return this.#pages[i - first] ?? null;
   }
 
   /**
@@ -297,12 +446,16 @@ export class KeptRuns<E> {
    * page's span read by the span decoder, and the pages it declines
    * together by the byte walker (or the general reader), as before.
    */
-  #decodeRun(bytes: Uint8Array, first: number, end: number): DecodedPages<E> {
+  #decodeRun<T>(
+    bytes: Uint8Array,
+    first: number,
+    end: number,
+    f: KeptFactory<T>,
+  ): DecodedPages<T> {
     const x = this.#x;
-    const f = this.#f;
     const starts = x.pageStarts;
     const at = x.spanAt;
-    const pages: DecodedPages<E> = new Array(end - first).fill(null);
+    const pages: DecodedPages<T> = new Array(end - first).fill(null);
     // The run's spans, read as one text when they lie close together (they
     // follow each other in deflated spans, with the core fields between
     // them in a gzip body).
