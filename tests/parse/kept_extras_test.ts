@@ -349,7 +349,11 @@ Deno.test("a run of pages read again after its objects were let go is decoded in
   ok(perTraversal > 1, "the spans are decoded a run at a time");
   strictEqual(keptExtrasStats.kept, kept, "a first read keeps nothing");
   deepStrictEqual(json(), eager);
-  strictEqual(keptExtrasStats.kept - kept, perTraversal, "the second read keeps every run's values");
+  strictEqual(
+    keptExtrasStats.kept - kept,
+    perTraversal,
+    "the second read keeps every run's values",
+  );
   deepStrictEqual(json(), eager);
   deepStrictEqual(json(), eager);
   strictEqual(keptExtrasStats.runs - runs, 2 * perTraversal, "later reads decode nothing");
