@@ -23,7 +23,7 @@ import {
   normalizeUrlBytes,
   RAW_XML,
 } from "./_normalize_url.ts";
-import { normalRawUrl, normalRawUrlEnd } from "./_pack.ts";
+import { normalRawUrl } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, textOrNull } from "./_reader.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import type { NewsStoryData, PageExtrasData, ParseResult, VideoData } from "./_result.ts";
@@ -125,8 +125,7 @@ class KeptValues {
       if (normalized.length < room) normalized = new Uint8Array(room * 2);
       const out = normalized;
       const end = normalizeUrlBytes(b, a, e, out, 0, this.#normalBase, RAW_XML | KEEP_FRAGMENT);
-      // ASCII: a decoder call costs a third of String.fromCharCode.apply over the bytes.
-      if (end >= 0) return asciiDecoder.decode(out.subarray(0, end));
+      if (end >= 0) return String.fromCharCode.apply(null, out.subarray(0, end) as never);
     }
     return resolveDataUrl(attribute ? w.attribute(a, e) : w.run(a, e), this.#base);
   }
@@ -154,9 +153,6 @@ class KeptValues {
     return resolveDataUrl(text, this.#base);
   }
 }
-
-/** Decodes normalised URLs, which are ASCII (UTF-8 reads ASCII as latin1 does, and fastest). */
-const asciiDecoder = new TextDecoder();
 
 /** Room for URLs normalised from their bytes, grown as needed; one thread reads at a time. */
 let normalized = new Uint8Array(1024);
@@ -400,47 +396,6 @@ function plainToken(b: Uint8Array, a: number, e: number): boolean {
   return true;
 }
 
-/** The bytes {@linkcode plainToken} allows, and not `"`: 1 each. */
-const TOKEN = new Uint8Array(256);
-for (let c = 0x21; c < 0x7f; c++) TOKEN[c] = c === 0x26 || c === DQUOTE ? 0 : 1;
-
-/** Hreflang codes interned, by a hash of their bytes: a sitemap uses few. */
-const HREFLANG_SLOTS = 256;
-const hreflangBytes: (Uint8Array | null)[] = new Array(HREFLANG_SLOTS).fill(null);
-const hreflangText: string[] = new Array(HREFLANG_SLOTS).fill("");
-/** Codes longer than this are not interned (none are in use). */
-const HREFLANG_MAX = 12;
-
-/**
- * The text of a plain token (`b[a, e)`, {@linkcode plainToken}), the same
- * string for the same bytes while they keep their slot: hreflang codes
- * repeat across every page, so one string per code serves them all.
- *
- * @param b The bytes.
- * @param a Start.
- * @param e End.
- * @param window Their text.
- * @returns The code.
- */
-export function hreflangOf(b: Uint8Array, a: number, e: number, window: DocumentText): string {
-  const n = e - a;
-  if (n > HREFLANG_MAX) return window.decode(a, e);
-  let h = n;
-  for (let i = a; i < e; i++) h = (h * 31 + b[i]!) | 0;
-  const slot = (h ^ (h >>> 8)) & (HREFLANG_SLOTS - 1);
-  const known = hreflangBytes[slot] ?? null;
-  if (known !== null && known.length === n) {
-    let k = 0;
-    while (k < n && known[k] === b[a + k]) k++;
-    if (k === n) return hreflangText[slot]!;
-  }
-  // A flat copy, so that the code holds on to no run's text.
-  const text = decodeBytes(b, a, e);
-  hreflangBytes[slot] = b.slice(a, e);
-  hreflangText[slot] = text;
-  return text;
-}
-
 /** Local names and their field codes, as bytes. */
 type FieldNames = readonly (readonly [Uint8Array, number])[];
 
@@ -483,9 +438,6 @@ export interface SpanTags {
   /** `publication` under the news prefix. */
   readonly publication: Uint8Array | null;
   readonly video: Uint8Array | null;
-  /** `<loc>` and `</loc>` under the image prefix, whole. */
-  readonly imageLocOpen: Uint8Array | null;
-  readonly imageLocClose: Uint8Array | null;
 }
 
 /**
@@ -516,16 +468,12 @@ export function spanTags(root: Uint8Array): SpanTags | null {
       ? encoder.encode(`${bound[0]![0]}:${local}`)
       : null;
   };
-  const image = tag(Ns.Image, "image");
-  const prefix = image === null ? "" : decodeBytes(image, 0, image.length - 6);
   return {
-    image,
+    image: tag(Ns.Image, "image"),
     link: tag(Ns.Xhtml, "link"),
     news: tag(Ns.News, "news"),
     publication: tag(Ns.News, "publication"),
     video: tag(Ns.Video, "video"),
-    imageLocOpen: image === null ? null : encoder.encode(`<${prefix}:loc>`),
-    imageLocClose: image === null ? null : encoder.encode(`</${prefix}:loc>`),
   };
 }
 
@@ -724,14 +672,6 @@ export class SpanDecoder<E> {
         i = close + 1;
         break;
       }
-      if (loc === null && this.#tags.imageLocOpen !== null) {
-        const end = this.#fastUrl(b, i, e, this.#tags.imageLocOpen, LT);
-        if (end !== -1 && startsWith(b, end, e, this.#tags.imageLocClose!)) {
-          loc = values.window.decode(this.#a, end);
-          i = end + this.#tags.imageLocClose!.length;
-          continue;
-        }
-      }
       i = this.#child(b, i, e, tag, IMAGE_NAMES);
       if (i === -1) return -1;
       const a = this.#a;
@@ -817,53 +757,10 @@ export class SpanDecoder<E> {
   }
 
   /**
-   * A URL that needs neither normalising nor unescaping, as the whole
-   * content of `open` (a tag written `<...>`) at `i`, up to the byte `stop`
-   * (`<` or a quote) that ends it: found and checked in one pass, in the
-   * form most URLs take. Its range in `#a`/`#e`; returns where `stop` is,
-   * or -1 for any other form (read the general way).
-   */
-  #fastUrl(b: Uint8Array, i: number, e: number, open: Uint8Array, stop: number): number {
-    if (!startsWith(b, i, e, open)) return -1;
-    const a = i + open.length;
-    const end = normalRawUrlEnd(b, a, e);
-    // normalRawUrl() reads a URL under 10 bytes the general way.
-    if (end - a < 10 || end - a > MAX_FIELD_LENGTH || end >= e || b[end] !== stop) return -1;
-    this.#a = a;
-    this.#e = end;
-    return end;
-  }
-
-  /**
-   * An `xhtml:link` in the form nearly every sitemap writes, from `i`
-   * (after its name): ` rel="alternate" hreflang="xx" href="URL"/>`, the
-   * hreflang a plain token, the URL one that needs neither normalising nor
-   * unescaping. Its alternate added to `out`; its end, or -1 for any other
-   * form ({@linkcode SpanDecoder.#link} reads it).
-   */
-  #fastLink(b: Uint8Array, i: number, e: number, out: unknown[]): number {
-    if (!startsWith(b, i, e, LINK_HEAD)) return -1;
-    const langA = i + LINK_HEAD.length;
-    let langE = langA;
-    while (langE < e && TOKEN[b[langE]!] === 1) langE++;
-    if (langE === langA) return -1;
-    const end = this.#fastUrl(b, langE, e, LINK_HREF, DQUOTE);
-    if (end === -1 || end + 2 >= e || b[end + 1] !== SLASH || b[end + 2] !== GT) return -1;
-    const window = this.#values.window;
-    out.push(this.#f.alternate(
-      hreflangOf(b, langA, langE, window),
-      window.decode(this.#a, end),
-    ));
-    return end + 3;
-  }
-
-  /**
    * An `xhtml:link`'s attributes from `i` (after its name) to its `/>`:
    * its alternate added to `out`; its end, or -1.
    */
   #link(b: Uint8Array, i: number, e: number, out: unknown[]): number {
-    const fast = this.#fastLink(b, i, e, out);
-    if (fast !== -1) return fast;
     let relA = -1;
     let relE = -1;
     let langA = -1;
@@ -914,7 +811,7 @@ export class SpanDecoder<E> {
     if (relE - relA !== ALTERNATE.length || !startsWith(b, relA, e, ALTERNATE)) return -1;
     const values = this.#values;
     const hreflang = plainToken(b, langA, langE)
-      ? hreflangOf(b, langA, langE, values.window)
+      ? values.window.decode(langA, langE)
       : values.window.attribute(langA, langE).trim();
     if (hreflang === "") return i;
     const url = values.url(b, hrefA, hrefE, true);
@@ -924,9 +821,6 @@ export class SpanDecoder<E> {
 }
 
 const REL = encoder.encode("rel");
-/** The commonest link's bytes after its name, up to the hreflang, and between that and the href. */
-const LINK_HEAD = encoder.encode(' rel="alternate" hreflang="');
-const LINK_HREF = encoder.encode('" href="');
 const HREF = encoder.encode("href");
 const HREFLANG = encoder.encode("hreflang");
 const ALTERNATE = encoder.encode("alternate");

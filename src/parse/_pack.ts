@@ -1091,24 +1091,6 @@ export function isNormalUrlBytes(src: Uint8Array, a: number, e: number): boolean
 }
 
 /**
- * Where a URL as written in a UTF-8 document, starting at `src[a]` and
- * read up to `limit`, stops being one the WHATWG parser returns unchanged
- * with no reference in it ({@linkcode normalUrlEnd}): the first byte that
- * cannot be part of one (a quote, `<`, `&`, whitespace...), `limit`, or -1
- * when what starts at `a` is not such a URL. `src[a, end)` for that end is
- * normal when {@linkcode isNormalUrlBytes} says so (for a URL of 10 bytes
- * or more), in one pass that also finds the value's end.
- *
- * @param src The document's bytes.
- * @param a Start of the URL.
- * @param limit How far to read.
- * @returns The end, or -1.
- */
-export function normalRawUrlEnd(src: Uint8Array, a: number, limit: number): number {
-  return normalUrlEnd(src, a, limit, RAW_PATH_OK);
-}
-
-/**
  * Whether decoded text bytes `src[a, e)` are an absolute http(s) URL the
  * WHATWG parser returns unchanged ({@linkcode normalUrlEnd}; `&` allowed).
  *
