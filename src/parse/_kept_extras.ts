@@ -377,7 +377,7 @@ export class KeptRuns<E> {
   readonly #f: KeptFactory<E>;
   /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
   readonly #firsts: number[];
-  /** 1 for each run read once already. */
+  /** Per run: 1 once read, 2 when read again but too large to keep its values. */
   readonly #read: Uint8Array;
   /** The values of runs read twice, kept. */
   readonly #values: (RunValues | null)[];
@@ -422,18 +422,26 @@ export class KeptRuns<E> {
     const k = this.#lastRun = runAt(this.#firsts, this.#lastRun, i);
     const first = this.#firsts[k]!;
     if (k !== this.#held) {
-      let values: RunValues | null = this.#values[k] ?? null;
-      if (values === null && this.#read[k] === 1) {
-        const data = this.#decodeRun(inflated.of(x), first, this.#firsts[k + 1]!, KEPT_DATA);
-        values = this.#values[k] = runValues(data);
-        keptExtrasStats.runs++;
-        keptExtrasStats.kept++;
-      }
+      const end = this.#firsts[k + 1]!;
+      const values = this.#values[k] ?? null;
       if (values !== null) {
         this.#pages = pagesFromValues(values, this.#f);
+      } else if (this.#read[k] === 1) {
+        // Read again: decoded into its values, kept, and built from them.
+        const data = this.#decodeRun(inflated.of(x), first, end, KEPT_DATA);
+        keptExtrasStats.runs++;
+        const kept = this.#values[k] = runValues(data);
+        if (kept !== null) {
+          this.#pages = pagesFromValues(kept, this.#f);
+          keptExtrasStats.kept++;
+        } else {
+          // Too large to keep: decoded again on each read.
+          this.#pages = data.map((d) => d === null ? null : this.#f.fromData(d));
+          this.#read[k] = 2;
+        }
       } else {
-        this.#pages = this.#decodeRun(inflated.of(x), first, this.#firsts[k + 1]!, this.#f);
-        this.#read[k] = 1;
+        this.#pages = this.#decodeRun(inflated.of(x), first, end, this.#f);
+        if (this.#read[k] === 0) this.#read[k] = 1;
         keptExtrasStats.runs++;
       }
       this.#held = k;

@@ -15,7 +15,7 @@ import { decodeCacheEntry, encodeCacheEntry } from "../../src/_cache_entry.ts";
 import { filterPagesSince } from "../../src/_pages_since.ts";
 import { PagesXMLSitemap } from "../../src/objects/sitemap.ts";
 import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
-import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
+import { extrasReader, keptExtrasStats, pageExtrasEntries } from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
 import { spareDocument } from "../../src/parse/_kept_pack.ts";
@@ -23,7 +23,7 @@ import { type CacheEntryFields, runParseJob } from "../../src/workers/_job.ts";
 import { compareSitemapTrees } from "../../src/changes.ts";
 import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
 import { IndexWebsiteSitemap } from "../../src/objects/sitemap.ts";
-import { SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
+import { REALISTIC_MIX, realisticUrlset, SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
 
 const URL_ = "https://www.example.com/sitemaps/sitemap.xml";
 const encoder = new TextEncoder();
@@ -357,6 +357,72 @@ Deno.test("a run of pages read again after its objects were let go is decoded in
   deepStrictEqual(json(), eager);
   deepStrictEqual(json(), eager);
   strictEqual(keptExtrasStats.runs - runs, 2 * perTraversal, "later reads decode nothing");
+});
+
+Deno.test("kept values read again give what eager decoding gives: news, videos with absent dates, images, alternates, non-ASCII and CDATA text", () => {
+  const mix = { ...REALISTIC_MIX, news: 300, video: 300 };
+  const xml = encoder.encode(realisticUrlset(3000, 7, { mix }));
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  const lazy = pagesOf(xml, "lazy");
+  // What the values must carry: absent dates (NaN), CDATA and non-ASCII text.
+  ok(expected.some(([, e]) => e.videos?.some((v) => Number.isNaN(v.expirationDate))));
+  ok(expected.some(([, e]) => e.newsStory !== undefined && e.newsStory.genres.length > 0));
+  ok(expected.some(([, e]) => e.images?.some((i) => /[^\x00-\x7f]/.test(i.caption ?? ""))));
+  const { runs, kept } = keptExtrasStats;
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  const perRead = keptExtrasStats.runs - runs;
+  ok(perRead > 1, "more runs than one are read");
+  strictEqual(keptExtrasStats.kept, kept);
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  strictEqual(keptExtrasStats.kept - kept, perRead, "every run read again keeps its values");
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  strictEqual(keptExtrasStats.runs - runs, 2 * perRead, "later reads decode nothing");
+  // The public objects too, a node per traversal.
+  const json = pageJson(pagesOf(xml, "eager"));
+  for (let read = 0; read < 3; read++) deepStrictEqual(pageJson(lazy), json);
+});
+
+Deno.test("kept values read again hand out fresh objects: what one read's caller changes, the next read does not see", () => {
+  const mix = { ...REALISTIC_MIX, news: 500, video: 500 };
+  const lazy = pagesOf(encoder.encode(realisticUrlset(3000, 8, { mix })), "lazy");
+  const first = pageExtrasEntries(lazy.extras);
+  const expected = structuredClone(first);
+  const { kept } = keptExtrasStats;
+  pageExtrasEntries(lazy.extras);
+  ok(keptExtrasStats.kept > kept, "read from the kept values");
+  const read = pageExtrasEntries(lazy.extras);
+  for (const [, extras] of read) {
+    const mutable = extras as unknown as { newsStory?: { title: string; genres: string[] } };
+    if (mutable.newsStory !== undefined) {
+      mutable.newsStory.title = "changed";
+      mutable.newsStory.genres.push("changed");
+    }
+    for (const video of extras.videos ?? []) {
+      (video as unknown as { tags: string[] }).tags.push("changed");
+    }
+  }
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+});
+
+Deno.test("a run with a page of more images than a count holds is decoded again on each read, reading the same", () => {
+  const images = Array.from(
+    { length: 0x10000 },
+    (_, i) => `<image:image><image:loc>https://www.example.com/${i}.jpg</image:loc></image:image>`,
+  ).join("");
+  const xml = encoder.encode(
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://www.example.com/a</loc>${images}</url>
+<url><loc>https://www.example.com/b</loc><image:image><image:loc>https://www.example.com/b.jpg</image:loc></image:image></url>
+</urlset>`,
+  );
+  const lazy = pagesOf(xml, "lazy");
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  strictEqual(expected[0]![1].images!.length, 0x10000);
+  const { runs, kept } = keptExtrasStats;
+  for (let read = 0; read < 4; read++) deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  strictEqual(keptExtrasStats.kept - kept, 1, "only the small page's run keeps its values");
+  strictEqual(keptExtrasStats.runs - runs, 4 + 2, "the large page's run is decoded on each read");
 });
 
 Deno.test("kept extensions with non-ASCII and malformed UTF-8 text read as eager decoding reads them", () => {
