@@ -30,6 +30,7 @@ import type {
 import { extrasOf } from "./_urlset_tokens.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
+import type { Mutable } from "./_reader.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
 import {
   type DecodedPages,
@@ -253,7 +254,8 @@ const inflated = new KeptBytes(2);
 interface RunValues {
   /**
    * The strings (each image's five fields, each alternate's two, the news
-   * story's and each video's data as JSON, page by page) joined, as UTF-8:
+   * story's and each video's data as JSON but for their numbers, page by
+   * page) joined, as UTF-8:
    * a fraction of the joined string's size when that would take two bytes
    * a character, and outside the collector's heap.
    */
@@ -262,27 +264,25 @@ interface RunValues {
   readonly ends: Int32Array;
   /** Per page of the run: images, alternates, videos, and 1 when it has a news story. */
   readonly counts: Uint16Array;
+  /**
+   * The news stories' and videos' numbers, which JSON cannot hold when NaN
+   * or infinite: a story's publishDate; a video's duration, expirationDate,
+   * rating, viewCount and publicationDate (NaN for a null).
+   */
+  readonly numbers: Float64Array;
 }
 
 const utf8 = new TextEncoder();
 /** Keeps a leading U+FEFF: the offsets count it. */
 const joinedDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** JSON for data whose absent dates are NaN: a number JSON cannot hold is written as a string after U+0000 (which no XML text holds). */
-function dataJson(data: NewsStoryData | VideoData): string {
-  return JSON.stringify(
-    data,
-    (_key, value) => typeof value === "number" && !Number.isFinite(value) ? `\0${value}` : value,
-  );
+/** A number {@linkcode RunValues.numbers} holds for a field that may be null (and is never NaN). */
+function numberOrNaN(value: number | null): number {
+  return value === null ? NaN : value;
 }
 
-/** The data {@linkcode dataJson} wrote, as fresh objects. */
-function dataFromJson<T>(json: string): T {
-  return JSON.parse(
-    json,
-    (_key, value) =>
-      typeof value === "string" && value.charCodeAt(0) === 0 ? Number(value.slice(1)) : value,
-  );
+function numberOrNull(value: number): number | null {
+  return value === value ? value : null;
 }
 
 /**
@@ -292,6 +292,7 @@ function dataFromJson<T>(json: string): T {
  */
 function runValues(pages: DecodedPages<PageExtrasData>): RunValues | null {
   const strings: (string | null)[] = [];
+  const numbers: number[] = [];
   const counts = new Uint16Array(pages.length * 4);
   for (let p = 0; p < pages.length; p++) {
     const page = pages[p];
@@ -304,8 +305,21 @@ function runValues(pages: DecodedPages<PageExtrasData>): RunValues | null {
       strings.push(image.loc, image.caption, image.geoLocation, image.title, image.license);
     }
     for (const alternate of alternates) strings.push(alternate.hreflang, alternate.href);
-    if (page.newsStory != null) strings.push(dataJson(page.newsStory));
-    for (const video of videos) strings.push(dataJson(video));
+    const news = page.newsStory;
+    if (news != null) {
+      strings.push(JSON.stringify(news));
+      numbers.push(news.publishDate);
+    }
+    for (const video of videos) {
+      strings.push(JSON.stringify(video));
+      numbers.push(
+        numberOrNaN(video.duration),
+        video.expirationDate,
+        numberOrNaN(video.rating),
+        numberOrNaN(video.viewCount),
+        video.publicationDate,
+      );
+    }
     counts[p * 4] = images.length;
     counts[p * 4 + 1] = alternates.length;
     counts[p * 4 + 2] = videos.length;
@@ -322,18 +336,24 @@ function runValues(pages: DecodedPages<PageExtrasData>): RunValues | null {
     }
   }
   // Array.prototype.join reads null as "".
-  return { text: utf8.encode(strings.join("")), ends, counts };
+  return {
+    text: utf8.encode(strings.join("")),
+    ends,
+    counts,
+    numbers: new Float64Array(numbers),
+  };
 }
 
 /** Builds a run's pages with `f` from its kept values. */
 function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
-  const { ends, counts } = v;
+  const { ends, counts, numbers } = v;
   // The joined string again, so the offsets hold.
   const text = joinedDecoder.decode(v.text);
   const count = counts.length / 4;
   const pages: DecodedPages<E> = new Array(count).fill(null);
   let k = 0;
   let at = 0;
+  let q = 0;
   /** The next string. */
   const next = (): string | null => {
     const end = ends[k++]!;
@@ -361,10 +381,23 @@ function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
       alternates = [];
       for (let n = 0; n < alternateCount; n++) alternates.push(f.alternate(next()!, next()!));
     }
-    const news = hasNews ? f.news(dataFromJson<NewsStoryData>(next()!)) : null;
+    let news = null;
+    if (hasNews) {
+      const data: Mutable<NewsStoryData> = JSON.parse(next()!);
+      data.publishDate = numbers[q++]!;
+      news = f.news(data);
+    }
     if (videoCount > 0) {
       videos = [];
-      for (let n = 0; n < videoCount; n++) videos.push(f.video(dataFromJson<VideoData>(next()!)));
+      for (let n = 0; n < videoCount; n++) {
+        const data: Mutable<VideoData> = JSON.parse(next()!);
+        data.duration = numberOrNull(numbers[q++]!);
+        data.expirationDate = numbers[q++]!;
+        data.rating = numberOrNull(numbers[q++]!);
+        data.viewCount = numberOrNull(numbers[q++]!);
+        data.publicationDate = numbers[q++]!;
+        videos.push(f.video(data));
+      }
     }
     pages[p] = f.page(news, images, videos, alternates);
   }

@@ -383,6 +383,28 @@ Deno.test("kept values read again give what eager decoding gives: news, videos w
   for (let read = 0; read < 3; read++) deepStrictEqual(pageJson(lazy), json);
 });
 
+Deno.test("kept values read again keep a video's numbers JSON cannot hold: absent dates, nulls, infinity", () => {
+  const page = (i: number) =>
+    `<url><loc>https://www.example.com/${i}</loc><video:video><video:thumbnail_loc>https://www.example.com/${i}.jpg</video:thumbnail_loc><video:title>T ${i}</video:title><video:description>D</video:description><video:content_loc>https://www.example.com/${i}.mp4</video:content_loc><video:view_count>${
+      "9".repeat(400)
+    }</video:view_count><video:duration>${i % 600}</video:duration></video:video></url>`;
+  const xml = encoder.encode(
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">${
+      Array.from({ length: 200 }, (_, i) => page(i)).join("\n")
+    }</urlset>`,
+  );
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  const video = expected[1]![1].videos![0]!;
+  deepStrictEqual(
+    [video.viewCount, video.rating, video.duration, video.expirationDate, video.publicationDate],
+    [Infinity, null, 1, NaN, NaN],
+  );
+  const lazy = pagesOf(xml, "lazy");
+  const { kept } = keptExtrasStats;
+  for (let read = 0; read < 3; read++) deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  ok(keptExtrasStats.kept > kept, "read from the kept values");
+});
+
 Deno.test("kept values read again hand out fresh objects: what one read's caller changes, the next read does not see", () => {
   const mix = { ...REALISTIC_MIX, news: 500, video: 500 };
   const lazy = pagesOf(encoder.encode(realisticUrlset(3000, 8, { mix })), "lazy");
