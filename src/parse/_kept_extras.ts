@@ -404,6 +404,19 @@ function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
   return pages;
 }
 
+/**
+ * The bytes the kept values of every sitemap read may take together (see
+ * {@linkcode KeptRuns.page}): past the limit, a run read again is decoded
+ * again as on its first read, so that a tree read over and over holds at
+ * most this much beside its kept bytes. Given back as readers are
+ * collected. `limit` may be changed (tests, benchmarks).
+ */
+export const keptValuesBudget: { limit: number; used: number } = { limit: 64 << 20, used: 0 };
+
+const refund = new FinalizationRegistry<{ bytes: number }>((kept) => {
+  keptValuesBudget.used -= kept.bytes;
+});
+
 /** A sitemap's kept extensions, as one factory's reader decodes them. */
 export class KeptRuns<E> {
   readonly #x: KeptExtras;
@@ -414,6 +427,8 @@ export class KeptRuns<E> {
   readonly #read: Uint8Array;
   /** The values of runs read twice, kept. */
   readonly #values: (RunValues | null)[];
+  /** Their bytes, given back to {@linkcode keptValuesBudget} when this reader goes. */
+  readonly #keptBytes = { bytes: 0 };
   /** The run whose objects are held, and its pages. */
   #held = -1;
   #pages: DecodedPages<E> = [];
@@ -440,7 +455,8 @@ export class KeptRuns<E> {
    * are not at hand), held while that run is read; a run read again after
    * its objects were let go is decoded into its values (its strings joined
    * into one text, and its pages' counts), kept, from which that read and
-   * every later one build the objects without decoding. A page's
+   * every later one build the objects without decoding — while the values
+   * kept fit in {@linkcode keptValuesBudget}, else it is decoded again. A page's
    * extensions are the same objects while its run is held (and a page
    * object keeps those it was given).
    *
@@ -459,7 +475,7 @@ export class KeptRuns<E> {
       const values = this.#values[k] ?? null;
       if (values !== null) {
         this.#pages = pagesFromValues(values, this.#f);
-      } else if (this.#read[k] === 1) {
+      } else if (this.#read[k] === 1 && keptValuesBudget.used < keptValuesBudget.limit) {
         // Read again: decoded into its values, kept, and built from them.
         const data = this.#decodeRun(inflated.of(x), first, end, KEPT_DATA);
         keptExtrasStats.runs++;
@@ -467,6 +483,11 @@ export class KeptRuns<E> {
         if (kept !== null) {
           this.#pages = pagesFromValues(kept, this.#f);
           keptExtrasStats.kept++;
+          const bytes = kept.text.byteLength + kept.ends.byteLength + kept.counts.byteLength +
+            kept.numbers.byteLength;
+          if (this.#keptBytes.bytes === 0) refund.register(this, this.#keptBytes);
+          this.#keptBytes.bytes += bytes;
+          keptValuesBudget.used += bytes;
         } else {
           // Too large to keep: decoded again on each read.
           this.#pages = data.map((d) => d === null ? null : this.#f.fromData(d));

@@ -15,7 +15,12 @@ import { decodeCacheEntry, encodeCacheEntry } from "../../src/_cache_entry.ts";
 import { filterPagesSince } from "../../src/_pages_since.ts";
 import { PagesXMLSitemap } from "../../src/objects/sitemap.ts";
 import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
-import { extrasReader, keptExtrasStats, pageExtrasEntries } from "../../src/parse/_kept_extras.ts";
+import {
+  extrasReader,
+  keptExtrasStats,
+  keptValuesBudget,
+  pageExtrasEntries,
+} from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
 import { spareDocument } from "../../src/parse/_kept_pack.ts";
@@ -403,6 +408,31 @@ Deno.test("kept values read again keep a video's numbers JSON cannot hold: absen
   const { kept } = keptExtrasStats;
   for (let read = 0; read < 3; read++) deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
   ok(keptExtrasStats.kept > kept, "read from the kept values");
+});
+
+Deno.test("past the kept values' budget a run read again is decoded again, reading the same", () => {
+  const xml = encoder.encode(shapeUrlset("hreflang", 3000, 3));
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  const lazy = pagesOf(xml, "lazy");
+  const { limit } = keptValuesBudget;
+  // Nothing more may be kept.
+  keptValuesBudget.limit = keptValuesBudget.used;
+  try {
+    const { runs, kept } = keptExtrasStats;
+    deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+    const perRead = keptExtrasStats.runs - runs;
+    ok(perRead > 1, "more runs than one are read");
+    deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+    deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+    strictEqual(keptExtrasStats.kept, kept, "nothing kept");
+    strictEqual(keptExtrasStats.runs - runs, 3 * perRead, "every read decodes every run");
+  } finally {
+    keptValuesBudget.limit = limit;
+  }
+  // With room again, the next read keeps them.
+  const { kept } = keptExtrasStats;
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  ok(keptExtrasStats.kept > kept);
 });
 
 Deno.test("kept values read again hand out fresh objects: what one read's caller changes, the next read does not see", () => {
