@@ -4,8 +4,10 @@
  * straight into what the reader hands out (`_kept_decode.ts`: the public
  * objects, or plain data), a small run of pages at a time; a run read again
  * after its objects were let go is decoded into its values (its strings
- * joined into one text), which are kept and serve every later read. A
- * sitemap whose extensions are never read never decodes them.
+ * joined into one text), which are kept and serve every later read — or,
+ * past a budget for all values, into the encoded columns
+ * ({@linkcode EncodedExtras}, a megabyte of spans at a time). A sitemap
+ * whose extensions are never read never decodes them.
  *
  * Decoding reads the kept spans as urlsets of their own — the root's start
  * tag, then one `<url>` per page with a span — with the byte walker, or
@@ -46,7 +48,8 @@ import { parseSitemapGeneral } from "./parse_sitemap.ts";
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
  * their pages decoded, how many of those into values kept (read again),
- * how many pages the span decoder handed to the byte walker, and
+ * how many megabytes into encoded columns (read again, with no room for
+ * values), how many pages the span decoder handed to the byte walker, and
  * how many runs the byte walker declined (read the general way): for tests
  * and benchmarks.
  */
@@ -54,9 +57,10 @@ export const keptExtrasStats: {
   decodes: number;
   runs: number;
   kept: number;
+  columns: number;
   walked: number;
   declined: number;
-} = { decodes: 0, runs: 0, kept: 0, walked: 0, declined: 0 };
+} = { decodes: 0, runs: 0, kept: 0, columns: 0, walked: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -236,6 +240,13 @@ function runAt(firsts: readonly number[], k: number, i: number): number {
 }
 
 /**
+ * Span bytes decoded into encoded columns at a time: each run of pages is
+ * read as a small document of its own, so decoding never holds a
+ * sitemap-sized copy.
+ */
+const CHUNK_BYTES = 1 << 20;
+
+/**
  * Span bytes decoded into objects at a time: small, so that a traversal's
  * objects die young (a run's objects live while its pages are read), as
  * those built from columns page by page do.
@@ -407,8 +418,8 @@ function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
 /**
  * The bytes the kept values of every sitemap read may take together (see
  * {@linkcode KeptRuns.page}): past the limit, a run read again is decoded
- * again as on its first read, so that a tree read over and over holds at
- * most this much beside its kept bytes. Given back as readers are
+ * into the encoded columns instead, a fraction of the size but several
+ * times slower to build. Given back as readers are
  * collected. `limit` may be changed (tests, benchmarks).
  */
 export const keptValuesBudget: { limit: number; used: number } = { limit: 64 << 20, used: 0 };
@@ -423,12 +434,20 @@ export class KeptRuns<E> {
   readonly #f: KeptFactory<E>;
   /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
   readonly #firsts: number[];
-  /** Per run: 1 once read, 2 when read again but too large to keep its values. */
+  /** Per run: 1 once read, 2 when read again but too large to keep as values. */
   readonly #read: Uint8Array;
   /** The values of runs read twice, kept. */
   readonly #values: (RunValues | null)[];
   /** Their bytes, given back to {@linkcode keptValuesBudget} when this reader goes. */
   readonly #keptBytes = { bytes: 0 };
+  /**
+   * Runs of {@linkcode CHUNK_BYTES} whose runs are read again without room
+   * to keep their values: decoded into the encoded columns, compact and
+   * kept, so that later reads cost what an eager sitemap's do.
+   */
+  readonly #columnFirsts: number[];
+  readonly #columns: (ExtrasReader | null)[];
+  #lastColumns = 0;
   /** The run whose objects are held, and its pages. */
   #held = -1;
   #pages: DecodedPages<E> = [];
@@ -447,6 +466,8 @@ export class KeptRuns<E> {
     this.#firsts = runsOf(x, PAGE_RUN_BYTES);
     this.#read = new Uint8Array(this.#firsts.length - 1);
     this.#values = new Array(this.#firsts.length - 1).fill(null);
+    this.#columnFirsts = runsOf(x, CHUNK_BYTES);
+    this.#columns = new Array(this.#columnFirsts.length - 1).fill(null);
   }
 
   /**
@@ -456,7 +477,9 @@ export class KeptRuns<E> {
    * its objects were let go is decoded into its values (its strings joined
    * into one text, and its pages' counts), kept, from which that read and
    * every later one build the objects without decoding — while the values
-   * kept fit in {@linkcode keptValuesBudget}, else it is decoded again. A page's
+   * kept fit in {@linkcode keptValuesBudget}; past it, its megabyte of
+   * spans is decoded into the encoded columns (compact, slower to build),
+   * kept from then on. A page's
    * extensions are the same objects while its run is held (and a page
    * object keeps those it was given).
    *
@@ -475,6 +498,10 @@ export class KeptRuns<E> {
       const values = this.#values[k] ?? null;
       if (values !== null) {
         this.#pages = pagesFromValues(values, this.#f);
+      } else if (this.#read[k] === 0) {
+        this.#pages = this.#decodeRun(inflated.of(x), first, end, this.#f);
+        this.#read[k] = 1;
+        keptExtrasStats.runs++;
       } else if (this.#read[k] === 1 && keptValuesBudget.used < keptValuesBudget.limit) {
         // Read again: decoded into its values, kept, and built from them.
         const data = this.#decodeRun(inflated.of(x), first, end, KEPT_DATA);
@@ -489,18 +516,37 @@ export class KeptRuns<E> {
           this.#keptBytes.bytes += bytes;
           keptValuesBudget.used += bytes;
         } else {
-          // Too large to keep: decoded again on each read.
+          // Too large to keep as values: read from the columns from now on.
           this.#pages = data.map((d) => d === null ? null : this.#f.fromData(d));
           this.#read[k] = 2;
         }
       } else {
-        this.#pages = this.#decodeRun(inflated.of(x), first, end, this.#f);
-        if (this.#read[k] === 0) this.#read[k] = 1;
-        keptExtrasStats.runs++;
+        return this.#fromColumns(i);
       }
       this.#held = k;
     }
     return this.#pages[i - first] ?? null;
+  }
+
+  /**
+   * Page `i`'s extensions from the encoded columns of its megabyte of
+   * spans, decoded into them when first needed and kept: for runs read
+   * again that do not keep their values.
+   */
+  #fromColumns(i: number): E | null {
+    const x = this.#x;
+    const c = this.#lastColumns = runAt(this.#columnFirsts, this.#lastColumns, i);
+    const first = this.#columnFirsts[c]!;
+    let columns = this.#columns[c];
+    if (columns == null) {
+      const end = this.#columnFirsts[c + 1]!;
+      columns = this.#columns[c] = new ExtrasReader(
+        decodeRun(x, inflated.of(x), first, end, this.#base),
+      );
+      keptExtrasStats.columns++;
+    }
+    const data = columns.page(i - first);
+    return data === null ? null : this.#f.fromData(data);
   }
 
   /**
