@@ -422,7 +422,7 @@ function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
  * times slower to build. Given back as readers are
  * collected. `limit` may be changed (tests, benchmarks).
  */
-export const keptValuesBudget: { limit: number; used: number } = { limit: 64 << 20, used: 0 };
+export const keptValuesBudget: { limit: number; used: number } = { limit: 80 << 20, used: 0 };
 
 const refund = new FinalizationRegistry<{ bytes: number }>((kept) => {
   keptValuesBudget.used -= kept.bytes;
