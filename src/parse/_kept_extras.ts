@@ -503,12 +503,13 @@ export class KeptRuns<E> {
         this.#read[k] = 1;
         keptExtrasStats.runs++;
       } else if (this.#read[k] === 1 && keptValuesBudget.used < keptValuesBudget.limit) {
-        // Read again: decoded into its values, kept, and built from them.
+        // Read again: decoded into its values, kept.
         const data = this.#decodeRun(inflated.of(x), first, end, KEPT_DATA);
         keptExtrasStats.runs++;
+        // This read's objects from the data at hand; later reads' from the values.
+        this.#pages = data.map((d) => d === null ? null : this.#f.fromData(d));
         const kept = this.#values[k] = runValues(data);
         if (kept !== null) {
-          this.#pages = pagesFromValues(kept, this.#f);
           keptExtrasStats.kept++;
           const bytes = kept.text.byteLength + kept.ends.byteLength + kept.counts.byteLength +
             kept.numbers.byteLength;
@@ -517,7 +518,6 @@ export class KeptRuns<E> {
           keptValuesBudget.used += bytes;
         } else {
           // Too large to keep as values: read from the columns from now on.
-          this.#pages = data.map((d) => d === null ? null : this.#f.fromData(d));
           this.#read[k] = 2;
         }
       } else {
