@@ -266,9 +266,8 @@ interface RunValues {
   /**
    * The strings (each image's five fields, each alternate's two, the news
    * story's and each video's data as JSON but for their numbers, page by
-   * page) joined, as UTF-8:
-   * a fraction of the joined string's size when that would take two bytes
-   * a character, and outside the collector's heap.
+   * page) joined, as UTF-8: half the joined string's size when that would
+   * take two bytes a character, and outside the collector's heap.
    */
   readonly text: Uint8Array;
   /** Where each string ends in the joined string; `~end` (negative) for a null. */
@@ -299,7 +298,7 @@ function numberOrNull(value: number): number | null {
 /**
  * The values of a run's pages, as {@linkcode KEPT_DATA} decoded them; null
  * when a page has more of one kind than a count can hold (such a run is
- * decoded again on each read).
+ * read from the encoded columns).
  */
 function runValues(pages: DecodedPages<PageExtrasData>): RunValues | null {
   const strings: (string | null)[] = [];
@@ -419,8 +418,8 @@ function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
  * The bytes the kept values of every sitemap read may take together (see
  * {@linkcode KeptRuns.page}): past the limit, a run read again is decoded
  * into the encoded columns instead, a fraction of the size but several
- * times slower to build. Given back as readers are
- * collected. `limit` may be changed (tests, benchmarks).
+ * times slower to build. Given back as readers are collected. `limit` may
+ * be changed (tests, benchmarks).
  */
 export const keptValuesBudget: { limit: number; used: number } = { limit: 80 << 20, used: 0 };
 
@@ -479,9 +478,8 @@ export class KeptRuns<E> {
    * every later one build the objects without decoding — while the values
    * kept fit in {@linkcode keptValuesBudget}; past it, its megabyte of
    * spans is decoded into the encoded columns (compact, slower to build),
-   * kept from then on. A page's
-   * extensions are the same objects while its run is held (and a page
-   * object keeps those it was given).
+   * kept from then on. A page's extensions are the same objects while its
+   * run is held (and a page object keeps those it was given).
    *
    * @param i A page index.
    * @returns The page's extensions, or null when it has none.
