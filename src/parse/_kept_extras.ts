@@ -3,10 +3,11 @@
  * extensions are decoded from its sitemap's kept bytes when first read,
  * straight into what the reader hands out (`_kept_decode.ts`: the public
  * objects, or plain data), a small run of pages at a time; a run read again
- * after its objects were let go is decoded into the encoded columns
- * ({@linkcode EncodedExtras}, a megabyte of spans at a time), which are kept
- * and serve every later read. A sitemap whose extensions are never read
- * never decodes them.
+ * after its objects were let go is decoded into its values (its strings
+ * joined into one text), which are kept and serve every later read — or,
+ * past a budget for all values, into the encoded columns
+ * ({@linkcode EncodedExtras}, a megabyte of spans at a time). A sitemap
+ * whose extensions are never read never decodes them.
  *
  * Decoding reads the kept spans as urlsets of their own — the root's start
  * tag, then one `<url>` per page with a span — with the byte walker, or
@@ -31,6 +32,7 @@ import type {
 import { extrasOf } from "./_urlset_tokens.ts";
 import { ownBytes, syncZlib } from "./_sync_zlib.ts";
 import { parseBase } from "./_url.ts";
+import type { Mutable } from "./_reader.ts";
 import { readUrlsetBytes } from "./_urlset_bytes.ts";
 import {
   type DecodedPages,
@@ -45,18 +47,20 @@ import { parseSitemapGeneral } from "./parse_sitemap.ts";
 
 /**
  * How many sitemaps' kept extensions have been read, how many runs of
- * their pages decoded into objects, how many into kept columns (read
- * again), how many pages the span decoder handed to the byte walker, and
+ * their pages decoded, how many of those into values kept (read again),
+ * how many megabytes into encoded columns (read again, with no room for
+ * values), how many pages the span decoder handed to the byte walker, and
  * how many runs the byte walker declined (read the general way): for tests
  * and benchmarks.
  */
 export const keptExtrasStats: {
   decodes: number;
   runs: number;
+  kept: number;
   columns: number;
   walked: number;
   declined: number;
-} = { decodes: 0, runs: 0, columns: 0, walked: 0, declined: 0 };
+} = { decodes: 0, runs: 0, kept: 0, columns: 0, walked: 0, declined: 0 };
 
 /** Reads pages' extensions by page index, in any order. */
 export interface PageExtrasReader {
@@ -210,12 +214,6 @@ function rootName(root: Uint8Array): Uint8Array {
 }
 
 /**
- * Span bytes decoded at a time: each run of pages is read as a small
- * document of its own, so decoding never holds a sitemap-sized copy.
- */
-const CHUNK_BYTES = 1 << 20;
-
-/**
  * Runs of pages whose spans are decoded together: `[firsts[k], firsts[k + 1])`,
  * about `bytes` of spans each.
  */
@@ -242,6 +240,13 @@ function runAt(firsts: readonly number[], k: number, i: number): number {
 }
 
 /**
+ * Span bytes decoded into encoded columns at a time: each run of pages is
+ * read as a small document of its own, so decoding never holds a
+ * sitemap-sized copy.
+ */
+const CHUNK_BYTES = 1 << 20;
+
+/**
  * Span bytes decoded into objects at a time: small, so that a traversal's
  * objects die young (a run's objects live while its pages are read), as
  * those built from columns page by page do.
@@ -251,26 +256,201 @@ const PAGE_RUN_BYTES = 32 << 10;
 /** The inflated bytes of the two sitemaps read last (two trees compared), shared by every reader. */
 const inflated = new KeptBytes(2);
 
+/**
+ * What a run read a second time keeps, for every later read to build its
+ * objects from without decoding: its values' strings joined into one
+ * text (a slice each, as the packed URLs are read), and each page's
+ * counts. Nothing in it refers to the run's decoded text, so that text goes.
+ */
+interface RunValues {
+  /**
+   * The strings (each image's five fields, each alternate's two, the news
+   * story's and each video's data as JSON but for their numbers, page by
+   * page) joined, as UTF-8: half the joined string's size when that would
+   * take two bytes a character, and outside the collector's heap.
+   */
+  readonly text: Uint8Array;
+  /** Where each string ends in the joined string; `~end` (negative) for a null. */
+  readonly ends: Int32Array;
+  /** Per page of the run: images, alternates, videos, and 1 when it has a news story. */
+  readonly counts: Uint16Array;
+  /**
+   * The news stories' and videos' numbers, which JSON cannot hold when NaN
+   * or infinite: a story's publishDate; a video's duration, expirationDate,
+   * rating, viewCount and publicationDate (NaN for a null).
+   */
+  readonly numbers: Float64Array;
+}
+
+const utf8 = new TextEncoder();
+/** Keeps a leading U+FEFF: the offsets count it. */
+const joinedDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** A number {@linkcode RunValues.numbers} holds for a field that may be null (and is never NaN). */
+function numberOrNaN(value: number | null): number {
+  return value === null ? NaN : value;
+}
+
+function numberOrNull(value: number): number | null {
+  return value === value ? value : null;
+}
+
+/**
+ * The values of a run's pages, as {@linkcode KEPT_DATA} decoded them; null
+ * when a page has more of one kind than a count can hold (such a run is
+ * read from the encoded columns).
+ */
+function runValues(pages: DecodedPages<PageExtrasData>): RunValues | null {
+  const strings: (string | null)[] = [];
+  const numbers: number[] = [];
+  const counts = new Uint16Array(pages.length * 4);
+  for (let p = 0; p < pages.length; p++) {
+    const page = pages[p];
+    if (page == null) continue;
+    const images = page.images ?? [];
+    const alternates = page.alternates ?? [];
+    const videos = page.videos ?? [];
+    if (Math.max(images.length, alternates.length, videos.length) > 0xffff) return null;
+    for (const image of images) {
+      strings.push(image.loc, image.caption, image.geoLocation, image.title, image.license);
+    }
+    for (const alternate of alternates) strings.push(alternate.hreflang, alternate.href);
+    const news = page.newsStory;
+    if (news != null) {
+      strings.push(JSON.stringify(news));
+      numbers.push(news.publishDate);
+    }
+    for (const video of videos) {
+      strings.push(JSON.stringify(video));
+      numbers.push(
+        numberOrNaN(video.duration),
+        video.expirationDate,
+        numberOrNaN(video.rating),
+        numberOrNaN(video.viewCount),
+        video.publicationDate,
+      );
+    }
+    counts[p * 4] = images.length;
+    counts[p * 4 + 1] = alternates.length;
+    counts[p * 4 + 2] = videos.length;
+    counts[p * 4 + 3] = page.newsStory != null ? 1 : 0;
+  }
+  const ends = new Int32Array(strings.length);
+  for (let k = 0, at = 0; k < strings.length; k++) {
+    const value = strings[k];
+    if (value === null) {
+      ends[k] = ~at;
+    } else {
+      at += value!.length;
+      ends[k] = at;
+    }
+  }
+  // Array.prototype.join reads null as "".
+  return {
+    text: utf8.encode(strings.join("")),
+    ends,
+    counts,
+    numbers: new Float64Array(numbers),
+  };
+}
+
+/** Builds a run's pages with `f` from its kept values. */
+function pagesFromValues<E>(v: RunValues, f: KeptFactory<E>): DecodedPages<E> {
+  const { ends, counts, numbers } = v;
+  // The joined string again, so the offsets hold.
+  const text = joinedDecoder.decode(v.text);
+  const count = counts.length / 4;
+  const pages: DecodedPages<E> = new Array(count).fill(null);
+  let k = 0;
+  let at = 0;
+  let q = 0;
+  /** The next string. */
+  const next = (): string | null => {
+    const end = ends[k++]!;
+    if (end < 0) return null;
+    const value = text.slice(at, end);
+    at = end;
+    return value;
+  };
+  for (let p = 0; p < count; p++) {
+    const imageCount = counts[p * 4]!;
+    const alternateCount = counts[p * 4 + 1]!;
+    const videoCount = counts[p * 4 + 2]!;
+    const hasNews = counts[p * 4 + 3] === 1;
+    if (imageCount + alternateCount + videoCount === 0 && !hasNews) continue;
+    let images: unknown[] | null = null;
+    let alternates: unknown[] | null = null;
+    let videos: unknown[] | null = null;
+    if (imageCount > 0) {
+      images = [];
+      for (let n = 0; n < imageCount; n++) {
+        images.push(f.image(next()!, next(), next(), next(), next()));
+      }
+    }
+    if (alternateCount > 0) {
+      alternates = [];
+      for (let n = 0; n < alternateCount; n++) alternates.push(f.alternate(next()!, next()!));
+    }
+    let news = null;
+    if (hasNews) {
+      const data: Mutable<NewsStoryData> = JSON.parse(next()!);
+      data.publishDate = numbers[q++]!;
+      news = f.news(data);
+    }
+    if (videoCount > 0) {
+      videos = [];
+      for (let n = 0; n < videoCount; n++) {
+        const data: Mutable<VideoData> = JSON.parse(next()!);
+        data.duration = numberOrNull(numbers[q++]!);
+        data.expirationDate = numbers[q++]!;
+        data.rating = numberOrNull(numbers[q++]!);
+        data.viewCount = numberOrNull(numbers[q++]!);
+        data.publicationDate = numbers[q++]!;
+        videos.push(f.video(data));
+      }
+    }
+    pages[p] = f.page(news, images, videos, alternates);
+  }
+  return pages;
+}
+
+/**
+ * The bytes the kept values of every sitemap read may take together (see
+ * {@linkcode KeptRuns.page}): past the limit, a run read again is decoded
+ * into the encoded columns instead, a fraction of the size but several
+ * times slower to build. Given back as readers are collected. `limit` may
+ * be changed (tests, benchmarks).
+ */
+export const keptValuesBudget: { limit: number; used: number } = { limit: 80 << 20, used: 0 };
+
+const refund = new FinalizationRegistry<{ bytes: number }>((kept) => {
+  keptValuesBudget.used -= kept.bytes;
+});
+
 /** A sitemap's kept extensions, as one factory's reader decodes them. */
 export class KeptRuns<E> {
   readonly #x: KeptExtras;
   readonly #f: KeptFactory<E>;
   /** Runs of {@linkcode PAGE_RUN_BYTES}, decoded into objects. */
   readonly #firsts: number[];
-  /** 1 for each run decoded into objects once already. */
-  readonly #decoded: Uint8Array;
-  /** The run whose objects are held, and its pages. */
-  #held = -1;
-  #pages: DecodedPages<E> = [];
+  /** Per run: 1 once read, 2 when read again but too large to keep as values. */
+  readonly #read: Uint8Array;
+  /** The values of runs read twice, kept. */
+  readonly #values: (RunValues | null)[];
+  /** Their bytes, given back to {@linkcode keptValuesBudget} when this reader goes. */
+  readonly #keptBytes = { bytes: 0 };
   /**
-   * Runs of {@linkcode CHUNK_BYTES} read again after their objects were let
-   * go: decoded into the encoded columns, compact and kept, so that later
-   * reads cost what an eager sitemap's do.
+   * Runs of {@linkcode CHUNK_BYTES} whose runs are read again without room
+   * to keep their values: decoded into the encoded columns, compact and
+   * kept, so that later reads cost what an eager sitemap's do.
    */
   readonly #columnFirsts: number[];
   readonly #columns: (ExtrasReader | null)[];
-  #lastRun = 0;
   #lastColumns = 0;
+  /** The run whose objects are held, and its pages. */
+  #held = -1;
+  #pages: DecodedPages<E> = [];
+  #lastRun = 0;
   /** What reading the spans needs: the root's block tags, the base URL in both forms. */
   readonly #tags: SpanTags | null;
   readonly #base: URL | null;
@@ -283,7 +463,8 @@ export class KeptRuns<E> {
     this.#base = parseBase(x.base);
     this.#normalBase = normalBase(this.#base);
     this.#firsts = runsOf(x, PAGE_RUN_BYTES);
-    this.#decoded = new Uint8Array(this.#firsts.length - 1);
+    this.#read = new Uint8Array(this.#firsts.length - 1);
+    this.#values = new Array(this.#firsts.length - 1).fill(null);
     this.#columnFirsts = runsOf(x, CHUNK_BYTES);
     this.#columns = new Array(this.#columnFirsts.length - 1).fill(null);
   }
@@ -292,9 +473,13 @@ export class KeptRuns<E> {
    * Page `i`'s extensions. The first read decodes the small run of pages
    * around it straight into objects (inflating the sitemap's bytes if they
    * are not at hand), held while that run is read; a run read again after
-   * that decodes its megabyte of spans into the encoded columns, kept from
-   * then on. A page's extensions are the same objects while its run is held
-   * (and a page object keeps those it was given).
+   * its objects were let go is decoded into its values (its strings joined
+   * into one text, and its pages' counts), kept, from which that read and
+   * every later one build the objects without decoding — while the values
+   * kept fit in {@linkcode keptValuesBudget}; past it, its megabyte of
+   * spans is decoded into the encoded columns (compact, slower to build),
+   * kept from then on. A page's extensions are the same objects while its
+   * run is held (and a page object keeps those it was given).
    *
    * @param i A page index.
    * @returns The page's extensions, or null when it has none.
@@ -303,29 +488,63 @@ export class KeptRuns<E> {
    */
   page(i: number): E | null {
     const x = this.#x;
-    const f = this.#f;
     if (!(x.pageStarts[i + 1]! > x.pageStarts[i]!)) return null;
     const k = this.#lastRun = runAt(this.#firsts, this.#lastRun, i);
-    if (k === this.#held) return this.#pages[i - this.#firsts[k]!] ?? null;
-    if (this.#decoded[k] === 1) {
-      const c = this.#lastColumns = runAt(this.#columnFirsts, this.#lastColumns, i);
-      const first = this.#columnFirsts[c]!;
-      let columns = this.#columns[c];
-      if (columns == null) {
-        const end = this.#columnFirsts[c + 1]!;
-        columns = this.#columns[c] = new ExtrasReader(
-          decodeRun(x, inflated.of(x), first, end, this.#base),
-        );
-        keptExtrasStats.columns++;
+    const first = this.#firsts[k]!;
+    if (k !== this.#held) {
+      const end = this.#firsts[k + 1]!;
+      const values = this.#values[k] ?? null;
+      if (values !== null) {
+        this.#pages = pagesFromValues(values, this.#f);
+      } else if (this.#read[k] === 0) {
+        this.#pages = this.#decodeRun(inflated.of(x), first, end, this.#f);
+        this.#read[k] = 1;
+        keptExtrasStats.runs++;
+      } else if (this.#read[k] === 1 && keptValuesBudget.used < keptValuesBudget.limit) {
+        // Read again: decoded into its values, kept.
+        const data = this.#decodeRun(inflated.of(x), first, end, KEPT_DATA);
+        keptExtrasStats.runs++;
+        // This read's objects from the data at hand; later reads' from the values.
+        this.#pages = data.map((d) => d === null ? null : this.#f.fromData(d));
+        const kept = this.#values[k] = runValues(data);
+        if (kept !== null) {
+          keptExtrasStats.kept++;
+          const bytes = kept.text.byteLength + kept.ends.byteLength + kept.counts.byteLength +
+            kept.numbers.byteLength;
+          if (this.#keptBytes.bytes === 0) refund.register(this, this.#keptBytes);
+          this.#keptBytes.bytes += bytes;
+          keptValuesBudget.used += bytes;
+        } else {
+          // Too large to keep as values: read from the columns from now on.
+          this.#read[k] = 2;
+        }
+      } else {
+        return this.#fromColumns(i);
       }
-      const data = columns.page(i - first);
-      return data === null ? null : f.fromData(data);
+      this.#held = k;
     }
-    this.#pages = this.#decodeRun(inflated.of(x), this.#firsts[k]!, this.#firsts[k + 1]!);
-    this.#held = k;
-    this.#decoded[k] = 1;
-    keptExtrasStats.runs++;
-    return this.#pages[i - this.#firsts[k]!] ?? null;
+    return this.#pages[i - first] ?? null;
+  }
+
+  /**
+   * Page `i`'s extensions from the encoded columns of its megabyte of
+   * spans, decoded into them when first needed and kept: for runs read
+   * again that do not keep their values.
+   */
+  #fromColumns(i: number): E | null {
+    const x = this.#x;
+    const c = this.#lastColumns = runAt(this.#columnFirsts, this.#lastColumns, i);
+    const first = this.#columnFirsts[c]!;
+    let columns = this.#columns[c];
+    if (columns == null) {
+      const end = this.#columnFirsts[c + 1]!;
+      columns = this.#columns[c] = new ExtrasReader(
+        decodeRun(x, inflated.of(x), first, end, this.#base),
+      );
+      keptExtrasStats.columns++;
+    }
+    const data = columns.page(i - first);
+    return data === null ? null : this.#f.fromData(data);
   }
 
   /**
@@ -333,12 +552,16 @@ export class KeptRuns<E> {
    * page's span read by the span decoder, and the pages it declines
    * together by the byte walker (or the general reader), as before.
    */
-  #decodeRun(bytes: Uint8Array, first: number, end: number): DecodedPages<E> {
+  #decodeRun<T>(
+    bytes: Uint8Array,
+    first: number,
+    end: number,
+    f: KeptFactory<T>,
+  ): DecodedPages<T> {
     const x = this.#x;
-    const f = this.#f;
     const starts = x.pageStarts;
     const at = x.spanAt;
-    const pages: DecodedPages<E> = new Array(end - first).fill(null);
+    const pages: DecodedPages<T> = new Array(end - first).fill(null);
     // The run's spans, read as one text when they lie close together (they
     // follow each other in deflated spans, with the core fields between
     // them in a gzip body).

@@ -15,7 +15,12 @@ import { decodeCacheEntry, encodeCacheEntry } from "../../src/_cache_entry.ts";
 import { filterPagesSince } from "../../src/_pages_since.ts";
 import { PagesXMLSitemap } from "../../src/objects/sitemap.ts";
 import { checkPackedPages } from "../../src/objects/_packed_pages.ts";
-import { extrasReader, keptExtrasStats } from "../../src/parse/_kept_extras.ts";
+import {
+  extrasReader,
+  keptExtrasStats,
+  keptValuesBudget,
+  pageExtrasEntries,
+} from "../../src/parse/_kept_extras.ts";
 import type { KeptExtras, PackedPages } from "../../src/parse/_result.ts";
 import { parseSitemap, parseSitemapBody } from "../../src/parse/parse_sitemap.ts";
 import { spareDocument } from "../../src/parse/_kept_pack.ts";
@@ -23,7 +28,7 @@ import { type CacheEntryFields, runParseJob } from "../../src/workers/_job.ts";
 import { compareSitemapTrees } from "../../src/changes.ts";
 import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
 import { IndexWebsiteSitemap } from "../../src/objects/sitemap.ts";
-import { SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
+import { REALISTIC_MIX, realisticUrlset, SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
 
 const URL_ = "https://www.example.com/sitemaps/sitemap.xml";
 const encoder = new TextEncoder();
@@ -335,7 +340,7 @@ Deno.test("a link attribute the span decoder cannot vouch for sends its run the 
   ]);
 });
 
-Deno.test("a run of pages read again after its objects were let go is decoded into kept columns: every traversal reads the same", () => {
+Deno.test("a run of pages read again after its objects were let go is decoded into its values, kept: every traversal reads the same", () => {
   // About 6 MB of spans: more runs than are held at a time.
   const xml = encoder.encode(shapeUrlset("hreflang", 15_000, 2));
   const eager = pageJson(pagesOf(xml, "eager"));
@@ -343,14 +348,134 @@ Deno.test("a run of pages read again after its objects were let go is decoded in
   // A node per traversal: a node's `pages` keeps the page objects it built.
   const json = () =>
     [...new PagesXMLSitemap(URL_, lazy).allPages()].map((p) => JSON.stringify(p.toJSON()));
+  const { runs, kept } = keptExtrasStats;
   deepStrictEqual(json(), eager);
-  const { runs, columns } = keptExtrasStats;
+  const perTraversal = keptExtrasStats.runs - runs;
+  ok(perTraversal > 1, "the spans are decoded a run at a time");
+  strictEqual(keptExtrasStats.kept, kept, "a first read keeps nothing");
   deepStrictEqual(json(), eager);
-  ok(keptExtrasStats.columns > columns, "runs let go are decoded into columns");
-  const kept = keptExtrasStats.columns;
+  strictEqual(
+    keptExtrasStats.kept - kept,
+    perTraversal,
+    "the second read keeps every run's values",
+  );
   deepStrictEqual(json(), eager);
-  strictEqual(keptExtrasStats.runs, runs, "no run is decoded into objects twice");
-  strictEqual(keptExtrasStats.columns, kept, "columns are decoded once");
+  deepStrictEqual(json(), eager);
+  strictEqual(keptExtrasStats.runs - runs, 2 * perTraversal, "later reads decode nothing");
+});
+
+Deno.test("kept values read again give what eager decoding gives: news, videos with absent dates, images, alternates, non-ASCII and CDATA text", () => {
+  const mix = { ...REALISTIC_MIX, news: 300, video: 300 };
+  const xml = encoder.encode(realisticUrlset(3000, 7, { mix }));
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  const lazy = pagesOf(xml, "lazy");
+  // What the values must carry: absent dates (NaN), CDATA and non-ASCII text.
+  ok(expected.some(([, e]) => e.videos?.some((v) => Number.isNaN(v.expirationDate))));
+  ok(expected.some(([, e]) => e.newsStory !== undefined && e.newsStory.genres.length > 0));
+  const nonAscii = (text: string | null) => [...text ?? ""].some((c) => c.charCodeAt(0) > 0x7f);
+  ok(expected.some(([, e]) => e.images?.some((i) => nonAscii(i.caption))));
+  const { runs, kept } = keptExtrasStats;
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  const perRead = keptExtrasStats.runs - runs;
+  ok(perRead > 1, "more runs than one are read");
+  strictEqual(keptExtrasStats.kept, kept);
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  strictEqual(keptExtrasStats.kept - kept, perRead, "every run read again keeps its values");
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  strictEqual(keptExtrasStats.runs - runs, 2 * perRead, "later reads decode nothing");
+  // The public objects too, a node per traversal.
+  const json = pageJson(pagesOf(xml, "eager"));
+  for (let read = 0; read < 3; read++) deepStrictEqual(pageJson(lazy), json);
+});
+
+Deno.test("kept values read again keep a video's numbers JSON cannot hold: absent dates, nulls, infinity", () => {
+  const page = (i: number) =>
+    `<url><loc>https://www.example.com/${i}</loc><video:video><video:thumbnail_loc>https://www.example.com/${i}.jpg</video:thumbnail_loc><video:title>T ${i}</video:title><video:description>D</video:description><video:content_loc>https://www.example.com/${i}.mp4</video:content_loc><video:view_count>${
+      "9".repeat(400)
+    }</video:view_count><video:duration>${i % 600}</video:duration></video:video></url>`;
+  const xml = encoder.encode(
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">${
+      Array.from({ length: 200 }, (_, i) => page(i)).join("\n")
+    }</urlset>`,
+  );
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  const video = expected[1]![1].videos![0]!;
+  deepStrictEqual(
+    [video.viewCount, video.rating, video.duration, video.expirationDate, video.publicationDate],
+    [Infinity, null, 1, NaN, NaN],
+  );
+  const lazy = pagesOf(xml, "lazy");
+  const { kept } = keptExtrasStats;
+  for (let read = 0; read < 3; read++) deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  ok(keptExtrasStats.kept > kept, "read from the kept values");
+});
+
+Deno.test("past the kept values' budget a run read again is decoded into encoded columns, reading the same", () => {
+  const xml = encoder.encode(shapeUrlset("hreflang", 3000, 3));
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  const lazy = pagesOf(xml, "lazy");
+  const { limit } = keptValuesBudget;
+  // Nothing more may be kept.
+  keptValuesBudget.limit = keptValuesBudget.used;
+  try {
+    const { runs, kept, columns } = keptExtrasStats;
+    deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+    const perRead = keptExtrasStats.runs - runs;
+    ok(perRead > 1, "more runs than one are read");
+    deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+    const built = keptExtrasStats.columns - columns;
+    ok(built > 0, "columns are built");
+    deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+    strictEqual(keptExtrasStats.kept, kept, "no values kept");
+    strictEqual(keptExtrasStats.runs - runs, perRead, "no run decoded again");
+    strictEqual(keptExtrasStats.columns - columns, built, "columns built once");
+  } finally {
+    keptValuesBudget.limit = limit;
+  }
+});
+
+Deno.test("kept values read again hand out fresh objects: what one read's caller changes, the next read does not see", () => {
+  const mix = { ...REALISTIC_MIX, news: 500, video: 500 };
+  const lazy = pagesOf(encoder.encode(realisticUrlset(3000, 8, { mix })), "lazy");
+  const first = pageExtrasEntries(lazy.extras);
+  const expected = structuredClone(first);
+  const { kept } = keptExtrasStats;
+  pageExtrasEntries(lazy.extras);
+  ok(keptExtrasStats.kept > kept, "read from the kept values");
+  const read = pageExtrasEntries(lazy.extras);
+  for (const [, extras] of read) {
+    const mutable = extras as unknown as { newsStory?: { title: string; genres: string[] } };
+    if (mutable.newsStory !== undefined) {
+      mutable.newsStory.title = "changed";
+      mutable.newsStory.genres.push("changed");
+    }
+    for (const video of extras.videos ?? []) {
+      (video as unknown as { tags: string[] }).tags.push("changed");
+    }
+  }
+  deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+});
+
+Deno.test("a run with a page of more images than kept values count is read from encoded columns, reading the same", () => {
+  const images = Array.from(
+    { length: 0x10000 },
+    (_, i) => `<image:image><image:loc>https://www.example.com/${i}.jpg</image:loc></image:image>`,
+  ).join("");
+  const xml = encoder.encode(
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://www.example.com/a</loc>${images}</url>
+<url><loc>https://www.example.com/b</loc><image:image><image:loc>https://www.example.com/b.jpg</image:loc></image:image></url>
+</urlset>`,
+  );
+  const lazy = pagesOf(xml, "lazy");
+  const expected = pageExtrasEntries(pagesOf(xml, "eager").extras);
+  strictEqual(expected[0]![1].images!.length, 0x10000);
+  const { runs, kept, columns } = keptExtrasStats;
+  for (let read = 0; read < 4; read++) deepStrictEqual(pageExtrasEntries(lazy.extras), expected);
+  strictEqual(keptExtrasStats.kept - kept, 1, "only the small page's run keeps its values");
+  strictEqual(keptExtrasStats.runs - runs, 4, "each run decoded once, and once into values");
+  strictEqual(keptExtrasStats.columns - columns, 1, "the large page's run read from columns");
 });
 
 Deno.test("kept extensions with non-ASCII and malformed UTF-8 text read as eager decoding reads them", () => {
