@@ -51,13 +51,19 @@ for (let k = 0; k < MONTH_STARTS.length; k++) {
   MONTH_DAYS[k] = daysInMonth(year, (k % 12) + 1);
 }
 
+/** {@linkcode tableDays}' answer for bytes it does not read. */
+const NO_DAYS = -0x40000000;
+
 /**
- * `YYYY-MM-DD` at `b[i]` as epoch ms, for years in the table only.
- * Returns NaN when the bytes are anything else (the general path then decides). Integer
- * arithmetic only: the lastmod of almost every page comes through here.
+ * `YYYY-MM-DD` at `b[i]` as days since the epoch, for years in the table
+ * only; {@linkcode NO_DAYS} when the bytes are anything else (the general
+ * path then decides). Integer arithmetic only: the lastmod of almost every
+ * page comes through here. Days rather than milliseconds: a small integer
+ * returned from a call that is not inlined stays unboxed, epoch milliseconds
+ * would be a heap number per lastmod.
  */
-function tableDate(b: Uint8Array, i: number): number {
-  if (b[i + 4] !== 45 || b[i + 7] !== 45) return NaN;
+function tableDays(b: Uint8Array, i: number): number {
+  if (b[i + 4] !== 45 || b[i + 7] !== 45) return NO_DAYS;
   const y0 = b[i]! - 48;
   const y1 = b[i + 1]! - 48;
   const y2 = b[i + 2]! - 48;
@@ -71,14 +77,14 @@ function tableDate(b: Uint8Array, i: number): number {
     (y0 >>> 0) > 9 || (y1 >>> 0) > 9 || (y2 >>> 0) > 9 || (y3 >>> 0) > 9 ||
     (m0 >>> 0) > 9 || (m1 >>> 0) > 9 || (d0 >>> 0) > 9 || (d1 >>> 0) > 9
   ) {
-    return NaN;
+    return NO_DAYS;
   }
   const month = m0 * 10 + m1;
   const day = d0 * 10 + d1;
   const k = (y0 * 1000 + y1 * 100 + y2 * 10 + y3 - TABLE_FROM) * 12 + month - 1;
-  if (month < 1 || month > 12 || k < 0 || k >= MONTH_STARTS.length) return NaN;
-  if (day < 1 || day > MONTH_DAYS[k]!) return NaN;
-  return (MONTH_STARTS[k]! + day - 1) * MS_PER_DAY;
+  if (month < 1 || month > 12 || k < 0 || k >= MONTH_STARTS.length) return NO_DAYS;
+  if (day < 1 || day > MONTH_DAYS[k]!) return NO_DAYS;
+  return MONTH_STARTS[k]! + day - 1;
 }
 
 /**
@@ -141,21 +147,52 @@ function digits(b: Uint8Array, end: number, min: number, max: number): number {
  * @returns Epoch milliseconds, or NaN.
  */
 export function parseW3cDateBytes(b: Uint8Array, start: number, end: number): number {
+  parseW3cDateBytesInto(b, start, end, result, 0);
+  return result[0]!;
+}
+
+/** Where {@linkcode parseW3cDateBytes} has its answer written. */
+const result = new Float64Array(1);
+
+/**
+ * {@linkcode parseW3cDateBytes}, its answer written to `out[k]` rather than
+ * returned: a number returned from a call that is not inlined is boxed, a
+ * heap object per lastmod on the parse's hot path
+ * (bench/README.md#issue-24-realistic-peak-margin-mem24c).
+ *
+ * @param b The bytes.
+ * @param start Index of the first byte.
+ * @param end Index after the last byte.
+ * @param out Where to write the epoch milliseconds, or NaN.
+ * @param k The index in `out`.
+ */
+export function parseW3cDateBytesInto(
+  b: Uint8Array,
+  start: number,
+  end: number,
+  out: Float64Array,
+  k: number,
+): void {
   const i = skipSpace(b, start, end);
   end = trimSpaceEnd(b, i, end);
-  if (end - i < 4) return NaN;
   // Most lastmods are a bare date or a date-time with seconds and a zone:
   // read those at fixed positions, everything else with the scanner.
   if (end - i >= 10 && b[i + 4] === 45 && b[i + 7] === 45) {
-    const fast = tableDate(b, i);
-    const date = fast === fast ? fast : fixedDate(b, i);
+    const days = tableDays(b, i);
+    const date = days !== NO_DAYS ? days * MS_PER_DAY : fixedDate(b, i);
     if (date === date) {
-      if (end - i === 10) return date;
+      if (end - i === 10) {
+        out[k] = date;
+        return;
+      }
       const t = fixedTime(b, i + 10, end);
-      if (t === t) return date + t;
+      if (t === t) {
+        out[k] = date + t;
+        return;
+      }
     }
   }
-  return scanW3cDate(b, i, end);
+  out[k] = end - i < 4 ? NaN : scanW3cDate(b, i, end);
 }
 
 /**

@@ -223,6 +223,11 @@ export interface BuiltPages {
   readonly warning: string | null;
 }
 
+/** {@linkcode PackedPagesBuilder.values}' index of the next page's lastmod. */
+export const V_LAST_MODIFIED = 0;
+/** {@linkcode PackedPagesBuilder.values}' index of the next page's priority. */
+export const V_PRIORITY = 1;
+
 /** Equal-hash groups longer than this are deduplicated with a Set, so that collisions stay linear. */
 const LONG_RUN = 16;
 
@@ -235,6 +240,17 @@ export class PackedPagesBuilder {
   readonly #since: number;
   readonly #seed = (Math.random() * 0x1_0000_0000) >>> 0;
   readonly #hashMask: number;
+
+  /**
+   * The lastmod (epoch ms, NaN for none; index {@linkcode V_LAST_MODIFIED})
+   * and priority ({@linkcode V_PRIORITY}) of the page that
+   * {@linkcode commitLoc}, {@linkcode commitBytes} or {@linkcode commitText}
+   * adds next, written here by the reader. A number passed as an argument to
+   * a call that is not inlined is boxed, a heap object per page and value:
+   * most of what a parse worker's JavaScript allocated
+   * (bench/README.md#issue-24-realistic-peak-margin-mem24c).
+   */
+  readonly values: Float64Array<ArrayBuffer> = new Float64Array(2);
 
   // The batch waiting to be processed.
   // Fixed arrays filled by index and cleared after each batch: pushing onto
@@ -266,10 +282,14 @@ export class PackedPagesBuilder {
   #lastModified: Float64Array<ArrayBuffer> = new Float64Array(0);
   #priority: Float64Array<ArrayBuffer> = new Float64Array(0);
   #changeFrequency: Uint8Array<ArrayBuffer> = new Uint8Array(0);
-  /** Entries with extras, ascending, and where each one's records start and end. */
-  #extrasOf: number[] = [];
-  #extrasFrom: number[] = [];
-  #extrasTo: number[] = [];
+  /**
+   * Entries with extras, ascending, and where each one's records start and
+   * end: three words each, `#extrasUsed` of them written. A typed array: the
+   * growing backing stores of three arrays were a worker's largest JavaScript
+   * allocation after the lastmods on pages with extensions.
+   */
+  #extrasAt: Uint32Array<ArrayBuffer> = new Uint32Array(0);
+  #extrasUsed = 0;
   #extras: ExtrasWriter | null = null;
   /** A view of `#bytes` for word reads, made when `#bytes` changes. */
   #view = NO_VIEW;
@@ -577,37 +597,37 @@ export class PackedPagesBuilder {
   #commit(end: number, i: number): void {
     const extras = this.#pExtras[i];
     if (extras) this.#recordExtras(extras);
-    this.#commitValues(
-      end,
-      this.#pLastModified[i]!,
-      this.#pPriority[i]!,
-      this.#pChangeFrequency[i]!,
-    );
+    this.values[V_LAST_MODIFIED] = this.#pLastModified[i]!;
+    this.values[V_PRIORITY] = this.#pPriority[i]!;
+    this.#commitValues(end, this.#pChangeFrequency[i]!);
   }
 
   /** Keeps the extras of the entry about to be recorded. */
   #recordExtras(extras: PageExtrasData | ExtrasSource): void {
     // Writing the columns now copies the strings out of the document.
     const writer = this.#extras ??= new ExtrasWriter();
-    this.#extrasOf.push(this.#n);
-    this.#extrasFrom.push(writer.length);
+    const x = this.#extrasUsed;
+    if (x + 3 > this.#extrasAt.length) {
+      const old = this.#extrasAt;
+      this.#extrasAt = grown(old, x + 3);
+      detachBuffer(old);
+    }
+    const at = this.#extrasAt;
+    at[x] = this.#n;
+    at[x + 1] = writer.length;
     writer.write(extras);
-    this.#extrasTo.push(writer.length);
+    at[x + 2] = writer.length;
+    this.#extrasUsed = x + 3;
   }
 
-  /** Records the URL written at [#used, end) (hash in `#hash`) with these columns. */
-  #commitValues(
-    end: number,
-    lastModified: number,
-    priority: number,
-    changeFrequency: number,
-  ): void {
+  /** Records the URL written at [#used, end) (hash in `#hash`) with {@linkcode values} and this frequency. */
+  #commitValues(end: number, changeFrequency: number): void {
     const e = this.#n;
     if (e === this.#ends.length) this.#grow(e + 1);
     this.#ends[e] = end;
     this.#hashes[e] = this.#hash & this.#hashMask;
-    this.#lastModified[e] = lastModified;
-    this.#priority[e] = priority;
+    this.#lastModified[e] = this.values[V_LAST_MODIFIED]!;
+    this.#priority[e] = this.values[V_PRIORITY]!;
     this.#changeFrequency[e] = changeFrequency;
     this.#n = e + 1;
     this.#used = end;
@@ -665,14 +685,13 @@ export class PackedPagesBuilder {
    * Adds, as a page, the `<loc>` text `src[a, b)` that
    * {@linkcode copyLoc} read: as copied when it was a normal URL, else
    * decoded as the tokenizer would ({@linkcode decodeRawText}) and resolved
-   * like {@linkcode add}'s. Pages added this way and with `add` keep their
+   * like {@linkcode add}'s, with the lastmod and priority in
+   * {@linkcode values}. Pages added this way and with `add` keep their
    * order.
    *
    * @param src The document's bytes.
    * @param a Start of the `<loc>` text.
    * @param b End of the `<loc>` text (its `<`).
-   * @param lastModified Epoch ms, NaN for none.
-   * @param priority Already in [0, 1].
    * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
    * @param extras The page's rare data, or null; an {@linkcode ExtrasSource}
    * writes into {@linkcode extrasWriter} during this call.
@@ -681,21 +700,19 @@ export class PackedPagesBuilder {
     src: Uint8Array,
     a: number,
     b: number,
-    lastModified: number,
-    priority: number,
     changeFrequency: number,
     extras: PageExtrasData | ExtrasSource | null = null,
   ): void {
     if (this.#locEnd !== -1) {
       if (extras !== null) this.#recordExtras(extras);
-      this.#commitValues(this.#locEnd, lastModified, priority, changeFrequency);
+      this.#commitValues(this.#locEnd, changeFrequency);
       return;
     }
     const url = this.#resolve(decodeRawText(src, a, b));
     if (url !== null) {
       const end = this.#writeString(url);
       if (extras !== null) this.#recordExtras(extras);
-      this.#commitValues(end, lastModified, priority, changeFrequency);
+      this.#commitValues(end, changeFrequency);
     }
   }
 
@@ -712,13 +729,12 @@ export class PackedPagesBuilder {
    * (a CDATA section's content: nothing to decode but line ends): kept as
    * copied when it is a normal URL ({@linkcode normalUrlEnd}, ends trimmed),
    * else normalised from the bytes, or, when the normaliser declines,
-   * decoded and resolved as {@linkcode commitText} does.
+   * decoded and resolved as {@linkcode commitText} does; the lastmod and
+   * priority are in {@linkcode values}.
    *
    * @param src The document's bytes.
    * @param a Start of the text.
    * @param b End of the text.
-   * @param lastModified Epoch ms, NaN for none.
-   * @param priority Already in [0, 1].
    * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
    * @param extras The page's rare data, or null.
    */
@@ -726,8 +742,6 @@ export class PackedPagesBuilder {
     src: Uint8Array,
     a: number,
     b: number,
-    lastModified: number,
-    priority: number,
     changeFrequency: number,
     extras: PageExtrasData | ExtrasSource | null,
   ): void {
@@ -746,12 +760,12 @@ export class PackedPagesBuilder {
       const end = normalizeUrlBytes(src, i, e, this.#bytes, start, this.#normalBase, KEEP_FRAGMENT);
       if (end < 0) {
         const text = normalizeNewlines(rawDecoder.decode(src.subarray(a, b)));
-        this.commitText(text, lastModified, priority, changeFrequency, extras);
+        this.commitText(text, changeFrequency, extras);
         return;
       }
       this.#hash = hashBytes(this.#bytesView(), this.#bytes, start, end, this.#seed);
       if (extras !== null) this.#recordExtras(extras);
-      this.#commitValues(end, lastModified, priority, changeFrequency);
+      this.#commitValues(end, changeFrequency);
       return;
     }
     const used = this.#used;
@@ -759,26 +773,23 @@ export class PackedPagesBuilder {
     if (end > this.#bytes.length) this.#bytes = grown(this.#bytes, end);
     this.#hash = mixHash(fnv1aWordsCopy(src, i, e, this.#bytes, used, this.#seed));
     if (extras !== null) this.#recordExtras(extras);
-    this.#commitValues(end, lastModified, priority, changeFrequency);
+    this.#commitValues(end, changeFrequency);
   }
 
   /**
    * Adds, as a page, a `<loc>`'s decoded text (resolved like
-   * {@linkcode add}'s) at once rather than in a batch, after the pages
+   * {@linkcode add}'s; lastmod and priority in {@linkcode values}) at once
+   * rather than in a batch, after the pages
    * added before it: for a reader that commits its other pages with
    * {@linkcode commitLoc}, between which a batch of one would be flushed
    * each time.
    *
    * @param text The `<loc>` text, decoded.
-   * @param lastModified Epoch ms, NaN for none.
-   * @param priority Already in [0, 1].
    * @param changeFrequency 0 or 1 + index in `CHANGE_FREQUENCIES`.
    * @param extras The page's rare data, or null.
    */
   commitText(
     text: string,
-    lastModified: number,
-    priority: number,
     changeFrequency: number,
     extras: PageExtrasData | ExtrasSource | null,
   ): void {
@@ -787,7 +798,7 @@ export class PackedPagesBuilder {
     if (url === null) return;
     const end = this.#writeString(url);
     if (extras !== null) this.#recordExtras(extras);
-    this.#commitValues(end, lastModified, priority, changeFrequency);
+    this.#commitValues(end, changeFrequency);
   }
 
   /**
@@ -849,6 +860,13 @@ export class PackedPagesBuilder {
       if (j - i > LONG_RUN) this.#markBucket(order, i, j, dup);
       else this.#markSmallBucket(order, i, j, dup);
     }
+    // Freed now (0.7 MB for 50,000 entries): a worker that no longer fills
+    // its young generation with garbage collects rarely, and left to the
+    // collector these piled up document after document
+    // (bench/README.md#issue-24-realistic-peak-margin-mem24c).
+    detachBuffer(starts);
+    detachBuffer(order);
+    detachBuffer(fill);
     return dup;
   }
 
@@ -940,7 +958,8 @@ export class PackedPagesBuilder {
     const lastModifieds = this.#lastModified;
     const priorities = this.#priority;
     const changeFrequencies = this.#changeFrequency;
-    const extrasOf = this.#extrasOf;
+    const extrasAt = this.#extrasAt;
+    const extrasUsed = this.#extrasUsed;
     const writer = this.#extras;
     const extrasFrom = writer === null ? null : new Uint32Array(n);
     const extrasTo = writer === null ? null : new Uint32Array(n);
@@ -969,12 +988,12 @@ export class PackedPagesBuilder {
         priorities[count] = priorities[e]!;
         changeFrequencies[count] = changeFrequencies[e]!;
       }
-      if (x < extrasOf.length) {
-        while (x < extrasOf.length && extrasOf[x]! < e) x++;
+      if (x < extrasUsed) {
+        while (x < extrasUsed && extrasAt[x]! < e) x += 3;
         // Not read past the end: an out-of-bounds read deoptimises `build`.
-        if (x < extrasOf.length && extrasOf[x] === e) {
-          extrasFrom![count] = this.#extrasFrom[x]!;
-          extrasTo![count] = this.#extrasTo[x]!;
+        if (x < extrasUsed && extrasAt[x] === e) {
+          extrasFrom![count] = extrasAt[x + 1]!;
+          extrasTo![count] = extrasAt[x + 2]!;
         }
       }
       count++;
@@ -994,6 +1013,7 @@ export class PackedPagesBuilder {
     };
     const warning = this.#notUrls.warning();
     detachBuffer(dup);
+    detachBuffer(extrasAt);
     if (extrasFrom !== null) detachBuffer(extrasFrom);
     if (extrasTo !== null) detachBuffer(extrasTo);
     // Learnt from documents big enough to be typical of their site, not from an empty one.
@@ -1036,9 +1056,8 @@ export class PackedPagesBuilder {
     this.#lastModified = new Float64Array(0);
     this.#priority = new Float64Array(0);
     this.#changeFrequency = new Uint8Array(0);
-    this.#extrasOf = [];
-    this.#extrasFrom = [];
-    this.#extrasTo = [];
+    this.#extrasAt = new Uint32Array(0);
+    this.#extrasUsed = 0;
     this.#extras = null;
     this.#filtered = 0;
     this.#notUrls = new NotUrlCounter();

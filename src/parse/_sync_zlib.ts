@@ -9,7 +9,7 @@
 
 /** The functions used. */
 export interface SyncZlib {
-  deflateRawSync(bytes: Uint8Array, options: { level: number }): Uint8Array;
+  deflateRawSync(bytes: Uint8Array, options: { level: number; chunkSize?: number }): Uint8Array;
   inflateRawSync(bytes: Uint8Array, options?: { chunkSize?: number }): Uint8Array;
   gunzipSync(bytes: Uint8Array, options?: { chunkSize?: number }): Uint8Array;
 }

@@ -26,6 +26,8 @@ import {
   normalRawUrl,
   PackedPagesBuilder,
   parseDateText,
+  V_LAST_MODIFIED,
+  V_PRIORITY,
 } from "./_pack.ts";
 import { MAX_FIELD_LENGTH, type Mutable, parsePriority, textOrNull } from "./_reader.ts";
 import { resolveDataUrl } from "./_url.ts";
@@ -57,10 +59,10 @@ import {
   F_VIDEO_PUBLISHED,
   F_VIDEO_THUMBNAIL,
   frequencyOf,
-  lastModifiedOf,
+  lastModifiedInto,
   newNews,
   newVideo,
-  priorityOf,
+  priorityInto,
   setNewsField,
   setVideoField,
   type VideoBeingRead,
@@ -191,8 +193,8 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
   #locStart = 0;
   #locEnd = 0;
   #locText = "";
-  #lastModified = NaN;
-  #priority = 0.5;
+  /** The `<url>`'s lastmod and priority: the builder's {@linkcode PackedPagesBuilder.values}. */
+  readonly #values: Float64Array;
   #changeFrequency = 0;
   #news: Mutable<NewsStoryData> | null = null;
   #videos: VideoData[] | null = null;
@@ -252,6 +254,7 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     this.#normalBase = normalBase(base);
     this.#builder = new PackedPagesBuilder(base, since, { sizeHint: doc.length });
     this.#writer = this.#builder.extrasWriter;
+    this.#values = this.#builder.values;
     this.#keeps = keep !== null;
     if (keep !== null) {
       this.#writer.keep({ doc, root, base: base === null ? "" : base.href, gzip: keep.gzip });
@@ -282,8 +285,8 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
   protected override openUrl(): void {
     this.#spanStart = -1;
     this.#locKind = LOC_NONE;
-    this.#lastModified = NaN;
-    this.#priority = 0.5;
+    this.#values[V_LAST_MODIFIED] = NaN;
+    this.#values[V_PRIORITY] = 0.5;
     this.#changeFrequency = 0;
     this.#news = null;
     this.#videos = null;
@@ -429,10 +432,10 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
         }
         return;
       case F_LASTMOD:
-        this.#lastModified = lastModifiedOf(b, a, e);
+        lastModifiedInto(b, a, e, this.#values, V_LAST_MODIFIED);
         return;
       case F_PRIORITY:
-        this.#priority = priorityOf(b, a, e);
+        priorityInto(b, a, e, this.#values, V_PRIORITY);
         return;
       case F_CHANGEFREQ:
         this.#changeFrequency = frequencyOf(b, a, e);
@@ -578,10 +581,10 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
         }
         return;
       case F_LASTMOD:
-        this.#lastModified = parseDateText(text);
+        this.#values[V_LAST_MODIFIED] = parseDateText(text);
         return;
       case F_PRIORITY:
-        this.#priority = parsePriority(text);
+        this.#values[V_PRIORITY] = parsePriority(text);
         return;
       case F_CHANGEFREQ:
         this.#changeFrequency = changeFrequencyCode(text);
@@ -621,7 +624,7 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
 
   protected override closeUrl(): void {
     if (this.#locKind === LOC_NONE) return;
-    if (this.#lastModified < this.#since) {
+    if (this.#values[V_LAST_MODIFIED]! < this.#since) {
       // Never copied, checked or hashed.
       this.#builder.countOld();
       this.#locText = "";
@@ -634,16 +637,14 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     const doc = this.#doc;
     const start = this.#locStart;
     const end = this.#locEnd;
-    const modified = this.#lastModified;
-    const priority = this.#priority;
     const frequency = this.#changeFrequency;
     if (this.#locKind === LOC_RAW) {
       if (this.#since === this.#since) builder.copyLoc(doc, start, MAX_FIELD_LENGTH);
-      builder.commitLoc(doc, start, end, modified, priority, frequency, extras);
+      builder.commitLoc(doc, start, end, frequency, extras);
     } else if (this.#locKind === LOC_CDATA) {
-      builder.commitBytes(doc, start, end, modified, priority, frequency, extras);
+      builder.commitBytes(doc, start, end, frequency, extras);
     } else {
-      builder.commitText(this.#locText, modified, priority, frequency, extras);
+      builder.commitText(this.#locText, frequency, extras);
       this.#locText = "";
     }
   }

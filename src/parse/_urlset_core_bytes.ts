@@ -21,16 +21,15 @@
  */
 import { type Checkpoint, CHECKPOINT_BYTES, NO_CHECKPOINT } from "../_checkpoint.ts";
 import { atAscii, isSpace } from "./_ascii_bytes.ts";
-import { parseW3cDateBytes } from "./_dates.ts";
-import { PackedPagesBuilder } from "./_pack.ts";
+import { PackedPagesBuilder, V_LAST_MODIFIED, V_PRIORITY } from "./_pack.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
 import type { ParseResult } from "./_result.ts";
 import {
   frequencyOf,
-  lastModifiedOf,
+  lastModifiedInto,
   plainFrequencyOf,
-  plainPriorityOf,
-  priorityOf,
+  plainPriorityInto,
+  priorityInto,
 } from "./_urlset_fields.ts";
 import { prologEnd, rootTag, skipMarkup, textEnd } from "./_xml_bytes.ts";
 
@@ -155,8 +154,11 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
   const copyNow = since !== since;
   let locStart = -1;
   let locEnd = -1;
-  let lastModified = NaN;
-  let priority = 0.5;
+  // The lastmod and priority go to the builder in its `values`, never through
+  // a call's arguments or result: boxed, they were a heap object per page.
+  const values = builder.values;
+  values[V_LAST_MODIFIED] = NaN;
+  values[V_PRIORITY] = 0.5;
   let changeFrequency = 0;
   for (;;) {
     while (isSpace(b[i]!)) i++;
@@ -179,17 +181,16 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
       t = i + 9;
       e = textEnd(b, t);
       if (e === -1 || word(b, e + 1) !== W_END_LAST || !at(b, e + 5, TMOD_END)) return -1;
-      // lastModifiedOf's first step, called here: through the wrapper the plain
-      // rows of bench/shapes.ts were slower.
-      lastModified = parseW3cDateBytes(b, t, e);
-      if (lastModified !== lastModified) lastModified = lastModifiedOf(b, t, e);
+      lastModifiedInto(b, t, e, values, V_LAST_MODIFIED);
       i = e + 10;
     } else if (c === 0x70) {
       if (!at(b, i + 1, PRIORITY)) return -1;
       t = i + 1 + PRIORITY.length;
       e = plainTextEnd(b, t);
-      if (e >= 0) priority = plainPriorityOf(b, t, e);
-      else if (e === NOT_PLAIN && (e = textEnd(b, t)) !== -1) priority = priorityOf(b, t, e);
+      if (e >= 0) plainPriorityInto(b, t, e, values, V_PRIORITY);
+      else if (e === NOT_PLAIN && (e = textEnd(b, t)) !== -1) {
+        priorityInto(b, t, e, values, V_PRIORITY);
+      }
       if (e === -1 || !at(b, e + 1, END_PRIORITY)) return -1;
       i = e + 1 + END_PRIORITY.length;
     } else if (c === 0x63) {
@@ -205,11 +206,11 @@ function readUrl(b: Uint8Array, i: number, builder: PackedPagesBuilder, since: n
     } else if (c === SLASH) {
       if (word(b, i + 1) !== W_END_URL || b[i + 5] !== GT) return -1;
       if (locStart === -1) return i + 6;
-      if (lastModified < since) {
+      if (values[V_LAST_MODIFIED]! < since) {
         builder.countOld();
       } else {
         if (!copyNow) builder.copyLoc(b, locStart, MAX_FIELD_LENGTH);
-        builder.commitLoc(b, locStart, locEnd, lastModified, priority, changeFrequency);
+        builder.commitLoc(b, locStart, locEnd, changeFrequency);
       }
       return i + 6;
     } else if (c === BANG || c === QUESTION) {

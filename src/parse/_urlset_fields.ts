@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { parseDate, parseW3cDateBytes } from "./_dates.ts";
+import { parseDate, parseW3cDateBytesInto } from "./_dates.ts";
 import { decodeRawText, parseDateText } from "./_pack.ts";
 import {
   commaList,
@@ -128,51 +128,43 @@ export function changeFrequencyCode(text: string): number {
 const FREQUENCY_NAMES = CHANGE_FREQUENCIES.map((name) => new TextEncoder().encode(name));
 
 /**
- * A `<lastmod>`'s time from its bytes as written, as {@linkcode parseDateText}
- * reads its decoded text.
- *
- * @param b The document's bytes (UTF-8).
- * @param a Start of the value.
- * @param e End of the value.
- * @returns Epoch milliseconds, or NaN.
+ * A reader of one value from a document's bytes `b[a, e)` (UTF-8, as
+ * written) that writes it to `out[k]` rather than returning it: a number
+ * returned from a call that is not inlined is boxed, a heap object per page
+ * (bench/README.md#issue-24-realistic-peak-margin-mem24c).
  */
-export function lastModifiedOf(b: Uint8Array, a: number, e: number): number {
+export type ValueInto = (b: Uint8Array, a: number, e: number, out: Float64Array, k: number) => void;
+
+/**
+ * Writes a `<lastmod>`'s time (epoch ms, or NaN) as {@linkcode parseDateText}
+ * reads its decoded text.
+ */
+export const lastModifiedInto: ValueInto = (b, a, e, out, k) => {
   // The W3C forms hold no reference or CR, so their bytes read as their text.
-  const ms = parseW3cDateBytes(b, a, e);
-  return ms === ms ? ms : parseDateText(decodeRawText(b, a, e));
-}
+  parseW3cDateBytesInto(b, a, e, out, k);
+  const ms = out[k]!;
+  if (ms !== ms) out[k] = parseDateText(decodeRawText(b, a, e));
+};
+
+/** Writes a `<priority>`'s value as {@linkcode parsePriority} reads its decoded text. */
+export const priorityInto: ValueInto = (b, a, e, out, k) => {
+  if (plainAscii(b, a, e)) plainPriorityInto(b, a, e, out, k);
+  else out[k] = parsePriority(decodeRawText(b, a, e));
+};
 
 /**
- * A `<priority>`'s value from its bytes as written, as {@linkcode parsePriority}
- * reads its decoded text.
- *
- * @param b The document's bytes (UTF-8).
- * @param a Start of the value.
- * @param e End of the value.
- * @returns The priority.
- */
-export function priorityOf(b: Uint8Array, a: number, e: number): number {
-  return plainAscii(b, a, e) ? plainPriorityOf(b, a, e) : parsePriority(decodeRawText(b, a, e));
-}
-
-/**
- * {@linkcode priorityOf} for bytes known to be plain ASCII: no reference,
+ * {@linkcode priorityInto} for bytes known to be plain ASCII: no reference,
  * no control byte but whitespace.
- *
- * @param b The document's bytes.
- * @param a Start of the value.
- * @param e End of the value.
- * @returns The priority.
  */
-export function plainPriorityOf(b: Uint8Array, a: number, e: number): number {
+export const plainPriorityInto: ValueInto = (b, a, e, out, k) => {
   const i = skipSpace(b, a, e);
   const end = trimSpaceEnd(b, i, e);
   let value = 0;
   let digits = 0;
   let scale = 1;
   let dot = false;
-  for (let k = i; k < end; k++) {
-    const c = b[k]!;
+  for (let m = i; m < end; m++) {
+    const c = b[m]!;
     if (c >= 0x30 && c <= 0x39) {
       value = value * 10 + (c - 0x30);
       digits++;
@@ -180,15 +172,20 @@ export function plainPriorityOf(b: Uint8Array, a: number, e: number): number {
     } else if (c === 0x2e && !dot) {
       dot = true;
     } else {
-      return 0.5;
+      out[k] = 0.5;
+      return;
     }
   }
-  if (digits === 0) return 0.5;
-  // Both are exact below 2^53, so one division rounds as Number() would.
-  if (digits > 15) return parsePriority(decodeRawText(b, a, e));
-  const n = value / scale;
-  return n <= 1 ? n : 0.5;
-}
+  if (digits === 0) {
+    out[k] = 0.5;
+  } else if (digits > 15) {
+    out[k] = parsePriority(decodeRawText(b, a, e));
+  } else {
+    // Both are exact below 2^53, so one division rounds as Number() would.
+    const n = value / scale;
+    out[k] = n <= 1 ? n : 0.5;
+  }
+};
 
 /**
  * A `<changefreq>`'s code from its bytes as written, as
