@@ -1,0 +1,93 @@
+/**
+ * What a parse worker warms up on (see `worker.ts`): synthetic gzipped
+ * urlsets in slices of growing size, parsed until the first real job
+ * arrives, so that V8 has compiled the parser's hot code before real
+ * sitemaps come.
+ *
+ * @module
+ */
+
+/**
+ * A synthetic plain urlset (`<loc>` and `<lastmod>`) of `urls` entries, ~78
+ * bytes each.
+ *
+ * @param urls How many `<url>` entries.
+ * @returns The document's UTF-8 bytes.
+ *
+ * @example One entry
+ * ```ts
+ * import { ok } from "node:assert/strict";
+ * import { warmUpDocument } from "./_warm_up.ts";
+ *
+ * ok(new TextDecoder().decode(warmUpDocument(1)).includes("<loc>https://warm.example/p/0</loc>"));
+ * ```
+ */
+export function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
+  const entries: string[] = [];
+  for (let i = 0; i < urls; i++) {
+    const day = String(1 + (i % 28)).padStart(2, "0");
+    entries.push(
+      `<url><loc>https://warm.example/p/${i}</loc><lastmod>2024-0${
+        1 + (i % 9)
+      }-${day}</lastmod></url>`,
+    );
+  }
+  return new TextEncoder().encode(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${
+      entries.join("\n")
+    }\n</urlset>\n`,
+  );
+}
+
+/**
+ * URLs per slice of a replaced worker and of a pool's default (~8,500 in
+ * all): small while the code is still interpreted (slow), larger once
+ * compiled. Kept short so that the warm-up does not compete with jobs for the
+ * cores; a worker started for a waiting job stops it at once anyway.
+ */
+export const LIGHT_WARM_UP: readonly number[] = [
+  20,
+  50,
+  100,
+  200,
+  400,
+  800,
+  1000,
+  1000,
+  1000,
+  1000,
+  1000,
+  1000,
+  1000,
+];
+
+/**
+ * URLs of a slice longer than `CHECKPOINT_BYTES` (1 MiB, ~13,400 URLs here),
+ * so that the reader's checkpoint call has run before the first real
+ * document past 1 MiB: it had not, and V8 deoptimised the reader there, in
+ * each worker's first urlset (bench/README.md#issue-24-node-within-115-node24c).
+ */
+export const PAST_CHECKPOINT = 14_000;
+
+/**
+ * URLs per slice of a `SitemapParserPool`'s workers, started ahead
+ * of calls, and of a call's first worker, started while robots.txt and the
+ * index are on the wire (~26,600 in all; the first job cuts it short). The
+ * light warm-up left V8's optimising tier for the first real sitemaps, whose
+ * compilation on V8's helper threads then competed with the crawl; a longer
+ * warm-up did no better and cost memory
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation).
+ */
+export const FULL_WARM_UP: readonly number[] = [
+  20,
+  50,
+  100,
+  200,
+  400,
+  800,
+  1000,
+  2000,
+  4000,
+  PAST_CHECKPOINT,
+  4000,
+];
