@@ -32,20 +32,24 @@ let jobSeen = false;
 let cancelFlag: Int32Array | null = null;
 
 /**
- * The id the warm-up's jobs check the flag under: no job has it (they count
- * from 1), so only `CANCEL_ALL` stops them. They pass the same kind of
- * checkpoint as real jobs, so that the readers' call to it sees that target.
+ * The id of the job running, which {@linkcode checkpoint} stops once the pool
+ * has flagged it: the pool sends a worker one job at a time. Until the first
+ * one, an id no job has (they count from 1), so that only `CANCEL_ALL` (the
+ * pool closing) stops the warm-up.
  */
-const WARM_UP_ID = -2;
+let runningId = -2;
 
-/** Stops job `id` at its next checkpoint once the pool has flagged it (or everything). */
-function checkpointFor(id: number): (at: number) => void {
+/**
+ * The checkpoint of every job, the warm-up's included: one function rather
+ * than a closure per job, since each new closure at the readers' call to it
+ * deoptimised them ("wrong call target", Node 20;
+ * bench/README.md#issue-24-node-within-115-node24c).
+ */
+function checkpoint(at: number): void {
   const flag = cancelFlag;
-  if (flag === null) return () => {};
-  return (at) => {
-    const value = Atomics.load(flag, 0);
-    if (value === id || value === CANCEL_ALL) throw new ParseCancelled(at);
-  };
+  if (flag === null) return;
+  const value = Atomics.load(flag, 0);
+  if (value === runningId || value === CANCEL_ALL) throw new ParseCancelled(at);
 }
 
 port.onMessage(async (message) => {
@@ -60,7 +64,8 @@ port.onMessage(async (message) => {
   const { id, job } = data;
   let reply: WorkerReply;
   try {
-    reply = { type: "done", id, outcome: await runParseJob(job, checkpointFor(id)) };
+    runningId = id;
+    reply = { type: "done", id, outcome: await runParseJob(job, checkpoint) };
   } catch (error) {
     reply = { type: "failed", id, message: errorMessage(error) };
   }
@@ -129,7 +134,7 @@ async function warmUp(slices: readonly number[]): Promise<void> {
       robots: false,
       contentType: "application/gzip",
       maxSitemapBytes: 50 << 20,
-    }, checkpointFor(WARM_UP_ID));
+    }, checkpoint);
     // Freed now: left to the collector, the slices' buffers stayed
     // allocated after the warm-up (bench/README.md#memory-freed-early).
     detachBuffer(bytes);
