@@ -39,27 +39,16 @@ export function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
   );
 }
 
+/** The first slices of every warm-up: small while the code is still interpreted (slow). */
+const RAMP = [20, 50, 100, 200, 400, 800, 1000];
+
 /**
  * URLs per slice of a replaced worker and of a pool's default (~8,500 in
  * all): small while the code is still interpreted (slow), larger once
  * compiled. Kept short so that the warm-up does not compete with jobs for the
  * cores; a worker started for a waiting job stops it at once anyway.
  */
-export const LIGHT_WARM_UP: readonly number[] = [
-  20,
-  50,
-  100,
-  200,
-  400,
-  800,
-  1000,
-  1000,
-  1000,
-  1000,
-  1000,
-  1000,
-  1000,
-];
+export const LIGHT_WARM_UP: readonly number[] = [...RAMP, ...Array<number>(6).fill(1000)];
 
 /**
  * URLs of a slice longer than `CHECKPOINT_BYTES` (1 MiB, ~13,400 URLs here),
@@ -78,16 +67,4 @@ export const PAST_CHECKPOINT = 14_000;
  * warm-up did no better and cost memory
  * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  */
-export const FULL_WARM_UP: readonly number[] = [
-  20,
-  50,
-  100,
-  200,
-  400,
-  800,
-  1000,
-  2000,
-  4000,
-  PAST_CHECKPOINT,
-  4000,
-];
+export const FULL_WARM_UP: readonly number[] = [...RAMP, 2000, 4000, PAST_CHECKPOINT, 4000];
