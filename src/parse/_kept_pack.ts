@@ -157,10 +157,11 @@ export function packKept(
   };
 }
 
-// The two loops of packKept live in functions of their own: V8 compiles a
-// loop that runs long on its own (on-stack replacement) before the code after
-// it has ever run, and that code then deoptimised packKept on most documents
-// (Node 20; bench/README.md#issue-24-node-within-115-node24c).
+// The two loops of packKept live in functions of their own that return a
+// local at most: V8 compiles a loop that runs long on its own (on-stack
+// replacement) before the code after it has ever run, reuses that code for
+// each document, and the code after the loop then deoptimised packKept on
+// most documents (Node 20; bench/README.md#issue-24-node-within-115-node24c).
 
 /**
  * Fills `pageStarts` (each page's start in the gathered spans, plus the end)

@@ -218,13 +218,13 @@ interface EntryExtras {
  * `ends[count]` (so each entry's start is carried in `start`, read before it
  * can be overwritten), its extras' range in `extrasFrom`/`extrasTo`.
  *
- * A function of its own rather than `build`'s loop: V8 compiled the loop
- * alone (on-stack replacement) before the code after it had ever run, and
- * that code then deoptimised `build` (Node 20;
- * bench/README.md#issue-24-node-within-115-node24c).
+ * A function of its own rather than `build`'s loop, returning a local: V8
+ * compiles the loop alone (on-stack replacement) before the code after it has
+ * ever run, reuses that code for each document, and anything after the loop
+ * that needs type feedback (a call, a property store) then deoptimised it on
+ * every document (Node 20; bench/README.md#issue-24-node-within-115-node24c).
  *
- * @returns How many pages are left, where their bytes end, and how many
- * entries were not duplicates.
+ * @returns How many pages are left.
  */
 function compact(
   n: number,
@@ -234,11 +234,10 @@ function compact(
   extras: EntryExtras,
   extrasFrom: Uint32Array | null,
   extrasTo: Uint32Array | null,
-): { count: number; at: number; found: number } {
+): number {
   const { bytes, ends, lastModified: lastModifieds, priority: priorities } = c;
   const changeFrequencies = c.changeFrequency;
   const extrasOf = extras.of;
-  let found = 0;
   let count = 0;
   let at = 0;
   let x = 0;
@@ -248,7 +247,6 @@ function compact(
     const from = start;
     start = end;
     if (dup[e] === 1) continue;
-    found++;
     const lastModified = lastModifieds[e]!;
     if (lastModified < since) continue;
     if (from !== at) bytes.copyWithin(at, from, end);
@@ -270,7 +268,14 @@ function compact(
     }
     count++;
   }
-  return { count, at, found };
+  return count;
+}
+
+/** How many of the first `n` entries `dup` marks (1). */
+function countMarked(dup: Uint8Array, n: number): number {
+  let marked = 0;
+  for (let e = 0; e < n; e++) marked += dup[e]!;
+  return marked;
 }
 
 /** Options of {@linkcode PackedPagesBuilder}. */
@@ -1017,7 +1022,7 @@ export class PackedPagesBuilder {
     const writer = this.#extras;
     const extrasFrom = writer === null ? null : new Uint32Array(n);
     const extrasTo = writer === null ? null : new Uint32Array(n);
-    const { count, at, found } = compact(
+    const count = compact(
       n,
       dup,
       this.#since,
@@ -1032,7 +1037,9 @@ export class PackedPagesBuilder {
       extrasFrom,
       extrasTo,
     );
-    const distinct = found + this.#filtered;
+    // Page `count - 1` ends where the compacted bytes do.
+    const at = count === 0 ? 0 : ends[count - 1]!;
+    const distinct = n - countMarked(dup, n) + this.#filtered;
     // Packed first: a kept document may be freed by then (see
     // `spareDocument`), before the columns below are copied out.
     const extras = writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!);

@@ -7,9 +7,14 @@
  * @module
  */
 
+/** How often a warm-up document repeats a URL ({@linkcode warmUpDocument}). */
+export const DUPLICATE_EVERY = 100;
+
 /**
  * A synthetic plain urlset (`<loc>` and `<lastmod>`) of `urls` entries, ~78
- * bytes each.
+ * bytes each. Every {@linkcode DUPLICATE_EVERY}th entry repeats the URL
+ * before it, so that the duplicate search compares URLs in the warm-up: a
+ * first real duplicate (or hash collision) deoptimised it.
  *
  * @param urls How many `<url>` entries.
  * @returns The document's UTF-8 bytes.
@@ -27,9 +32,9 @@ export function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < urls; i++) {
     const day = String(1 + (i % 28)).padStart(2, "0");
     entries.push(
-      `<url><loc>https://warm.example/p/${i}</loc><lastmod>2024-0${
-        1 + (i % 9)
-      }-${day}</lastmod></url>`,
+      `<url><loc>https://warm.example/p/${
+        i % DUPLICATE_EVERY === DUPLICATE_EVERY - 1 ? i - 1 : i
+      }</loc><lastmod>2024-0${1 + (i % 9)}-${day}</lastmod></url>`,
     );
   }
   return new TextEncoder().encode(
