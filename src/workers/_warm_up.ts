@@ -56,20 +56,12 @@ const RAMP = [20, 50, 100, 200, 400, 800, 1000];
 export const LIGHT_WARM_UP: readonly number[] = [...RAMP, ...Array<number>(6).fill(1000)];
 
 /**
- * URLs of a slice longer than `CHECKPOINT_BYTES` (1 MiB, ~13,400 URLs here),
- * so that the reader's checkpoint call has run before the first real
- * document past 1 MiB: it had not, and V8 deoptimised the reader there, in
- * each worker's first urlset (bench/README.md#issue-24-node-within-115-node24c).
- */
-export const PAST_CHECKPOINT = 14_000;
-
-/**
  * URLs per slice of a `SitemapParserPool`'s workers, started ahead
  * of calls, and of a call's first worker, started while robots.txt and the
- * index are on the wire (~26,600 in all; the first job cuts it short). The
+ * index are on the wire (~28,500 in all; the first job cuts it short). The
  * light warm-up left V8's optimising tier for the first real sitemaps, whose
  * compilation on V8's helper threads then competed with the crawl; a longer
  * warm-up did no better and cost memory
  * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  */
-export const FULL_WARM_UP: readonly number[] = [...RAMP, 2000, 4000, PAST_CHECKPOINT, 4000];
+export const FULL_WARM_UP: readonly number[] = [...RAMP, 2000, ...Array<number>(6).fill(4000)];

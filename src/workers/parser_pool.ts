@@ -99,7 +99,7 @@ export class SitemapParserPool implements Disposable {
 
   /**
    * Resolves once every worker has started and warmed up (each parses
-   * ~26,600 synthetic URLs so that the runtime has compiled the parser;
+   * ~28,500 synthetic URLs so that the runtime has compiled the parser;
    * well under a second) and the runtime has loaded its fetch
    * implementation (Deno loads it on first use), so that a program can
    * finish its start-up before it begins reading sitemaps. A call made
