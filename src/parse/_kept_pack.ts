@@ -105,15 +105,7 @@ export function packKept(
 ): KeptExtras {
   const pageStarts = new Uint32Array(count + 1);
   const spanAt = new Uint32Array(count);
-  let bytes = 0;
-  for (let p = 0; p < count; p++) {
-    if (to[p]! > from[p]!) {
-      const r = from[p]!;
-      spanAt[p] = records[r]!;
-      bytes += records[r + 1]! - records[r]!;
-    }
-    pageStarts[p + 1] = bytes;
-  }
+  const bytes = locateSpans(records, count, from, to, pageStarts, spanAt);
   const root = k.root.slice();
   const zlib = syncZlib();
   const doc = k.doc;
@@ -133,17 +125,7 @@ export function packKept(
     };
   }
   const spans = inPlace ? doc.subarray(0, bytes) : new Uint8Array(bytes);
-  // Spans ascend through the document and each lands at or before where it
-  // was, so gathering them in place overwrites only bytes already moved.
-  for (let p = 0, at = 0; p < count; p++) {
-    const n = pageStarts[p + 1]! - pageStarts[p]!;
-    if (n === 0) continue;
-    const a = spanAt[p]!;
-    if (inPlace) doc.copyWithin(at, a, a + n);
-    else spans.set(doc.subarray(a, a + n), at);
-    spanAt[p] = at;
-    at += n;
-  }
+  gatherSpans(doc, spans, inPlace, count, pageStarts, spanAt);
   if (zlib === null) {
     const data = inPlace ? spans.slice() : spans;
     if (inPlace) freeDocument(doc);
@@ -186,6 +168,63 @@ export function packKept(
 
 /** The smallest output chunk asked of the spans' deflate (zlib's default). */
 const DEFLATE_MIN_CHUNK = 16 << 10;
+
+// The two loops of packKept live in functions of their own that return a
+// local at most: V8 compiles a loop that runs long on its own (on-stack
+// replacement) before the code after it has ever run, reuses that code for
+// each document, and the code after the loop then deoptimised packKept on
+// most documents (Node 20; bench/README.md#issue-24-node-within-115-node24c).
+
+/**
+ * Fills `pageStarts` (each page's start in the gathered spans, plus the end)
+ * and `spanAt` (each page's span start in the document) from the records.
+ *
+ * @returns The spans' total length.
+ */
+function locateSpans(
+  records: Uint32Array,
+  count: number,
+  from: Uint32Array,
+  to: Uint32Array,
+  pageStarts: Uint32Array,
+  spanAt: Uint32Array,
+): number {
+  let bytes = 0;
+  for (let p = 0; p < count; p++) {
+    if (to[p]! > from[p]!) {
+      const r = from[p]!;
+      spanAt[p] = records[r]!;
+      bytes += records[r + 1]! - records[r]!;
+    }
+    pageStarts[p + 1] = bytes;
+  }
+  return bytes;
+}
+
+/**
+ * Copies each page's span from `doc` into `spans`, one after another (within
+ * `doc` itself when `inPlace`), and points `spanAt` at the copies.
+ */
+function gatherSpans(
+  doc: Uint8Array,
+  spans: Uint8Array,
+  inPlace: boolean,
+  count: number,
+  pageStarts: Uint32Array,
+  spanAt: Uint32Array,
+): void {
+  // Spans ascend through the document and each lands at or before where it
+  // was, so gathering them in place overwrites only bytes already moved.
+  for (let p = 0, at = 0; p < count; p++) {
+    const n = pageStarts[p + 1]! - pageStarts[p]!;
+    if (n === 0) continue;
+    const a = spanAt[p]!;
+    if (inPlace) doc.copyWithin(at, a, a + n);
+    else spans.set(doc.subarray(a, a + n), at);
+    spanAt[p] = at;
+    at += n;
+  }
+}
 
 function freeDocument(doc: Uint8Array): void {
   detachBuffer(doc, SPARE_DOCUMENT);

@@ -195,6 +195,92 @@ function freeWorking(w: Working): void {
   }
 }
 
+/** A builder's entry columns, as {@linkcode compact} reads and rewrites them. */
+interface EntryColumns {
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly lastModified: Float64Array;
+  readonly priority: Float64Array;
+  readonly changeFrequency: Uint8Array;
+}
+
+/**
+ * Which entries have extras (ascending) and where each one's are in the
+ * writer: `(entry, from, to)` three words each, `used` of them written.
+ */
+interface EntryExtras {
+  readonly at: Uint32Array;
+  readonly used: number;
+}
+
+/**
+ * Compacts a builder's `n` entries in place, dropping duplicates (`dup[e]`
+ * is 1) and entries last modified before `since`: page `count` lands at or
+ * before entry `e`, its bytes at or before where they are, its end in
+ * `ends[count]` (so each entry's start is carried in `start`, read before it
+ * can be overwritten), its extras' range in `extrasFrom`/`extrasTo`.
+ *
+ * A function of its own rather than `build`'s loop, returning a local: V8
+ * compiles the loop alone (on-stack replacement) before the code after it has
+ * ever run, reuses that code for each document, and anything after the loop
+ * that needs type feedback (a call, a property store) then deoptimised it on
+ * every document (Node 20; bench/README.md#issue-24-node-within-115-node24c).
+ *
+ * @returns How many pages are left.
+ */
+function compact(
+  n: number,
+  dup: Uint8Array,
+  since: number,
+  c: EntryColumns,
+  extras: EntryExtras,
+  extrasFrom: Uint32Array | null,
+  extrasTo: Uint32Array | null,
+): number {
+  const { bytes, ends, lastModified: lastModifieds, priority: priorities } = c;
+  const changeFrequencies = c.changeFrequency;
+  const extrasAt = extras.at;
+  const extrasUsed = extras.used;
+  let count = 0;
+  let at = 0;
+  let x = 0;
+  let start = 0;
+  for (let e = 0; e < n; e++) {
+    const end = ends[e]!;
+    const from = start;
+    start = end;
+    if (dup[e] === 1) continue;
+    const lastModified = lastModifieds[e]!;
+    if (lastModified < since) continue;
+    if (from !== at) bytes.copyWithin(at, from, end);
+    at += end - from;
+    // URLs here are ASCII, so UTF-16 ends equal byte ends.
+    ends[count] = at;
+    if (count !== e) {
+      lastModifieds[count] = lastModified;
+      priorities[count] = priorities[e]!;
+      changeFrequencies[count] = changeFrequencies[e]!;
+    }
+    if (x < extrasUsed) {
+      while (x < extrasUsed && extrasAt[x]! < e) x += 3;
+      // Not read past the end: an out-of-bounds read deoptimises this loop.
+      if (x < extrasUsed && extrasAt[x] === e) {
+        extrasFrom![count] = extrasAt[x + 1]!;
+        extrasTo![count] = extrasAt[x + 2]!;
+      }
+    }
+    count++;
+  }
+  return count;
+}
+
+/** How many of the first `n` entries `dup` marks (1). */
+function countMarked(dup: Uint8Array, n: number): number {
+  let marked = 0;
+  for (let e = 0; e < n; e++) marked += dup[e]!;
+  return marked;
+}
+
 /** Options of {@linkcode PackedPagesBuilder}. */
 export interface BuilderOptions {
   /**
@@ -953,52 +1039,29 @@ export class PackedPagesBuilder {
     const n = this.#n;
     const dup = this.#duplicates();
     const bytes = this.#bytes;
-    const since = this.#since;
     const ends = this.#ends;
-    const lastModifieds = this.#lastModified;
-    const priorities = this.#priority;
-    const changeFrequencies = this.#changeFrequency;
     const extrasAt = this.#extrasAt;
-    const extrasUsed = this.#extrasUsed;
     const writer = this.#extras;
     const extrasFrom = writer === null ? null : new Uint32Array(n);
     const extrasTo = writer === null ? null : new Uint32Array(n);
-    let found = 0;
-    let count = 0;
-    let at = 0;
-    let x = 0;
-    let start = 0;
-    // Compacts in place: page `count` lands at or before entry e, its bytes
-    // at or before where they are, its end in `ends[count]` (so each
-    // entry's start is carried in `start`, read before it can be overwritten).
-    for (let e = 0; e < n; e++) {
-      const end = ends[e]!;
-      const from = start;
-      start = end;
-      if (dup[e] === 1) continue;
-      found++;
-      const lastModified = lastModifieds[e]!;
-      if (lastModified < since) continue;
-      if (from !== at) bytes.copyWithin(at, from, end);
-      at += end - from;
-      // URLs here are ASCII, so UTF-16 ends equal byte ends.
-      ends[count] = at;
-      if (count !== e) {
-        lastModifieds[count] = lastModified;
-        priorities[count] = priorities[e]!;
-        changeFrequencies[count] = changeFrequencies[e]!;
-      }
-      if (x < extrasUsed) {
-        while (x < extrasUsed && extrasAt[x]! < e) x += 3;
-        // Not read past the end: an out-of-bounds read deoptimises `build`.
-        if (x < extrasUsed && extrasAt[x] === e) {
-          extrasFrom![count] = extrasAt[x + 1]!;
-          extrasTo![count] = extrasAt[x + 2]!;
-        }
-      }
-      count++;
-    }
-    found += this.#filtered;
+    const count = compact(
+      n,
+      dup,
+      this.#since,
+      {
+        bytes,
+        ends,
+        lastModified: this.#lastModified,
+        priority: this.#priority,
+        changeFrequency: this.#changeFrequency,
+      },
+      { at: extrasAt, used: this.#extrasUsed },
+      extrasFrom,
+      extrasTo,
+    );
+    // Page `count - 1` ends where the compacted bytes do.
+    const at = count === 0 ? 0 : ends[count - 1]!;
+    const distinct = n - countMarked(dup, n) + this.#filtered;
     // Packed first: a kept document may be freed by then (see
     // `spareDocument`), before the columns below are copied out.
     const extras = writer === null ? null : writer.pack(count, extrasFrom!, extrasTo!);
@@ -1022,7 +1085,7 @@ export class PackedPagesBuilder {
     }
     this.#recycle();
     this.#reset();
-    return { pages, found, warning };
+    return { pages, found: distinct, warning };
   }
 
   /** Offers the working arrays to the next builder, or frees them. */

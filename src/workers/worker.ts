@@ -21,6 +21,7 @@ import {
   type WorkerRequest,
 } from "./_job.ts";
 import { runtime } from "../runtime/mod.ts";
+import { FULL_WARM_UP, LIGHT_WARM_UP, warmUpDocument } from "./_warm_up.ts";
 
 const port = runtime.parentPort();
 
@@ -30,14 +31,25 @@ let jobSeen = false;
 /** Shared with the pool (see `WarmUpRequest.cancel`); null without shared memory. */
 let cancelFlag: Int32Array | null = null;
 
-/** Stops job `id` at its next checkpoint once the pool has flagged it (or everything). */
-function checkpointFor(id: number): (at: number) => void {
+/**
+ * The id of the job running, which {@linkcode checkpoint} stops once the pool
+ * has flagged it: the pool sends a worker one job at a time. Until the first
+ * one, an id no job has (they count from 1), so that only `CANCEL_ALL` (the
+ * pool closing) stops the warm-up.
+ */
+let runningId = -2;
+
+/**
+ * The checkpoint of every job, the warm-up's included: one function rather
+ * than a closure per job, since each new closure at the readers' call to it
+ * deoptimised them ("wrong call target", Node 20;
+ * bench/README.md#issue-24-node-within-115-node24c).
+ */
+function checkpoint(at: number): void {
   const flag = cancelFlag;
-  if (flag === null) return () => {};
-  return (at) => {
-    const value = Atomics.load(flag, 0);
-    if (value === id || value === CANCEL_ALL) throw new ParseCancelled(at);
-  };
+  if (flag === null) return;
+  const value = Atomics.load(flag, 0);
+  if (value === runningId || value === CANCEL_ALL) throw new ParseCancelled(at);
 }
 
 port.onMessage(async (message) => {
@@ -52,7 +64,8 @@ port.onMessage(async (message) => {
   const { id, job } = data;
   let reply: WorkerReply;
   try {
-    reply = { type: "done", id, outcome: await runParseJob(job, checkpointFor(id)) };
+    runningId = id;
+    reply = { type: "done", id, outcome: await runParseJob(job, checkpoint) };
   } catch (error) {
     reply = { type: "failed", id, message: errorMessage(error) };
   }
@@ -113,7 +126,7 @@ async function warmUp(slices: readonly number[]): Promise<void> {
       if (jobSeen) return;
     }
     const bytes = gzipped.slice();
-    const { result } = await runParseJob({
+    const { result, cancelled } = await runParseJob({
       // The job may keep or detach the buffer it is given: a copy each time.
       bytes,
       url: "https://warm.example/sitemap.xml.gz",
@@ -121,11 +134,13 @@ async function warmUp(slices: readonly number[]): Promise<void> {
       robots: false,
       contentType: "application/gzip",
       maxSitemapBytes: 50 << 20,
-    });
+    }, checkpoint);
     // Freed now: left to the collector, the slices' buffers stayed
     // allocated after the warm-up (bench/README.md#memory-freed-early).
     detachBuffer(bytes);
     if (result.kind === "pages") detachPackedPages(result.pages);
+    // Stopped by the pool closing (CANCEL_ALL).
+    if (cancelled !== undefined) return;
   }
 }
 
@@ -139,42 +154,6 @@ async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuf
     return bytes;
   }
 }
-
-function warmUpDocument(urls: number): Uint8Array<ArrayBuffer> {
-  const entries: string[] = [];
-  for (let i = 0; i < urls; i++) {
-    const day = String(1 + (i % 28)).padStart(2, "0");
-    entries.push(
-      `<url><loc>https://warm.example/p/${i}</loc><lastmod>2024-0${
-        1 + (i % 9)
-      }-${day}</lastmod></url>`,
-    );
-  }
-  return new TextEncoder().encode(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${
-      entries.join("\n")
-    }\n</urlset>\n`,
-  );
-}
-
-/**
- * URLs per slice of a replaced worker and of a pool's default (~8,500 in
- * all): small while the code is still interpreted (slow), larger once
- * compiled. Kept short so that the warm-up does not compete with jobs for the
- * cores; a worker started for a waiting job stops it at once anyway.
- */
-const LIGHT_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
-
-/**
- * URLs per slice of a `SitemapParserPool`'s workers, started ahead
- * of calls, and of a call's first worker, started while robots.txt and the
- * index are on the wire (~28,500 in all; the first job cuts it short). The
- * light warm-up left V8's optimising tier for the first real sitemaps, whose
- * compilation on V8's helper threads then competed with the crawl; a longer
- * warm-up did no better and cost memory
- * (bench/README.md#workers-start-up-warm-up-and-cancellation).
- */
-const FULL_WARM_UP = [20, 50, 100, 200, 400, 800, 1000, 2000, ...Array<number>(6).fill(4000)];
 
 /**
  * Lowers this worker thread's scheduling priority (nice 10) where the system
