@@ -4,6 +4,7 @@ import { FixtureSite } from "../fixtures/site.ts";
 import { withSite } from "./_tree_helpers.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
 import { countedSignal } from "./_signals.ts";
+import { RequestScheduler } from "../src/schedule.ts";
 
 const UA = "sitemap-tree-test/1.0";
 
@@ -328,6 +329,21 @@ Deno.test("WebClient.get() never has more than `concurrency` requests in flight 
       assert.deepEqual([a.maxInFlight, b.maxInFlight], [2, 2]);
       assert.deepEqual([a.log.length, b.log.length], [6, 6]);
     });
+  });
+});
+
+Deno.test("WebClient.get() lets at most `concurrency` requests per host into a shared scheduler", async () => {
+  const site = new FixtureSite();
+  site.latencyMs = 30;
+  for (let i = 0; i < 6; i++) site.file(`/s${i}.xml`, "<urlset/>");
+  await withSite(site, async (server) => {
+    // The scheduler would allow 8 per host: the client's own 2 is the bound.
+    const scheduler = new RequestScheduler({ concurrency: 8, maxConnections: 64 });
+    const web = client({ concurrency: 2, scheduler });
+    const urls = [0, 1, 2, 3, 4, 5].map((i) => server.url(`/s${i}.xml`));
+    const results = await Promise.all(urls.map((url) => web.get(url)));
+    assert.deepEqual(results.map((r) => [r.ok, r.status]), urls.map(() => [true, 200]));
+    assert.deepEqual([site.maxInFlight, scheduler.peakActive, site.log.length], [2, 2, 6]);
   });
 });
 
