@@ -18,7 +18,10 @@
  * server then sends plain bytes; one that compresses anyway reaches the caller
  * as raw gzip, counted against `maxDownloadBytes`, and is inflated by the
  * bounded decompressor, which sniffs the gzip magic bytes. The cost: sitemaps
- * a CDN would have compressed on the fly travel uncompressed.
+ * a CDN would have compressed on the fly travel uncompressed. Node's `fetch`
+ * (undici) inflates a body with a `Content-Encoding` whatever the request
+ * asked and has no switch against it: there the cap counts inflated bytes,
+ * and the stream is stopped at `maxDownloadBytes` instead.
  *
  * Failures below HTTP. A request that gets no response at all ends with a
  * {@linkcode FetchFailure}: its kind (`refused`, `host-not-found`, `tls`,
