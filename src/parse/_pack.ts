@@ -505,6 +505,19 @@ export class PackedPagesBuilder {
     this.#pDN = 0;
   }
 
+  /**
+   * {@linkcode #flush}es the batch before a page the reader commits at once,
+   * keeping that page's lastmod and priority in {@linkcode values}: the
+   * batch's pages pass theirs through `values` too.
+   */
+  #flushBefore(): void {
+    const lastModified = this.values[V_LAST_MODIFIED]!;
+    const priority = this.values[V_PRIORITY]!;
+    this.#flush();
+    this.values[V_LAST_MODIFIED] = lastModified;
+    this.values[V_PRIORITY] = priority;
+  }
+
   #flush(): void {
     let n = this.#pN;
     if (n === 0) return;
@@ -734,7 +747,7 @@ export class PackedPagesBuilder {
    * within `maxLength` bytes.
    */
   copyLoc(src: Uint8Array, from: number, maxLength: number): number {
-    if (this.#pN !== 0) this.#flush();
+    if (this.#pN !== 0) this.#flushBefore();
     const limit = Math.min(src.length, from + maxLength + 1);
     let i = from;
     while (i < limit && src[i]! <= 0x20) i++;
@@ -835,7 +848,7 @@ export class PackedPagesBuilder {
     let e = b;
     while (i < e && src[i]! <= 0x20) i++;
     while (e > i && src[e - 1]! <= 0x20) e--;
-    if (this.#pN !== 0) this.#flush();
+    if (this.#pN !== 0) this.#flushBefore();
     if (e - i < 10 || normalUrlEnd(src, i, e, PATH_OK) !== e) {
       // Not canonical: normalised from the bytes (nothing to decode: a CR,
       // like the LF it would become, is removed), unless that declines or
@@ -879,7 +892,7 @@ export class PackedPagesBuilder {
     changeFrequency: number,
     extras: PageExtrasData | ExtrasSource | null,
   ): void {
-    if (this.#pN !== 0) this.#flush();
+    if (this.#pN !== 0) this.#flushBefore();
     const url = this.#resolve(text);
     if (url === null) return;
     const end = this.#writeString(url);

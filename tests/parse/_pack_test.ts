@@ -1,5 +1,10 @@
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
-import { normalRawUrl, PackedPagesBuilder } from "../../src/parse/_pack.ts";
+import {
+  normalRawUrl,
+  PackedPagesBuilder,
+  V_LAST_MODIFIED,
+  V_PRIORITY,
+} from "../../src/parse/_pack.ts";
 import { isNotUrl } from "../../src/parse/_url.ts";
 import { extras, extrasJson, rows, urls } from "./_unpack.ts";
 
@@ -420,4 +425,26 @@ Deno.test("normalRawUrl: normal URL bytes with `&amp;` read as `&`, in one pass"
     return kind;
   });
   deepStrictEqual(kinds, [1, 2, 2, 0, 0, 0, 0, 0, 0, 0, 2]);
+});
+
+Deno.test("PackedPagesBuilder: a page committed at once after added ones keeps its own lastmod and priority", () => {
+  const b = new PackedPagesBuilder(base);
+  b.add("https://a.example/batched", 1000, 0.1, 0, null);
+  b.values[V_LAST_MODIFIED] = 2000;
+  b.values[V_PRIORITY] = 0.9;
+  b.commitText("https://a.example/at-once", 0, null);
+  deepStrictEqual(rows(b.build().pages), [
+    {
+      url: "https://a.example/batched",
+      lastModified: "1970-01-01T00:00:01.000Z",
+      priority: 0.1,
+      changeFrequency: null,
+    },
+    {
+      url: "https://a.example/at-once",
+      lastModified: "1970-01-01T00:00:02.000Z",
+      priority: 0.9,
+      changeFrequency: null,
+    },
+  ]);
 });
