@@ -83,7 +83,11 @@ export interface SitemapTreeOptions extends SchedulingOptions {
    * to fetch, in order. Runs before `recurseCallback`. Absent: keep all.
    */
   readonly recurseListCallback?: RecurseListCallback;
-  /** The web client. @default {globalThis.fetch} */
+  /**
+   * The web client. On Node the default is a fetch over `node:http`, which
+   * unlike Node's own `fetch` never inflates a body (docs/runtimes.md).
+   * @default {globalThis.fetch (Node: node:http)}
+   */
   readonly fetch?: typeof fetch;
   /**
    * An HTTP proxy every request goes through (`http://host:port`, with

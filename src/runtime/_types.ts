@@ -86,6 +86,11 @@ export interface Runtime {
   readEnv(name: string): string | undefined;
   /** Whether using one of these permissions may draw a permission prompt; false where the runtime never prompts. */
   permissionMayPrompt(permissions: readonly ("net" | "read")[]): Promise<boolean>;
+  /**
+   * The fetch a web client uses when the caller gives none: the runtime's
+   * own, except on Node (`node:http`, which hands over the bytes on the wire).
+   */
+  defaultFetch(): typeof fetch;
   /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
   createProxyFetch(proxyUrl: string): typeof fetch;
   /**

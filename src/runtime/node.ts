@@ -10,31 +10,17 @@ import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_type
 import process from "node:process";
 import { setDetachWithoutTransfer } from "../_detach.ts";
 
+import { nodeBuiltin } from "./_node_builtins.ts";
+import { createNodeFetch, openNodeConnections } from "./_node_fetch.ts";
+
 export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 
-interface NodeProcess {
-  getBuiltinModule?(id: string): unknown;
-}
-
-/**
- * A Node built-in, loaded when first needed: a static import would load
- * `node:worker_threads` on Deno and Bun too, which import this module but
- * never call it. `process.getBuiltinModule` is Node >= 20.16.
- */
-function builtin(id: string): unknown {
-  const process = (globalThis as { process?: NodeProcess }).process;
-  if (typeof process?.getBuiltinModule !== "function") {
-    throw new Error("Node >= 20.16 is needed (process.getBuiltinModule)");
-  }
-  return process.getBuiltinModule(id);
-}
-
 function nodeOs(): typeof os {
-  return builtin("node:os") as typeof os;
+  return nodeBuiltin("node:os") as typeof os;
 }
 
 function nodeWorkerThreads(): typeof workerThreads {
-  return builtin("node:worker_threads") as typeof workerThreads;
+  return nodeBuiltin("node:worker_threads") as typeof workerThreads;
 }
 
 let closedPort: MessagePort | undefined;
@@ -158,7 +144,18 @@ export function createProxyFetch(_proxyUrl: string): typeof fetch {
   );
 }
 
-/** The runtime's own fetch: its connection pool is bounded already. */
+let nodeFetch: typeof fetch | undefined;
+
+/**
+ * The fetch over `node:http`/`node:https` (runtime/_node_fetch.ts), on
+ * Node's global agents: Node's own `fetch` (undici) inflates every
+ * `Content-Encoding` whatever the request asked, and costs more CPU.
+ */
+export function defaultFetch(): typeof fetch {
+  return nodeFetch ??= createNodeFetch();
+}
+
+/** Agents of their own over `node:http`/`node:https`, destroyed by `close()`. */
 export function openConnections(): Connections {
-  return { fetch: null, close: () => {} };
+  return openNodeConnections();
 }
