@@ -8,6 +8,7 @@
 // (the library's Node transport, src/runtime/_node_fetch.ts as tsc emits it
 // into dist/bench/).
 import process from "node:process";
+import { concatBytes } from "../dist/bench/src/_concat.js";
 
 const { origin, transport } = JSON.parse(process.argv[2]);
 const fetchOf = transport === "node:http"
@@ -30,13 +31,7 @@ async function read(url) {
     chunks.push(value);
     size += value.byteLength;
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks, size);
 }
 
 const cpuStart = process.cpuUsage();
