@@ -72,6 +72,7 @@ import { type Challenge, CHALLENGE_SNIFF_BYTES, detectChallenge } from "./challe
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
 import { RequestScheduler } from "./schedule.ts";
 import { defaultFetch } from "./runtime/mod.ts";
+import { proxyFor } from "./_proxy.ts";
 
 /** Options of {@linkcode WebClient}. */
 export interface WebClientOptions {
@@ -370,7 +371,7 @@ export class WebClient {
       }
     }
     this.#options = options;
-    this.#fetch = options.fetch ?? defaultFetch();
+    this.#fetch = options.fetch ?? defaultFetch((url) => proxyFor(url, null));
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? options.timeoutMs;

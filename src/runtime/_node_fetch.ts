@@ -1,7 +1,8 @@
 /**
  * Node's default transport: a `fetch` over `node:http` and `node:https`, for
  * the one kind of request the web client sends (a GET or HEAD without a body,
- * `redirect: "manual"`, a signal).
+ * `redirect: "manual"`, a signal), directly or through an HTTP proxy (the
+ * `proxy` option and the proxy variables, which Node's own `fetch` ignores).
  *
  * Node's built-in `fetch` (undici) inflates every body sent with a
  * `Content-Encoding`, whatever the request asked, and has no switch against
@@ -28,6 +29,9 @@
  */
 import type * as http from "node:http";
 import type * as https from "node:https";
+import type * as net from "node:net";
+import type { Duplex } from "node:stream";
+import type * as tls from "node:tls";
 import type { Connections } from "./_types.ts";
 import { nodeBuiltin } from "./_node_builtins.ts";
 
@@ -48,7 +52,69 @@ export interface NodeAgents {
  * than `http:` and `https:` with a `TypeError`.
  */
 export function createNodeFetch(agents?: NodeAgents): typeof fetch {
-  return (input, init) => nodeRequest(input, init ?? {}, agents);
+  return (input, init) =>
+    nodeRequest(input, init ?? {}, (url, options) => {
+      const secure = url.protocol === "https:";
+      const { http, https } = modules();
+      return (secure ? https : http).request(url, {
+        ...options,
+        ...(agents === undefined ? {} : { agent: secure ? agents.https : agents.http }),
+      });
+    });
+}
+
+/**
+ * A fetch over `node:http`/`node:https` whose every request goes through the
+ * HTTP proxy at `proxyUrl` (`http:` or `https:`; its `user:password@` sent as
+ * basic `Proxy-Authorization`): `http:` targets as absolute-form requests to
+ * the proxy, `https:` ones through a `CONNECT` tunnel with TLS end to end.
+ * Its connections are kept alive, to the proxy and through each tunnel.
+ *
+ * @param proxyUrl The proxy, e.g. `http://proxy.example:3128`.
+ * @param tlsOptions TLS options for the `https:` targets (e.g. `ca`); Node's defaults otherwise.
+ * @returns The fetch.
+ */
+export function createNodeProxyFetch(
+  proxyUrl: string,
+  tlsOptions: https.AgentOptions = {},
+): typeof fetch {
+  const { http, https } = modules();
+  const proxy = new URL(proxyUrl);
+  const via = proxy.protocol === "https:" ? https : http;
+  const host = proxy.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(proxy.port || (proxy.protocol === "https:" ? 443 : 80));
+  const credentials: Record<string, string> = proxy.username === "" && proxy.password === ""
+    ? {}
+    : { "proxy-authorization": basicAuth(proxy) };
+  const toProxy = new via.Agent(KEEP_ALIVE);
+  const tunnels = new (tunnelAgentClass())(
+    { ...KEEP_ALIVE, ...tlsOptions },
+    (authority) =>
+      via.request({
+        host,
+        port,
+        method: "CONNECT",
+        path: authority,
+        headers: { host: authority, ...credentials },
+        agent: false,
+      }),
+  );
+  return (input, init) =>
+    nodeRequest(
+      input,
+      init ?? {},
+      (url, options) =>
+        url.protocol === "https:"
+          ? https.request(url, { ...options, agent: tunnels })
+          : via.request({
+            ...options,
+            host,
+            port,
+            path: url.href,
+            headers: { ...options.headers, host: url.host, ...credentials },
+            agent: toProxy,
+          }),
+    );
 }
 
 /**
@@ -61,9 +127,10 @@ export function createNodeFetch(agents?: NodeAgents): typeof fetch {
  */
 export function openNodeConnections(): Connections {
   const { http, https } = modules();
-  // Node's global agents' settings: idle sockets closed after 5 s, the most recent reused first.
-  const options = { keepAlive: true, scheduling: "lifo", timeout: 5_000 } as const;
-  const agents: NodeAgents = { http: new http.Agent(options), https: new https.Agent(options) };
+  const agents: NodeAgents = {
+    http: new http.Agent(KEEP_ALIVE),
+    https: new https.Agent(KEEP_ALIVE),
+  };
   return {
     fetch: createNodeFetch(agents),
     close: () => {
@@ -73,9 +140,13 @@ export function openNodeConnections(): Connections {
   };
 }
 
+/** Node's global agents' settings: idle sockets closed after 5 s, the most recent reused first. */
+const KEEP_ALIVE = { keepAlive: true, scheduling: "lifo", timeout: 5_000 } as const;
+
 interface Modules {
   readonly http: typeof http;
   readonly https: typeof https;
+  readonly tls: typeof tls;
 }
 
 let loaded: Modules | undefined;
@@ -84,6 +155,65 @@ function modules(): Modules {
   return loaded ??= {
     http: nodeBuiltin("node:http") as typeof http,
     https: nodeBuiltin("node:https") as typeof https,
+    tls: nodeBuiltin("node:tls") as typeof tls,
+  };
+}
+
+/** `Basic` credentials of the proxy URL's user and password (percent-decoded, UTF-8). */
+function basicAuth(proxy: URL): string {
+  const bytes = new TextEncoder().encode(
+    `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`,
+  );
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+/** An `https.Agent` whose connections are tunnels opened by `connect(authority)`. */
+type TunnelAgentClass = new (
+  options: https.AgentOptions,
+  connect: (authority: string) => http.ClientRequest,
+) => https.Agent;
+
+let tunnelAgent: TunnelAgentClass | undefined;
+
+/**
+ * The tunnel agent's class, made once `node:https` is loaded: each new
+ * connection sends `CONNECT host:port` and, once the proxy answers 200, speaks
+ * TLS with the target over it; the agent pools these as it pools sockets.
+ */
+function tunnelAgentClass(): TunnelAgentClass {
+  const { https, tls } = modules();
+  return tunnelAgent ??= class extends https.Agent {
+    readonly #connect: (authority: string) => http.ClientRequest;
+
+    constructor(
+      options: https.AgentOptions,
+      connect: (authority: string) => http.ClientRequest,
+    ) {
+      super(options);
+      this.#connect = connect;
+    }
+
+    // Node calls it with a callback, and then takes the socket from it when it comes.
+    override createConnection(
+      options: http.RequestOptions,
+      done?: (error: Error | null, socket: Duplex) => void,
+    ): undefined {
+      const target = String(options.host);
+      const authority = `${target.includes(":") ? `[${target}]` : target}:${options.port}`;
+      const request = this.#connect(authority);
+      request.once("connect", (answer: http.IncomingMessage, socket: net.Socket) => {
+        if (answer.statusCode !== 200) {
+          socket.destroy();
+          const status = `${answer.statusCode} ${answer.statusMessage ?? ""}`.trimEnd();
+          done?.(new Error(`The proxy refused a tunnel to ${authority}: ${status}`), socket);
+          return;
+        }
+        done?.(null, tls.connect({ ...(options as tls.ConnectionOptions), socket }));
+      });
+      request.once("error", (error) => done?.(error, request.socket!));
+      request.end();
+      return undefined;
+    }
   };
 }
 
@@ -96,10 +226,16 @@ const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** Body bytes buffered ahead of the reader before the socket is paused. */
 const HIGH_WATER_BYTES = 64 * 1024;
 
+/** Starts the request for `url` with these method and headers: directly, or through a proxy. */
+type Connect = (
+  url: URL,
+  options: { readonly method: string; readonly headers: Record<string, string> },
+) => http.ClientRequest;
+
 function nodeRequest(
   input: RequestInfo | URL,
   init: RequestInit,
-  agents: NodeAgents | undefined,
+  connect: Connect,
 ): Promise<Response> {
   const given = input instanceof Request ? input : null;
   const url = new URL(given?.url ?? String(input));
@@ -117,8 +253,6 @@ function nodeRequest(
   // fetch's own default, sent by every runtime's fetch.
   headers["accept"] ??= "*/*";
   return new Promise((resolve, reject) => {
-    const { http, https } = modules();
-    const secure = url.protocol === "https:";
     let request: http.ClientRequest | undefined;
     let body: ReadableStreamDefaultController<Uint8Array> | null = null;
     /** Whether the response and its body are still to come: no abort or failure has ended it. */
@@ -137,11 +271,7 @@ function nodeRequest(
     };
     const onAbort = (): void => fail(signal!.reason);
     try {
-      request = (secure ? https : http).request(url, {
-        method,
-        headers,
-        ...(agents === undefined ? {} : { agent: secure ? agents.https : agents.http }),
-      });
+      request = connect(url, { method, headers });
     } catch (error) {
       // An invalid header value or option, found before anything is sent.
       reject(new TypeError("fetch failed", { cause: error }));

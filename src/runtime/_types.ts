@@ -89,8 +89,11 @@ export interface Runtime {
   /**
    * The fetch a web client uses when the caller gives none: the runtime's
    * own, except on Node (`node:http`, which hands over the bytes on the wire).
+   * `environmentProxy` names the proxy of a URL from `HTTPS_PROXY`,
+   * `HTTP_PROXY` and `NO_PROXY`: Node's transport routes each request by it,
+   * Deno's and Bun's `fetch` read those variables themselves.
    */
-  defaultFetch(): typeof fetch;
+  defaultFetch(environmentProxy: (url: URL) => string | null): typeof fetch;
   /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
   createProxyFetch(proxyUrl: string): typeof fetch;
   /**

@@ -88,8 +88,8 @@ export function createProxyFetch(proxyUrl: string): typeof fetch {
   };
 }
 
-/** The runtime's own `fetch`. */
-export function defaultFetch(): typeof fetch {
+/** The runtime's own `fetch`, which reads the proxy variables itself. */
+export function defaultFetch(_environmentProxy: (url: URL) => string | null): typeof fetch {
   return globalThis.fetch.bind(globalThis);
 }
 

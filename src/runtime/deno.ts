@@ -111,8 +111,8 @@ export function createProxyFetch(proxyUrl: string): typeof fetch {
 /** One client per proxy for the process: crawls (and sites of a batch) share its connections. */
 const clients = new Map<string, Deno.HttpClient>();
 
-/** The runtime's own `fetch`. */
-export function defaultFetch(): typeof fetch {
+/** The runtime's own `fetch`, which reads the proxy variables itself. */
+export function defaultFetch(_environmentProxy: (url: URL) => string | null): typeof fetch {
   return globalThis.fetch.bind(globalThis);
 }
 

@@ -11,7 +11,7 @@ import process from "node:process";
 import { setDetachWithoutTransfer } from "../_detach.ts";
 
 import { nodeBuiltin } from "./_node_builtins.ts";
-import { createNodeFetch, openNodeConnections } from "./_node_fetch.ts";
+import { createNodeFetch, createNodeProxyFetch, openNodeConnections } from "./_node_fetch.ts";
 
 export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 
@@ -132,27 +132,43 @@ export function readEnv(name: string): string | undefined {
   return process.env[name];
 }
 
+/** One proxying fetch per proxy URL for the process, as Deno keeps one client per proxy. */
+const proxyFetches = new Map<string, typeof fetch>();
+
 /**
- * Node's built-in fetch has no proxy setting (undici's `ProxyAgent` is not
- * exposed without a dependency): pass a proxying `fetch` instead.
- *
- * @throws {TypeError} Always.
+ * A fetch over `node:http`/`node:https` whose every request goes through the
+ * HTTP proxy at `proxyUrl` (runtime/_node_fetch.ts: absolute-form requests
+ * for `http://` targets, `CONNECT` tunnels for `https://` ones).
  */
-export function createProxyFetch(_proxyUrl: string): typeof fetch {
-  throw new TypeError(
-    'Option "proxy" needs Deno or Bun; on Node pass a "fetch" that goes through the proxy',
-  );
+export function createProxyFetch(proxyUrl: string): typeof fetch {
+  let through = proxyFetches.get(proxyUrl);
+  if (through === undefined) {
+    through = createNodeProxyFetch(proxyUrl);
+    proxyFetches.set(proxyUrl, through);
+  }
+  return through;
 }
 
-let nodeFetch: typeof fetch | undefined;
+let direct: typeof fetch | undefined;
 
 /**
  * The fetch over `node:http`/`node:https` (runtime/_node_fetch.ts), on
- * Node's global agents: Node's own `fetch` (undici) inflates every
- * `Content-Encoding` whatever the request asked, and costs more CPU.
+ * Node's global agents, each request sent through the proxy
+ * `environmentProxy` names for it, if any: Node's own `fetch` (undici)
+ * inflates every `Content-Encoding` whatever the request asked, costs more
+ * CPU, and reads no proxy variable.
  */
-export function defaultFetch(): typeof fetch {
-  return nodeFetch ??= createNodeFetch();
+export function defaultFetch(environmentProxy: (url: URL) => string | null): typeof fetch {
+  const straight = direct ??= createNodeFetch();
+  return (input, init) => {
+    let proxy: string | null = null;
+    try {
+      proxy = environmentProxy(new URL(input instanceof Request ? input.url : input));
+    } catch {
+      // Not a URL: the transport rejects it.
+    }
+    return (proxy === null ? straight : createProxyFetch(proxy))(input, init);
+  };
 }
 
 /** Agents of their own over `node:http`/`node:https`, destroyed by `close()`. */

@@ -15,8 +15,12 @@ import {
 } from "node:http";
 import { Agent as HttpsAgent, createServer as createHttpsServer } from "node:https";
 import process from "node:process";
-import type { AddressInfo, Socket } from "node:net";
-import { createNodeFetch, openNodeConnections } from "../../src/runtime/_node_fetch.ts";
+import { type AddressInfo, connect, type Socket } from "node:net";
+import {
+  createNodeFetch,
+  createNodeProxyFetch,
+  openNodeConnections,
+} from "../../src/runtime/_node_fetch.ts";
 import { describeFetchError } from "../../src/_fetch_failure.ts";
 import { FixtureSite } from "../../fixtures/site.ts";
 import { gzip } from "../../fixtures/generate.ts";
@@ -63,6 +67,8 @@ async function rawServer(
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        // Tunnels too, which the server no longer counts as its connections.
+        for (const socket of sockets) socket.destroy();
       }),
   };
 }
@@ -320,5 +326,81 @@ Deno.test("openNodeConnections() reuses its connections and close() ends them", 
     await waitFor(() => raw.sockets.size === 0, "the server to see the connection close");
   } finally {
     await raw.close();
+  }
+});
+
+/** A forward proxy on 127.0.0.1: answers absolute-form requests itself, tunnels CONNECT to 127.0.0.1 (or refuses it). */
+async function testProxy(options: { refuseTunnels?: boolean } = {}): Promise<{
+  url: string;
+  log: string[];
+  close(): Promise<void>;
+}> {
+  const log: string[] = [];
+  const raw = await rawServer((request, response) => {
+    log.push(`${request.method} ${request.url} ${request.headers["proxy-authorization"] ?? "-"}`);
+    response.end(`via proxy: ${request.headers.host}`);
+  });
+  raw.server.on("connect", (request: IncomingMessage, client: Socket) => {
+    log.push(`CONNECT ${request.url} ${request.headers["proxy-authorization"] ?? "-"}`);
+    if (options.refuseTunnels === true) {
+      client.end("HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n");
+      return;
+    }
+    const port = Number(new URL(`http://${request.url}`).port);
+    const upstream = connect(port, "127.0.0.1", () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+    raw.sockets.add(upstream);
+    upstream.on("close", () => raw.sockets.delete(upstream));
+  });
+  return { url: `http://127.0.0.1:${raw.port}`, log, close: () => raw.close() };
+}
+
+Deno.test("createNodeProxyFetch() sends http: targets to the proxy in absolute form, with the URL's credentials", async () => {
+  const proxy = await testProxy();
+  try {
+    const through = createNodeProxyFetch(proxy.url.replace("//", "//me:p%40ss@"));
+    const response = await through("http://site.test/robots.txt");
+    assert.equal(await response.text(), "via proxy: site.test");
+    assert.deepEqual(proxy.log, [`GET http://site.test/robots.txt Basic ${btoa("me:p@ss")}`]);
+  } finally {
+    await proxy.close();
+  }
+});
+
+Deno.test("createNodeProxyFetch() tunnels https: targets through CONNECT, TLS end to end, and keeps the tunnel", async () => {
+  const target = await rawServer((request, response) => response.end(`secure ${request.url}`), {
+    tls: true,
+  });
+  const proxy = await testProxy();
+  try {
+    const through = createNodeProxyFetch(proxy.url, { ca: readTls("cert.pem") });
+    const origin = `https://127.0.0.1:${target.port}`;
+    assert.equal(await (await through(`${origin}/a.xml`)).text(), "secure /a.xml");
+    assert.equal(await (await through(`${origin}/b.xml`)).text(), "secure /b.xml");
+    assert.deepEqual(proxy.log, [`CONNECT 127.0.0.1:${target.port} -`]);
+  } finally {
+    await proxy.close();
+    await target.close();
+  }
+});
+
+Deno.test("createNodeProxyFetch() fails a refused tunnel as a network error naming the proxy's answer", async () => {
+  const proxy = await testProxy({ refuseTunnels: true });
+  try {
+    const url = new URL("https://site.test/robots.txt");
+    const error = await createNodeProxyFetch(proxy.url)(url).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof TypeError);
+    assert.deepEqual(describeFetchError(error, url), {
+      kind: "network",
+      cause:
+        "network error (site.test:443: The proxy refused a tunnel to site.test:443: 502 Bad Gateway)",
+    });
+  } finally {
+    await proxy.close();
   }
 });
