@@ -4,8 +4,9 @@
  * `TypeError("fetch failed")` whose `cause` holds hyper's message
  * (`… tcp connect error: Connection refused (os error 111)`), or throws
  * `Deno.errors.NotCapable` without a permission; Bun throws a `TypeError`
- * with `code` `ECONNREFUSED`, `ENOTFOUND` or an OpenSSL code; Node's undici
- * puts a system error with such a `code` in `cause`. This module reads all of
+ * with `code` `ECONNREFUSED`, `ENOTFOUND` or an OpenSSL code; Node's undici,
+ * and the library's own Node transport (`runtime/_node_fetch.ts`), put a
+ * system error with such a `code` in `cause`. This module reads all of
  * them (codes first, the runtime's own words as a fallback) into one
  * {@linkcode FetchFailure}.
  *

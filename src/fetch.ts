@@ -20,8 +20,11 @@
  * bounded decompressor, which sniffs the gzip magic bytes. The cost: sitemaps
  * a CDN would have compressed on the fly travel uncompressed. Node's `fetch`
  * (undici) inflates a body with a `Content-Encoding` whatever the request
- * asked and has no switch against it: there the cap counts inflated bytes,
- * and the stream is stopped at `maxDownloadBytes` instead.
+ * asked and has no switch against it, so on Node the default transport is a
+ * fetch over `node:http`/`node:https` (`runtime/_node_fetch.ts`) that hands
+ * over the bytes on the wire. Only a `fetch` option that is undici's own
+ * (or another inflating one) makes the cap count inflated bytes: the stream
+ * is then stopped at `maxDownloadBytes` instead.
  *
  * Failures below HTTP. A request that gets no response at all ends with a
  * {@linkcode FetchFailure}: its kind (`refused`, `host-not-found`, `tls`,
@@ -68,12 +71,14 @@ import { type Challenge, CHALLENGE_SNIFF_BYTES, detectChallenge } from "./challe
 
 export type { FetchFailure, FetchFailureKind } from "./_fetch_failure.ts";
 import { RequestScheduler } from "./schedule.ts";
+import { defaultFetch } from "./runtime/mod.ts";
+import { proxyFor } from "./_proxy.ts";
 
 /** Options of {@linkcode WebClient}. */
 export interface WebClientOptions {
   /**
    * The fetch to call.
-   * @default {globalThis.fetch}
+   * @default {globalThis.fetch (Node: node:http, see the module doc)}
    */
   readonly fetch?: typeof fetch;
   /** `User-Agent` of every request (an entry in `headers` overrides it). */
@@ -366,7 +371,7 @@ export class WebClient {
       }
     }
     this.#options = options;
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = options.fetch ?? defaultFetch((url) => proxyFor(url, null));
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.#maxRedirects = options.maxRedirects ?? 10;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? options.timeoutMs;

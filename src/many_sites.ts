@@ -255,7 +255,8 @@ export class SiteCrawler {
       return { homepage, error: asError(error) };
     }
     // A site's connections end with it (none idle to thousands of finished
-    // hosts); an environment proxy is left to the runtime's own fetch.
+    // hosts); an environment proxy is left to the default transport (the
+    // runtime's fetch, or on Node its node:http transport routed by the variables).
     const connections = resolved.fetch === null && resolved.proxy === null && !this.#envProxy
       ? openConnections()
       : null;

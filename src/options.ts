@@ -83,14 +83,18 @@ export interface SitemapTreeOptions extends SchedulingOptions {
    * to fetch, in order. Runs before `recurseCallback`. Absent: keep all.
    */
   readonly recurseListCallback?: RecurseListCallback;
-  /** The web client. @default {globalThis.fetch} */
+  /**
+   * The web client. On Node the default is a fetch over `node:http`, which
+   * unlike Node's own `fetch` never inflates a body (docs/runtimes.md).
+   * @default {globalThis.fetch (Node: node:http)}
+   */
   readonly fetch?: typeof fetch;
   /**
    * An HTTP proxy every request goes through (`http://host:port`, with
-   * `user:password@` for basic auth), on Deno and Bun. Without it, the
-   * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` variables apply, as the
-   * runtime's `fetch` reads them (Deno needs `--allow-env` for the crawler to
-   * see them too). Names a proxy resolves are not resolved locally by the
+   * `user:password@` for basic auth). Without it, the `HTTPS_PROXY`,
+   * `HTTP_PROXY` and `NO_PROXY` variables apply, as Deno's and Bun's `fetch`
+   * and the Node transport read them (Deno needs `--allow-env` for the
+   * crawler to see them too). Names a proxy resolves are not resolved locally by the
    * private-network guard; IP literals and reserved names are still refused.
    * Not with `fetch` (which decides itself how it connects).
    */

@@ -55,6 +55,21 @@ const GOOD = [
   ...GOOD_PAGES.map((url) => `      - ${url}`),
 ];
 
+/** `text` with the liar server's origin, and its `host:port` in failure causes, shown as LIAR. */
+function liar(text: string, server: HostileServer): string {
+  return text.replaceAll(server.liarOrigin, "LIAR")
+    .replaceAll(new URL(server.liarOrigin).host, "LIAR");
+}
+
+/**
+ * A small Content-Length beside chunked transfer: the cap stops the endless
+ * body, except on Node, whose HTTP parser (as undici's) refuses the
+ * response outright (RFC 9112 §6.3: "ought to be handled as an error").
+ */
+const CHUNKED_LIAR = runtimeName() === "node"
+  ? "Unable to fetch sitemap from LIAR/chunked/endless.xml: network error (LIAR: Parse Error: Transfer-Encoding can't be present with Content-Length)"
+  : "Sitemap download exceeds 10485760 bytes";
+
 /** Serves one case, crawls it, and returns the outline (liar origin shown as LIAR) and the tree. */
 async function crawlCase(
   name: string,
@@ -64,9 +79,7 @@ async function crawlCase(
   const server = await serveHostile([name]);
   try {
     const tree = await sitemapTreeForHomepage(server.origin, { ...base, ...options });
-    const lines = outline(tree, server.origin).map((line) =>
-      line.replaceAll(server.liarOrigin, "LIAR")
-    );
+    const lines = outline(tree, server.origin).map((line) => liar(line, server));
     check?.(server);
     return { lines, tree };
   } finally {
@@ -158,7 +171,7 @@ Deno.test("hostile: a Content-Length under the cap whose body ends early is a ne
 
 Deno.test("hostile: a small Content-Length beside chunked transfer does not bound the read: the cap does", async () => {
   await assertCase("content-length-chunked", [
-    "    invalid LIAR/chunked/endless.xml: Sitemap download exceeds 10485760 bytes",
+    `    invalid LIAR/chunked/endless.xml: ${CHUNKED_LIAR}`,
   ]);
 });
 
@@ -361,7 +374,7 @@ const ALL_REASONS: Readonly<Record<string, string>> = {
   [`LIAR/lie/${LIAR_HUGE_BYTES}.xml`]: "Sitemap download exceeds 10485760 bytes",
   [`LIAR/lie/${LIAR_UNDER_BYTES}.xml`]:
     `Unable to fetch sitemap from LIAR/lie/${LIAR_UNDER_BYTES}.xml: ${BODY_CUT}`,
-  "LIAR/chunked/endless.xml": "Sitemap download exceeds 10485760 bytes",
+  "LIAR/chunked/endless.xml": CHUNKED_LIAR,
   "/trickle.xml": "Timed out after 3000 ms",
   "/hang.xml": "Timed out after 3000 ms",
   "/reset.xml": `Unable to fetch sitemap from /reset.xml: ${BODY_CUT}`,
@@ -390,8 +403,7 @@ Deno.test("hostile: every case at once, through parse workers, costs no good pag
       // Also the parse job's allowance on a worker, whose start-up on a busy machine takes a while.
       timeoutMs: 3_000,
     });
-    const short = (url: string): string =>
-      url.replaceAll(server.liarOrigin, "LIAR").replaceAll(server.origin, "");
+    const short = (url: string): string => liar(url, server).replaceAll(server.origin, "");
     const reasons: Record<string, string> = {};
     for (const { url, reason } of tree.stats.invalid) reasons[short(url)] = short(reason);
     assertEquals(reasons, ALL_REASONS);

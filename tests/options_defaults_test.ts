@@ -8,14 +8,14 @@ const read = (path: string): string => readFileSync(new URL(`../${path}`, import
 
 /** Options whose default depends on the machine, or is "none": not in DEFAULTS. */
 const NOT_FIXED: Readonly<Record<string, string>> = {
-  fetch: "globalThis.fetch",
+  fetch: "globalThis.fetch (Node: node:http)",
   workers: "Math.min(4, navigator.hardwareConcurrency)",
 };
 /** The same options in the option table of docs/api.md, where "none" is written out. */
 const NOT_FIXED_TABLE: Readonly<Record<string, string>> = {
   recurseCallback: "none",
   recurseListCallback: "none",
-  fetch: "`globalThis.fetch`",
+  fetch: "`globalThis.fetch` (Node: `node:http`)",
   signal: "none",
   since: "none",
   workers: "`min(4, cores)`",

@@ -1,9 +1,10 @@
 /**
  * Crawling through an HTTP proxy that alone resolves names: a fake host
  * `site.test` that no DNS knows, mapped by a test proxy on 127.0.0.1 to the
- * fixture site. Runs on Deno and Bun (`proxy` option: Deno's
- * `createHttpClient({ proxy })`, Bun's `fetch(url, { proxy })`), and through
- * the `HTTP_PROXY` variable in a child process of the same runtime.
+ * fixture site. Runs on Deno, Bun and Node (`proxy` option: Deno's
+ * `createHttpClient({ proxy })`, Bun's `fetch(url, { proxy })`, Node's
+ * transport over `node:http`), and through the `HTTP_PROXY` variable in a
+ * child process of the same runtime.
  */
 import process from "node:process";
 import { spawn } from "node:child_process";
@@ -138,7 +139,10 @@ Deno.test("NO_PROXY matching: hosts, subdomains, ports and *", () => {
 
 /** Runs a crawl of site.test in a child process of this runtime with `env`; returns its stdout lines. */
 function crawlInChild(env: Record<string, string>): Promise<string[]> {
-  const script = new URL("./_proxy_child.ts", import.meta.url).pathname;
+  // Bundled for Node (tests/node/run_deno_tests.mjs), the script beside this file is `.js` too.
+  const bundled = import.meta.url.endsWith(".js");
+  const script = new URL(`./_proxy_child_script.${bundled ? "js" : "ts"}`, import.meta.url)
+    .pathname;
   const args = runtimeName() === "deno" ? ["run", "-A", "--no-check", script] : [script];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {

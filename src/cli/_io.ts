@@ -23,7 +23,7 @@ export interface CliIO {
   readonly stderrIsTerminal: boolean;
   /** The terminal's width in columns, when known; the progress line is cut to fit. */
   readonly stderrColumns?: number;
-  /** The web client for the crawl. @default {globalThis.fetch} */
+  /** The web client for the crawl. @default {globalThis.fetch (Node: node:http)} */
   readonly fetch?: typeof fetch;
   /**
    * Interrupts the command (Ctrl-C): the crawl or the output stops, the

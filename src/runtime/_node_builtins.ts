@@ -10,6 +10,27 @@
  */
 import type { FileSystem, Zlib } from "./_types.ts";
 
+interface NodeProcess {
+  getBuiltinModule?(id: string): unknown;
+}
+
+/**
+ * A Node built-in, loaded synchronously when first needed: a static import
+ * would load it on Deno and Bun too, which import the Node adapter but never
+ * call it. `process.getBuiltinModule` is Node >= 20.16.
+ *
+ * @param id The module, e.g. `node:http`.
+ * @returns The module.
+ * @throws {Error} Where `process.getBuiltinModule` is missing.
+ */
+export function nodeBuiltin(id: string): unknown {
+  const process = (globalThis as { process?: NodeProcess }).process;
+  if (typeof process?.getBuiltinModule !== "function") {
+    throw new Error("Node >= 20.16 is needed (process.getBuiltinModule)");
+  }
+  return process.getBuiltinModule(id);
+}
+
 let zlib: Promise<Zlib | null> | undefined;
 
 /**

@@ -86,6 +86,14 @@ export interface Runtime {
   readEnv(name: string): string | undefined;
   /** Whether using one of these permissions may draw a permission prompt; false where the runtime never prompts. */
   permissionMayPrompt(permissions: readonly ("net" | "read")[]): Promise<boolean>;
+  /**
+   * The fetch a web client uses when the caller gives none: the runtime's
+   * own, except on Node (`node:http`, which hands over the bytes on the wire).
+   * `environmentProxy` names the proxy of a URL from `HTTPS_PROXY`,
+   * `HTTP_PROXY` and `NO_PROXY`: Node's transport routes each request by it,
+   * Deno's and Bun's `fetch` read those variables themselves.
+   */
+  defaultFetch(environmentProxy: (url: URL) => string | null): typeof fetch;
   /** A fetch whose every request goes through the HTTP proxy at `proxyUrl`. @throws Where the runtime has no proxy setting. */
   createProxyFetch(proxyUrl: string): typeof fetch;
   /**

@@ -88,6 +88,11 @@ export function createProxyFetch(proxyUrl: string): typeof fetch {
   };
 }
 
+/** The runtime's own `fetch`, which reads the proxy variables itself. */
+export function defaultFetch(_environmentProxy: (url: URL) => string | null): typeof fetch {
+  return globalThis.fetch.bind(globalThis);
+}
+
 /** The runtime's own fetch: its connection pool is bounded already. */
 export function openConnections(): Connections {
   return { fetch: null, close: () => {} };

@@ -111,6 +111,11 @@ export function createProxyFetch(proxyUrl: string): typeof fetch {
 /** One client per proxy for the process: crawls (and sites of a batch) share its connections. */
 const clients = new Map<string, Deno.HttpClient>();
 
+/** The runtime's own `fetch`, which reads the proxy variables itself. */
+export function defaultFetch(_environmentProxy: (url: URL) => string | null): typeof fetch {
+  return globalThis.fetch.bind(globalThis);
+}
+
 /**
  * An HTTP client of its own, whose connections {@linkcode Connections.close}
  * ends: Deno's shared fetch keeps idle connections to every host for 90 s,

@@ -47,6 +47,8 @@ export const permissionMayPrompt: Runtime["permissionMayPrompt"] = runtime.permi
 export const readEnv: (name: string) => string | undefined = runtime.readEnv;
 /** A fetch that sends every request through the HTTP proxy at the given URL. */
 export const createProxyFetch: (proxyUrl: string) => typeof fetch = runtime.createProxyFetch;
+/** The fetch a web client uses when the caller gives none (the runtime's own; `node:http` on Node). */
+export const defaultFetch: Runtime["defaultFetch"] = runtime.defaultFetch;
 /** Connections of one site of many, closed when the site is done. */
 export const openConnections: () => Connections = runtime.openConnections;
 

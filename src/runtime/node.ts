@@ -10,31 +10,17 @@ import type { Connections, ParentPort, ParseWorker, WorkerEvents } from "./_type
 import process from "node:process";
 import { setDetachWithoutTransfer } from "../_detach.ts";
 
+import { nodeBuiltin } from "./_node_builtins.ts";
+import { createNodeFetch, createNodeProxyFetch, openNodeConnections } from "./_node_fetch.ts";
+
 export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 
-interface NodeProcess {
-  getBuiltinModule?(id: string): unknown;
-}
-
-/**
- * A Node built-in, loaded when first needed: a static import would load
- * `node:worker_threads` on Deno and Bun too, which import this module but
- * never call it. `process.getBuiltinModule` is Node >= 20.16.
- */
-function builtin(id: string): unknown {
-  const process = (globalThis as { process?: NodeProcess }).process;
-  if (typeof process?.getBuiltinModule !== "function") {
-    throw new Error("Node >= 20.16 is needed (process.getBuiltinModule)");
-  }
-  return process.getBuiltinModule(id);
-}
-
 function nodeOs(): typeof os {
-  return builtin("node:os") as typeof os;
+  return nodeBuiltin("node:os") as typeof os;
 }
 
 function nodeWorkerThreads(): typeof workerThreads {
-  return builtin("node:worker_threads") as typeof workerThreads;
+  return nodeBuiltin("node:worker_threads") as typeof workerThreads;
 }
 
 let closedPort: MessagePort | undefined;
@@ -146,19 +132,46 @@ export function readEnv(name: string): string | undefined {
   return process.env[name];
 }
 
+/** One proxying fetch per proxy URL for the process, as Deno keeps one client per proxy. */
+const proxyFetches = new Map<string, typeof fetch>();
+
 /**
- * Node's built-in fetch has no proxy setting (undici's `ProxyAgent` is not
- * exposed without a dependency): pass a proxying `fetch` instead.
- *
- * @throws {TypeError} Always.
+ * A fetch over `node:http`/`node:https` whose every request goes through the
+ * HTTP proxy at `proxyUrl` (runtime/_node_fetch.ts: absolute-form requests
+ * for `http://` targets, `CONNECT` tunnels for `https://` ones).
  */
-export function createProxyFetch(_proxyUrl: string): typeof fetch {
-  throw new TypeError(
-    'Option "proxy" needs Deno or Bun; on Node pass a "fetch" that goes through the proxy',
-  );
+export function createProxyFetch(proxyUrl: string): typeof fetch {
+  let through = proxyFetches.get(proxyUrl);
+  if (through === undefined) {
+    through = createNodeProxyFetch(proxyUrl);
+    proxyFetches.set(proxyUrl, through);
+  }
+  return through;
 }
 
-/** The runtime's own fetch: its connection pool is bounded already. */
+let direct: typeof fetch | undefined;
+
+/**
+ * The fetch over `node:http`/`node:https` (runtime/_node_fetch.ts), on
+ * Node's global agents, each request sent through the proxy
+ * `environmentProxy` names for it, if any: Node's own `fetch` (undici)
+ * inflates every `Content-Encoding` whatever the request asked, costs more
+ * CPU, and reads no proxy variable.
+ */
+export function defaultFetch(environmentProxy: (url: URL) => string | null): typeof fetch {
+  const straight = direct ??= createNodeFetch();
+  return (input, init) => {
+    let proxy: string | null = null;
+    try {
+      proxy = environmentProxy(new URL(input instanceof Request ? input.url : input));
+    } catch {
+      // Not a URL: the transport rejects it.
+    }
+    return (proxy === null ? straight : createProxyFetch(proxy))(input, init);
+  };
+}
+
+/** Agents of their own over `node:http`/`node:https`, destroyed by `close()`. */
 export function openConnections(): Connections {
-  return { fetch: null, close: () => {} };
+  return openNodeConnections();
 }
