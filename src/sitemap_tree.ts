@@ -11,6 +11,7 @@ import type { SitemapTreeStats } from "./stats.ts";
 import { checkSitemapUrl, resolveOptions, type SitemapTreeOptions } from "./options.ts";
 import { poolForCall, setCallingThreadWarmUp } from "./workers/parser_pool.ts";
 import { defaultWorkerCount } from "./workers/_parse_pool.ts";
+import { defaultFetch } from "./runtime/mod.ts";
 
 /**
  * Finds every sitemap a website publishes — robots.txt `Sitemap:` lines, the
@@ -88,19 +89,16 @@ const WARM_SITE: Readonly<Record<string, string>> = {
 /**
  * Readies the calling thread for a first call, so that its cost lands at
  * start-up rather than in the call: one `fetch` of a `data:` URL (no
- * network) makes the runtime load its fetch, streams and abort code, which
- * Deno loads on first use, inside a first call's first request; then a crawl
+ * network, {@linkcode warmTransport}) makes the runtime load its fetch,
+ * streams and abort code, which Deno loads on first use, inside a first
+ * call's first request; then a crawl
  * of a three-document site held in memory (an injected `fetch`, parsing on
  * this thread) makes V8 compile the crawler, which it does on first use too
  * (bench/README.md#workers-start-up-warm-up-and-cancellation). Never rejects.
  */
 async function prepareCallingThread(): Promise<void> {
   try {
-    const controller = new AbortController();
-    controller.signal.addEventListener("abort", () => {});
-    const response = await fetch("data:text/plain,sitemap", { signal: controller.signal });
-    const reader = response.body?.getReader();
-    while (reader !== undefined && !(await reader.read()).done);
+    await warmTransport();
     const fetchFromMemory = (input: RequestInfo | URL): Promise<Response> => {
       const url = new URL(input instanceof Request ? input.url : input);
       const body = WARM_SITE[url.pathname];
@@ -115,7 +113,27 @@ async function prepareCallingThread(): Promise<void> {
       retries: 0,
     });
   } catch {
-    // Only a head start: a runtime without data: URLs loads its fetch later.
+    // Only a head start: what it did not compile compiles in the first call.
+  }
+}
+
+/**
+ * Fetches a `data:` URL through the runtime's default transport, which makes
+ * Deno and Bun load their fetch, streams and abort code. Node's transport
+ * (node:http) takes only http(s) URLs and refuses it at once, without loading
+ * the built-in fetch it does not use. Never rejects.
+ */
+async function warmTransport(): Promise<void> {
+  try {
+    const controller = new AbortController();
+    controller.signal.addEventListener("abort", () => {});
+    const response = await defaultFetch(() => null)("data:text/plain,sitemap", {
+      signal: controller.signal,
+    });
+    const reader = response.body?.getReader();
+    while (reader !== undefined && !(await reader.read()).done);
+  } catch {
+    // A transport without data: URLs loads its code with the first request.
   }
 }
 
