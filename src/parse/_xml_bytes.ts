@@ -16,7 +16,7 @@
  * @module
  */
 import { type Checkpoint, CHECKPOINT_BYTES } from "../_checkpoint.ts";
-import { atAscii, isSpace } from "./_ascii_bytes.ts";
+import { atAscii, byteIndex, isSpace } from "./_ascii_bytes.ts";
 import { fnv1a, mixHash } from "./_fnv.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
@@ -142,24 +142,6 @@ export function skipMarkup(b: Uint8Array, i: number): number {
 }
 
 /**
- * Index of `quote` in `b[from, n)`, or -1; values are short, so a loop beats
- * indexOf's call. Eight bytes a step, one branch for the eight: Node 20's V8
- * (11.3, which unrolls no loop itself) pays each step of a byte loop about
- * twice what Deno's does (bench/README.md#issue-24-nodes-parse-what-was-left).
- */
-function closingQuote(b: Uint8Array, from: number, n: number, quote: number): number {
-  let i = from;
-  for (const n8 = n - 7; i < n8; i += 8) {
-    if (
-      b[i] === quote || b[i + 1] === quote || b[i + 2] === quote || b[i + 3] === quote ||
-      b[i + 4] === quote || b[i + 5] === quote || b[i + 6] === quote || b[i + 7] === quote
-    ) break;
-  }
-  for (; i < n; i++) if (b[i] === quote) return i;
-  return -1;
-}
-
-/**
  * Finds the `>` of a start tag from `from` (just after its name), as the
  * tokenizer's attribute scan does: a quote outside a value opens a quoted
  * stretch too. With `out`, records each attribute as four offsets (name
@@ -186,7 +168,7 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
       continue;
     }
     if (c === DQUOTE || c === SQUOTE) {
-      const close = closingQuote(b, p + 1, n, c);
+      const close = byteIndex(b, c, p + 1, n);
       if (close === -1) return -1;
       p = close + 1;
       continue;
@@ -208,7 +190,7 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
     let valueStart: number;
     let valueEnd: number;
     if (c === DQUOTE || c === SQUOTE) {
-      const close = closingQuote(b, p + 1, n, c);
+      const close = byteIndex(b, c, p + 1, n);
       if (close === -1) return -1;
       valueStart = p + 1;
       valueEnd = close;
@@ -921,17 +903,10 @@ function walk(
  * @returns The index of the `<`, or -1.
  */
 export function textEnd(b: Uint8Array, from: number): number {
-  // Short values and most URLs: a loop beats indexOf's call; past 96 bytes
-  // indexOf wins. Eight bytes a step, as in closingQuote.
+  // Short values and most URLs: a loop beats indexOf's call; past 96 bytes indexOf wins.
   const short = Math.min(b.length, from + 96);
-  let i = from;
-  for (const short8 = short - 7; i < short8; i += 8) {
-    if (
-      b[i] === LT || b[i + 1] === LT || b[i + 2] === LT || b[i + 3] === LT ||
-      b[i + 4] === LT || b[i + 5] === LT || b[i + 6] === LT || b[i + 7] === LT
-    ) break;
-  }
-  for (; i < short; i++) if (b[i] === LT) return i;
+  const i = byteIndex(b, LT, from, short);
+  if (i !== -1) return i;
   const lt = b.indexOf(LT, short);
   return lt === -1 || lt > from + MAX_FIELD_LENGTH ? -1 : lt;
 }
