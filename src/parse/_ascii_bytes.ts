@@ -59,7 +59,7 @@ export function atAscii(b: Uint8Array, i: number, word: string): boolean {
  * document (values, URLs, the text between tags), where a loop beats
  * `indexOf`'s call. Eight bytes a step, one branch for the eight: Node 20's
  * V8 (11.3, which unrolls no loop itself) pays each step of a byte loop
- * about twice what Deno's does (bench/README.md#issue-24-nodes-parse-what-was-left).
+ * nearly twice what Deno's does (bench/README.md#issue-24-nodes-parse-what-was-left).
  *
  * @param b The bytes.
  * @param x The byte to find.
