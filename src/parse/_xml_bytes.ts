@@ -16,7 +16,7 @@
  * @module
  */
 import { type Checkpoint, CHECKPOINT_BYTES } from "../_checkpoint.ts";
-import { atAscii, isSpace } from "./_ascii_bytes.ts";
+import { atAscii, byteIndex, isSpace } from "./_ascii_bytes.ts";
 import { fnv1a, mixHash } from "./_fnv.ts";
 import { Ns, type NsKind, nsKind } from "./_ns.ts";
 import { MAX_FIELD_LENGTH } from "./_reader.ts";
@@ -141,12 +141,6 @@ export function skipMarkup(b: Uint8Array, i: number): number {
   return end === -1 || end - i > MAX_MARKUP ? -1 : end;
 }
 
-/** Index of `quote` in `b[from, n)`, or -1; values are short, so a loop beats indexOf's call. */
-function closingQuote(b: Uint8Array, from: number, n: number, quote: number): number {
-  for (let i = from; i < n; i++) if (b[i] === quote) return i;
-  return -1;
-}
-
 /**
  * Finds the `>` of a start tag from `from` (just after its name), as the
  * tokenizer's attribute scan does: a quote outside a value opens a quoted
@@ -174,7 +168,7 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
       continue;
     }
     if (c === DQUOTE || c === SQUOTE) {
-      const close = closingQuote(b, p + 1, n, c);
+      const close = byteIndex(b, c, p + 1, n);
       if (close === -1) return -1;
       p = close + 1;
       continue;
@@ -196,7 +190,7 @@ export function scanAttributes(b: Uint8Array, from: number, out: number[] | null
     let valueStart: number;
     let valueEnd: number;
     if (c === DQUOTE || c === SQUOTE) {
-      const close = closingQuote(b, p + 1, n, c);
+      const close = byteIndex(b, c, p + 1, n);
       if (close === -1) return -1;
       valueStart = p + 1;
       valueEnd = close;
@@ -911,9 +905,10 @@ function walk(
 export function textEnd(b: Uint8Array, from: number): number {
   // Short values and most URLs: a loop beats indexOf's call; past 96 bytes indexOf wins.
   const short = Math.min(b.length, from + 96);
-  for (let i = from; i < short; i++) if (b[i] === LT) return i;
-  const i = b.indexOf(LT, short);
-  return i === -1 || i > from + MAX_FIELD_LENGTH ? -1 : i;
+  const i = byteIndex(b, LT, from, short);
+  if (i !== -1) return i;
+  const lt = b.indexOf(LT, short);
+  return lt === -1 || lt > from + MAX_FIELD_LENGTH ? -1 : lt;
 }
 
 /** Whether a name is in the sitemaps.org namespace as a reader sees it (or in none). */

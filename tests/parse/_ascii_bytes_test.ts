@@ -1,6 +1,7 @@
 import { strictEqual as equal } from "node:assert/strict";
 import {
   atAscii,
+  byteIndex,
   isSpace,
   plainAscii,
   skipSpace,
@@ -40,4 +41,18 @@ Deno.test("plainAscii() refuses references, non-ASCII, control bytes and the byt
   equal(plainAscii(bytes("a\u0001b"), 0, 3), false);
   equal(plainAscii(bytes("a\u007fb"), 0, 3), false);
   equal(plainAscii(bytes("a\rb"), 0, 3, 0x0d), false);
+});
+
+Deno.test("byteIndex() finds the first byte at every place of the eight-byte steps and the tail, and never past the end it is given", () => {
+  for (let n = 0; n <= 20; n++) {
+    for (let at = 0; at < n; at++) {
+      const b = new Uint8Array(n + 4).fill(0x61);
+      b[at] = 0x3c;
+      if (at + 2 < n) b[at + 2] = 0x3c;
+      b[n + 1] = 0x3c; // past `end`: never found
+      equal(byteIndex(b, 0x3c, 0, n), at, `n ${n}, at ${at}`);
+      equal(byteIndex(b, 0x3c, at + 1, n), at + 2 < n ? at + 2 : -1, `n ${n}, from ${at + 1}`);
+    }
+    equal(byteIndex(new Uint8Array(n).fill(0x61), 0x3c, 0, n), -1);
+  }
 });
