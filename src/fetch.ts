@@ -185,6 +185,9 @@ export interface WebClientStats {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const BACKOFF_BASE_MS = 200;
+/** Request headers by lower-case name (see `WebClient.#headers`). */
+type RequestHeaders = Readonly<Record<string, string>>;
+
 /** Headers that must not follow a redirect to another origin (as the fetch standard does for Authorization). */
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 
@@ -226,7 +229,7 @@ interface AttemptState {
   /** The last HTTP status, null before any response. */
   status: number | null;
   /** Headers of the next request (credentials dropped past an off-origin redirect). */
-  headers: Headers;
+  headers: RequestHeaders;
   /** URLs requested so far, for redirect loops. */
   readonly visited: Set<string>;
   /** Aborted when a clock runs out, the body is too big, or the caller's signal aborts. */
@@ -344,7 +347,7 @@ export class WebClient {
   /** Hosts given up, with the failure every later request to them ends with. */
   readonly #down = new Map<string, FetchFailure>();
   #responses = 0;
-  #plainHeaders: Headers | null = null;
+  #plainHeaders: RequestHeaders | null = null;
   #firstFailure: FetchFailure | null = null;
   readonly #challenges = new Map<string, Challenge>();
   /** Attempts let into the scheduler per host key (`concurrency` each). */
@@ -429,8 +432,8 @@ export class WebClient {
         reason: `Refused a non-http(s) URL: ${shorten(start.href)}`,
       };
     }
-    // Built once for the usual call without headers of its own (nothing
-    // changes a Headers object once made: a redirect off-origin copies it).
+    // Built once for the usual call without headers of its own (frozen: a
+    // redirect off-origin copies them).
     const headers = init.headers === undefined
       ? this.#plainHeaders ??= this.#headers(undefined)
       : this.#headers(init.headers);
@@ -462,13 +465,23 @@ export class WebClient {
     }
   }
 
-  /** The request headers: user agent, the caller's, then the encoding rule nobody may override. */
-  #headers(extra: Readonly<Record<string, string>> | undefined): Headers {
-    const headers = new Headers({ "user-agent": this.#options.userAgent });
-    for (const [key, value] of Object.entries(this.#options.headers ?? {})) headers.set(key, value);
-    for (const [key, value] of Object.entries(extra ?? {})) headers.set(key, value);
-    headers.set("accept-encoding", "identity");
-    return headers;
+  /**
+   * The request headers: user agent, the caller's, then the encoding rule
+   * nobody may override. A plain object, not a `Headers`: on Node, the first
+   * use of the web classes loads the whole bundled fetch (~40 ms on the
+   * calling thread), which the first request then waited for
+   * (bench/README.md#issue-24-nodes-first-request).
+   */
+  #headers(extra: Readonly<Record<string, string>> | undefined): RequestHeaders {
+    const headers: Record<string, string> = { "user-agent": this.#options.userAgent };
+    for (const [key, value] of Object.entries(this.#options.headers ?? {})) {
+      headers[key.toLowerCase()] = trimHeaderValue(value);
+    }
+    for (const [key, value] of Object.entries(extra ?? {})) {
+      headers[key.toLowerCase()] = trimHeaderValue(value);
+    }
+    headers["accept-encoding"] = "identity";
+    return Object.freeze(headers);
   }
 
   /**
@@ -476,7 +489,11 @@ export class WebClient {
    * its host are under way; the robots.txt request a held host waits for
    * (`ungated`) never waits here.
    */
-  async #gatedAttempt(start: URL, headers: Headers, ungated: boolean): Promise<Attempt> {
+  async #gatedAttempt(
+    start: URL,
+    headers: RequestHeaders,
+    ungated: boolean,
+  ): Promise<Attempt> {
     if (ungated) return await this.#attempt(start, headers, ungated);
     const key = hostKey(start);
     let slots = this.#hostSlots.get(key);
@@ -493,7 +510,7 @@ export class WebClient {
   }
 
   /** One attempt: the request, each redirect hop, and the body, under one deadline. */
-  async #attempt(start: URL, baseHeaders: Headers, ungated: boolean): Promise<Attempt> {
+  async #attempt(start: URL, baseHeaders: RequestHeaders, ungated: boolean): Promise<Attempt> {
     const outer = this.#options.signal;
     const deadline = new AbortController();
     // The caller's signal reaches the request through the deadline's, one
@@ -678,7 +695,11 @@ export class WebClient {
    * Sends the request and waits for its response headers, under
    * `connectTimeoutMs` too while the host has not answered (module doc).
    */
-  async #headersOf(url: URL, headers: Headers, deadline: AbortController): Promise<Response> {
+  async #headersOf(
+    url: URL,
+    headers: RequestHeaders,
+    deadline: AbortController,
+  ): Promise<Response> {
     const init = {
       headers,
       redirect: "manual",
@@ -894,10 +915,15 @@ async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => {});
 }
 
-function withoutCredentials(headers: Headers): Headers {
-  const copy = new Headers(headers);
-  for (const name of CREDENTIAL_HEADERS) copy.delete(name);
-  return copy;
+function withoutCredentials(headers: RequestHeaders): RequestHeaders {
+  const copy = { ...headers };
+  for (const name of CREDENTIAL_HEADERS) delete copy[name];
+  return Object.freeze(copy);
+}
+
+/** A header value as `Headers` keeps it: without leading and trailing HTTP whitespace. */
+function trimHeaderValue(value: string): string {
+  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
 }
 
 /** Exponential backoff with jitter: 200 ms, 400 ms, 800 ms … times 0.5–1. */

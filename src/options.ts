@@ -101,7 +101,11 @@ export interface SitemapTreeOptions extends SchedulingOptions {
   readonly proxy?: string;
   /** `User-Agent` of every request. @default {"@sitemap/tree/<version> (+https://jsr.io/@sitemap/tree)"} */
   readonly userAgent?: string;
-  /** Extra headers sent on every request, children included. @default {{}} */
+  /**
+   * Extra headers sent on every request, children included; names in any
+   * case. A name that is not a header token, or a value with a line break or
+   * NUL inside, is refused with a `TypeError`. @default {{}}
+   */
   readonly headers?: Readonly<Record<string, string>>;
   /** Levels of nesting below robots.txt and the well-known paths (USP's limit). @default {11} */
   readonly maxDepth?: number;
@@ -490,6 +494,38 @@ export function extensionsOption(value: "lazy" | "eager" | undefined): "lazy" | 
   return value;
 }
 
+/** A header name: an RFC 9110 token. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * A header value `Headers` refuses: a NUL, a character past U+00FF (not a
+ * byte), or a line break with text on both sides (leading and trailing
+ * whitespace is trimmed; RFC 9110 §5.5).
+ */
+const BAD_HEADER_VALUE = /\0|[^\0-\xff]|[^\t\n\r ][^]*[\r\n][^]*[^\t\n\r ]/;
+
+/**
+ * The `headers` option, checked here as `Headers` would check it: requests
+ * carry them as a plain object (see `WebClient`), so a bad name or value
+ * would otherwise only fail every request.
+ */
+function checkHeaders(headers: unknown): Readonly<Record<string, string>> {
+  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) {
+    throw new TypeError(`Option "headers" must be an object of header names to values`);
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) {
+      throw new TypeError(`Option "headers": ${JSON.stringify(name)} is not a header name`);
+    }
+    if (typeof value !== "string" || BAD_HEADER_VALUE.test(value)) {
+      throw new TypeError(
+        `Option "headers": the value of ${name} must be a string without line breaks or NUL`,
+      );
+    }
+  }
+  return headers as Readonly<Record<string, string>>;
+}
+
 /** The object-valued options (and the private-network policy), checked. */
 function checkObjects(options: SitemapTreeOptions): Pick<
   ResolvedOptions,
@@ -510,10 +546,7 @@ function checkObjects(options: SitemapTreeOptions): Pick<
   if (!Array.isArray(extraKnownPaths) || extraKnownPaths.some((p) => typeof p !== "string")) {
     throw new TypeError(`Option "extraKnownPaths" must be an array of strings`);
   }
-  const headers = options.headers ?? DEFAULTS.headers;
-  if (headers === null || typeof headers !== "object") {
-    throw new TypeError(`Option "headers" must be an object of header names to values`);
-  }
+  const headers = checkHeaders(options.headers ?? DEFAULTS.headers);
   const signal = options.signal ?? null;
   if (signal !== null && !(signal instanceof AbortSignal)) {
     throw new TypeError(`Option "signal" must be an AbortSignal`);

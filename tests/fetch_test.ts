@@ -271,6 +271,21 @@ Deno.test("WebClient.get() sends the user agent and headers on every request and
   });
 });
 
+Deno.test("WebClient.get() reads header names in any case and trims values, as Headers does", async () => {
+  const other = new FixtureSite().file("/new.xml", "<urlset/>");
+  await withSite(other, async (otherServer) => {
+    const site = new FixtureSite().redirect("/old.xml", otherServer.url("/new.xml"));
+    await withSite(site, async (server) => {
+      const web = client({ headers: { "User-Agent": " custom/1 ", AUTHORIZATION: "Bearer y" } });
+      assert.ok((await web.get(server.url("/old.xml"))).ok);
+      assert.equal(site.log[0]?.headers["user-agent"], "custom/1");
+      assert.equal(site.log[0]?.headers["authorization"], "Bearer y");
+      assert.equal(other.log[0]?.headers["user-agent"], "custom/1");
+      assert.equal(other.log[0]?.headers["authorization"], undefined);
+    });
+  });
+});
+
 Deno.test("WebClient.get() drops credentials on a redirect to another origin", async () => {
   const other = new FixtureSite().file("/new.xml", "<urlset/>");
   await withSite(other, async (otherServer) => {

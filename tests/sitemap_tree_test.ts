@@ -463,6 +463,18 @@ Deno.test("sitemapTreeForHomepage() rejects bad arguments with errors naming the
     RangeError,
     'Option "allowPrivateNetworks" must be true, false or "if-homepage-is", got "sometimes"',
   );
+  await assertRejects(
+    () => sitemapTreeForHomepage("http://127.0.0.1:9/", { headers: { "x crawl": "1" } }),
+    TypeError,
+    'Option "headers": "x crawl" is not a header name',
+  );
+  for (const value of ["a\r\nInjected: 1", "nul\0", "\u20ac"]) {
+    await assertRejects(
+      () => sitemapTreeForHomepage("http://127.0.0.1:9/", { headers: { "x-crawl": value } }),
+      TypeError,
+      'Option "headers": the value of x-crawl must be a string without line breaks or NUL',
+    );
+  }
 });
 
 Deno.test("sitemapTreeForHomepage() applies since in the parser and counts found and kept pages", async () => {

@@ -11,7 +11,12 @@ import process from "node:process";
 import { setDetachWithoutTransfer } from "../_detach.ts";
 
 import { nodeBuiltin } from "./_node_builtins.ts";
-import { createNodeFetch, createNodeProxyFetch, openNodeConnections } from "./_node_fetch.ts";
+import {
+  createNodeFetch,
+  createNodeProxyFetch,
+  givenRequest,
+  openNodeConnections,
+} from "./_node_fetch.ts";
 
 export { loadFileSystem, loadZlib, lowerThreadPriority, resolveHost } from "./_node_builtins.ts";
 
@@ -163,7 +168,7 @@ export function defaultFetch(environmentProxy: (url: URL) => string | null): typ
   return (input, init) => {
     let proxy: string | null = null;
     try {
-      proxy = environmentProxy(new URL(input instanceof Request ? input.url : input));
+      proxy = environmentProxy(new URL(givenRequest(input)?.url ?? String(input)));
     } catch {
       // Not a URL: the transport rejects it.
     }
