@@ -194,6 +194,56 @@ test("the installed package writes nothing to stderr on Node (no listener-leak w
   assert.equal(stderr, "");
 });
 
+// Node loads its bundled fetch (undici, ~40 ms) on the first use of Headers,
+// Request or Response; the package's transport is node:http, so the first
+// request must leave before that load, not wait for it.
+const FIRST_REQUEST = `
+import http from "node:http";
+
+// Which of the lazy web classes was touched first, and whether before the first request went out.
+let touched = null;
+for (const name of ["Headers", "Request", "Response"]) {
+  const lazy = Object.getOwnPropertyDescriptor(globalThis, name);
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    enumerable: lazy.enumerable,
+    get() {
+      touched ??= name;
+      return lazy.get ? lazy.get.call(globalThis) : lazy.value;
+    },
+    set: lazy.set,
+  });
+}
+let atRequest;
+const request = http.request;
+http.request = function (...args) {
+  if (atRequest === undefined) atRequest = touched;
+  return request.apply(this, args);
+};
+
+const { sitemapTreeForSitemap } = await import("${PACKAGE_NAME}");
+const server = http.createServer((incoming, response) => {
+  response.writeHead(200, { "content-type": "application/xml" });
+  response.end('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://' + incoming.headers.host + '/p</loc></url></urlset>');
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const atImport = touched;
+const tree = await sitemapTreeForSitemap("http://127.0.0.1:" + server.address().port + "/sitemap.xml", {
+  allowPrivateNetworks: true,
+  workers: 0,
+});
+server.close();
+console.log(JSON.stringify({ atImport, atRequest, pages: [...tree.allPages()].map((p) => new URL(p.url).pathname) }));
+`;
+
+test("the installed package's first request leaves before Node loads its bundled fetch", async () => {
+  writeFileSync(join(project, "first_request.mjs"), FIRST_REQUEST);
+  const { code, stdout, stderr } = await run(process.execPath, ["first_request.mjs"]);
+  assert.equal(code, 0, stderr);
+  // null: none of Headers, Request or Response had been touched by then.
+  assert.deepEqual(JSON.parse(stdout), { atImport: null, atRequest: null, pages: ["/p"] });
+});
+
 test("npx sitemap-tree ls URL prints the tree and exits 0", async () => {
   const { code, stdout, stderr } = await run(NPX, [
     "--no",
