@@ -119,9 +119,9 @@ Deno.test("RequestScheduler keeps delayMs between two starts on one host, not ac
   // from `before`, the bounds are exact: the second start 40 ms on, the third 80.
   assert.ok(a[1]! - before >= 40, `second start ${a[1]! - before} ms after the first began`);
   assert.ok(a[2]! - before >= 80, `third start ${a[2]! - before} ms after the first began`);
-  // Between two stamps, the earlier one's lag is lost: 2 ms of it are allowed.
-  assert.ok(a[1]! - a[0]! >= 38, `gap ${a[1]! - a[0]!}`);
-  assert.ok(a[2]! - a[1]! >= 38, `gap ${a[2]! - a[1]!}`);
+  // No gap between two stamps is asserted: each stamp may lag its start by a
+  // GC pause or a preemption (3.7 ms seen under a full test run), so a gap
+  // measured between them can look shorter than the scheduler kept it.
 });
 
 Deno.test("RequestScheduler: a held host waits for its robots.txt, other hosts do not", async () => {
