@@ -8,7 +8,10 @@
 // (the library's Node transport, src/runtime/_node_fetch.ts as tsc emits it
 // into dist/bench/).
 import process from "node:process";
-import { concatBytes } from "../dist/bench/src/_concat.js";
+
+// Imported when run: dist/ exists only once built (bench/node_transport.ts builds it), so a static
+// import would fail `deno check .` on a clean checkout.
+const { concatBytes } = await import("../dist/bench/src/_concat.js");
 
 const { origin, transport } = JSON.parse(process.argv[2]);
 const fetchOf = transport === "node:http"
