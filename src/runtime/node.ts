@@ -102,11 +102,46 @@ export function startWorker(url: URL, events: WorkerEvents): ParseWorker {
   return {
     postMessage: (message, transfer) => worker.postMessage(message, [...transfer]),
     terminate: () => {
+      if (terminated) return;
       terminated = true;
       worker.removeAllListeners();
-      void worker.terminate();
+      stopWorker(worker);
     },
   };
+}
+
+/** What {@linkcode startWorker}'s `terminate()` posts: the worker ends itself on reading it. */
+const EXIT_REQUEST = "@sitemap/tree:exit";
+
+/**
+ * How long a worker asked to end may take before it is terminated: it ends
+ * at its next turn of the event loop, which a parse reaches within one
+ * checkpoint once the pool has flagged it (every 1 MiB of input).
+ */
+const EXIT_GRACE_MS = 2_000;
+
+/**
+ * Ends a worker thread at a point where it runs no code: it is asked to exit
+ * ({@linkcode EXIT_REQUEST}) and terminated only if it has not within
+ * {@linkcode EXIT_GRACE_MS}. `Worker.terminate()` stops a thread wherever it
+ * is, and one stopped between the creation of a zlib handle and its
+ * initialisation (inside `gunzipSync`, which parse jobs and the warm-up call
+ * all the time) aborts the whole process as the thread is torn down (Node
+ * 20.20: "Assertion failed: init_done_ && \"close before init\"" in
+ * node_zlib.cc; seen in CI when a pool closed during the warm-up, and
+ * reproduced by terminating workers that loop over `gunzipSync`).
+ */
+function stopWorker(worker: workerThreads.Worker): void {
+  const timer = setTimeout(() => void worker.terminate(), EXIT_GRACE_MS);
+  worker.once("exit", () => clearTimeout(timer));
+  // The errors of a thread on its way out are nobody's concern now.
+  worker.on("error", () => {});
+  try {
+    worker.postMessage(EXIT_REQUEST);
+  } catch {
+    clearTimeout(timer);
+    void worker.terminate();
+  }
 }
 
 /**
@@ -120,7 +155,12 @@ export function parentPort(): ParentPort {
   if (port === null) throw new Error("Not running in a worker thread");
   return {
     postMessage: (message, transfer = []) => port.postMessage(message, [...transfer]),
-    onMessage: (listener) => port.on("message", listener),
+    onMessage: (listener) =>
+      port.on("message", (data: unknown) => {
+        // Between two turns of the event loop: no zlib call is half made (stopWorker).
+        if (data === EXIT_REQUEST) process.exit(0);
+        else listener(data);
+      }),
   };
 }
 

@@ -28,6 +28,9 @@ let inFlight = 0;
 let warmUp = null;
 
 port.addEventListener("message", (event) => {
+  // On Node the adapter asks a worker to end itself (src/runtime/node.ts, stopWorker), as the
+  // real worker does through the adapter's parent port.
+  if (event.data === "@sitemap/tree:exit") globalThis.process.exit(0);
   if ("warmUp" in event.data) {
     warmUp = event.data.warmUp;
     return;
