@@ -72,6 +72,13 @@ export interface FileSystem {
 export interface Runtime {
   /** The runtime's name, for messages. */
   readonly name: "deno" | "bun" | "node";
+  /**
+   * How many parse workers a call that starts its own starts ahead of its
+   * first document, while robots.txt and the index are on the wire (the rest
+   * start when documents back up): one where a warm worker keeps pace with a
+   * plain crawl's bodies at four connections, two where it does not.
+   */
+  readonly callWarmWorkers: number;
   /** Logical cores the runtime reports, or 1 when it reports none. */
   coreCount(): number;
   /** Why `url` cannot run as a worker here, or null when it may be tried. */

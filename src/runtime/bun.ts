@@ -14,6 +14,13 @@ import process from "node:process";
 export const name = "bun";
 
 /**
+ * Parse workers a call starts ahead (see `Runtime.callWarmWorkers`): one.
+ * A second, started with it, took a plain 1M crawl 5% sooner for +20% CPU
+ * (bench/README.md#issue-24-two-warm-workers-on-node).
+ */
+export const callWarmWorkers = 1;
+
+/**
  * Logical cores.
  *
  * @returns At least 1.

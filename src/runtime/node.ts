@@ -58,6 +58,16 @@ if (typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer !== "funct
 export const name = "node";
 
 /**
+ * Parse workers a call starts ahead (see `Runtime.callWarmWorkers`): two.
+ * Node 20's V8 parses a plain urlset ~1.3x slower than Deno's, so one worker
+ * falls behind a plain crawl's bodies (17 ms a 4 MB urlset against one
+ * arriving every ~13 ms) and the backlog it ends with was the call's last
+ * ~120 ms; a second worker started only then is still cold
+ * (bench/README.md#issue-24-two-warm-workers-on-node).
+ */
+export const callWarmWorkers = 2;
+
+/**
  * Logical cores.
  *
  * @returns At least 1.

@@ -98,6 +98,13 @@ export interface ParsePoolOptions {
    */
   readonly grow?: "when-queued" | "at-once";
   /**
+   * How many workers {@linkcode ParsePool.warm} starts ahead of the jobs,
+   * each once the one before it has loaded and is idle (never more than
+   * `workers`). A `"when-queued"` pool starts the rest as jobs back up.
+   * @default {1 with `grow: "when-queued"`, every worker with `"at-once"`}
+   */
+  readonly warmWorkers?: number;
+  /**
    * For tests and benchmarks: told when a worker has stopped a job the pool
    * gave up on (cancelled, timed out or closed), with where it stopped.
    */
@@ -365,6 +372,8 @@ class WorkerPool implements ParsePool {
   readonly #stopGraceMs: number;
   /** `grow: "at-once"`. */
   readonly #atOnce: boolean;
+  /** Workers {@linkcode warm} starts (see {@linkcode ParsePoolOptions.warmWorkers}). */
+  readonly #warmWorkers: number;
   #started = 0;
   /** When the last worker start returned (`performance.now()`). */
   #lastStartAt = -Infinity;
@@ -390,6 +399,10 @@ class WorkerPool implements ParsePool {
     this.#onStopped = options.onStopped;
     this.#stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
     this.#atOnce = options.grow === "at-once";
+    this.#warmWorkers = Math.min(
+      maxWorkers,
+      options.warmWorkers ?? (this.#atOnce ? maxWorkers : 1),
+    );
   }
 
   get size(): number {
@@ -429,9 +442,8 @@ class WorkerPool implements ParsePool {
 
   warm(): void {
     this.#warmTimer = undefined;
-    if (this.#closed || this.#inThread || this.#slots.length >= this.#maxWorkers) return;
-    // A "when-queued" pool starts its first worker ahead, the rest on demand.
-    if (!this.#atOnce && this.#slots.length > 0) return;
+    // The rest start on demand.
+    if (this.#closed || this.#inThread || this.#slots.length >= this.#warmWorkers) return;
     const wait = this.#startWait();
     if (wait > 0) {
       this.#warmTimer = setTimeout(() => this.warm(), wait);
@@ -450,7 +462,7 @@ class WorkerPool implements ParsePool {
     // the first held back the first one's first job (a call's first sitemap
     // waited for both; bench/README.md#workers-start-up-warm-up-and-cancellation).
     // A job that finds no idle worker starts one at once anyway.
-    this.#warmPending = this.#atOnce && this.#slots.length < this.#maxWorkers;
+    this.#warmPending = this.#slots.length < this.#warmWorkers;
   }
 
   /** Goes on with {@linkcode warm} after `slot`'s worker loaded or finished a job, if it is idle. */
@@ -467,7 +479,7 @@ class WorkerPool implements ParsePool {
 
   #allReady(): boolean {
     if (this.#closed || this.#inThread) return true;
-    if (this.#slots.length < (this.#atOnce ? this.#maxWorkers : 1)) return false;
+    if (this.#slots.length < this.#warmWorkers) return false;
     return this.#slots.every((slot) =>
       slot.worker === null || (slot.ready && slot.warm && slot.stopping === 0)
     );

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { runtime } from "../runtime/mod.ts";
 import { createParsePool, defaultWorkerCount, type ParsePool } from "./_parse_pool.ts";
 
 /** Options of {@linkcode SitemapParserPool}. */
@@ -152,8 +153,9 @@ export interface CallPool {
 
 /**
  * The workers for one call: the caller's shared pool, or new ones. The first
- * starts now and warms up fully while robots.txt and the index are on the
- * wire (a plain crawl's first urlsets then meet optimised parse code), unless
+ * (on Node the first two: `Runtime.callWarmWorkers`) starts now and warms up
+ * fully while robots.txt and the index are on the wire (a plain crawl's first
+ * urlsets then meet optimised parse code), unless
  * a cache makes it likely that nothing needs parsing (a repeat run answered
  * by 304s), `warm` is false, or the call has a `since`: its one worker keeps
  * up without the warm-up, whose compiled code and heap cost the small result
@@ -179,6 +181,7 @@ export function poolForCall(
     workers: options.workers,
     jobTimeoutMs: options.timeoutMs,
     warmUp: "full",
+    warmWorkers: runtime.callWarmWorkers,
   });
   if (warm && options.cache === null && Number.isNaN(options.since ?? NaN)) pool.warm();
   return { pool, own: true };

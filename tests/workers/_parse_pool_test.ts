@@ -10,6 +10,7 @@ import {
 } from "../../src/workers/_parse_pool.ts";
 import { jobData, plainOutcome } from "./_outcome.ts";
 import { runtime } from "../../src/runtime/mod.ts";
+import { poolForCall } from "../../src/workers/parser_pool.ts";
 
 /** What tests/workers/_test_worker.js reports about a job it echoes. */
 interface Echo {
@@ -161,8 +162,18 @@ function comparable(outcome: ParseOutcome): unknown {
 }
 
 /** A pool of `workers` stand-in workers (tests/workers/_test_worker.js). */
-function stubPool(workers: number, grow: "when-queued" | "at-once" = "when-queued") {
-  return createParsePool({ workers, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER, grow });
+function stubPool(
+  workers: number,
+  grow: "when-queued" | "at-once" = "when-queued",
+  warmWorkers?: number,
+) {
+  return createParsePool({
+    workers,
+    jobTimeoutMs: 30_000,
+    workerUrl: TEST_WORKER,
+    grow,
+    ...(warmWorkers === undefined ? {} : { warmWorkers }),
+  });
 }
 
 Deno.test("defaultWorkerCount() is one per core, at most 4", () => {
@@ -570,6 +581,38 @@ Deno.test("ParsePool.warm() with grow: at-once starts every worker, one after an
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.equal(pool.started, 2);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("ParsePool.warm() with warmWorkers: 2 starts two of three workers, one after another", async () => {
+  const pool = stubPool(3, "when-queued", 2);
+  try {
+    pool.warm();
+    assert.equal(pool.started, 1);
+    for (let i = 0; i < 300 && pool.started < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(pool.started, 2);
+    // The third waits for jobs that back up, as in any "when-queued" pool.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(pool.started, 2);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("poolForCall() starts two workers ahead on Node, one on Deno and Bun", async () => {
+  // Node's parse is ~1.3x slower: one worker falls behind a plain crawl
+  // (bench/README.md#issue-24-two-warm-workers-on-node).
+  const { pool } = poolForCall({ pool: null, workers: 4, timeoutMs: 60_000, cache: null });
+  try {
+    await pool.ready();
+    assert.deepEqual(
+      { runtime: runtime.name, started: pool.started },
+      { runtime: runtime.name, started: runtime.name === "node" ? 2 : 1 },
+    );
   } finally {
     pool.close();
   }
