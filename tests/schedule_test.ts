@@ -290,9 +290,11 @@ Deno.test("WebClient: a host's delay runs from when a request is sent, not from 
   });
   assert.ok((await web.get("https://example.com/a.xml")).ok);
   assert.ok((await web.get("https://example.com/b.xml")).ok);
-  // Counted from the grant, the second request went out 20 ms after the first.
+  // Counted from the grant, the second request went out ~20 ms after the first;
+  // counted from the send, 50 ms, less whatever the runtime took between the
+  // scheduler's note of the send and the fetch call (45.8 ms once on Bun under a full suite).
   const gap = sent[1]! - sent[0]!;
-  assert.ok(gap >= 49, `the second request went ${gap.toFixed(1)} ms after the first`);
+  assert.ok(gap >= 40, `the second request went ${gap.toFixed(1)} ms after the first`);
 });
 
 Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, then its Crawl-delay between requests", async () => {
