@@ -252,7 +252,8 @@ interface Waiter {
 
 /**
  * A counting semaphore: `acquire` waits (in order) while all slots are taken;
- * waiting ends with the signal's reason when it aborts.
+ * waiting ends with the signal's reason when it aborts. A `later` waiter is
+ * granted only when no other waits, in order among the later ones.
  *
  * One abort listener per signal, however many wait on it: a stream's
  * sitemaps all wait on the stream's one signal, and a listener each made
@@ -261,9 +262,12 @@ interface Waiter {
 export class Slots {
   #free: number;
   readonly #waiting: Waiter[] = [];
+  readonly #later: Waiter[] = [];
   readonly #watch = new AbortWaiters<Waiter>((waiter, reason) => {
-    const i = this.#waiting.indexOf(waiter);
-    if (i >= 0) this.#waiting.splice(i, 1);
+    for (const queue of [this.#waiting, this.#later]) {
+      const i = queue.indexOf(waiter);
+      if (i >= 0) queue.splice(i, 1);
+    }
     waiter.reject(reason);
   });
 
@@ -271,7 +275,7 @@ export class Slots {
     this.#free = size;
   }
 
-  acquire(signal: AbortSignal): Promise<void> {
+  acquire(signal: AbortSignal, later = false): Promise<void> {
     if (signal.aborted) return Promise.reject(signal.reason);
     if (this.#free > 0) {
       this.#free--;
@@ -279,13 +283,13 @@ export class Slots {
     }
     return new Promise((grant, reject) => {
       const waiter = { grant, reject, signal };
-      this.#waiting.push(waiter);
+      (later ? this.#later : this.#waiting).push(waiter);
       this.#watch.add(signal, waiter);
     });
   }
 
   release(): void {
-    const next = this.#waiting.shift();
+    const next = this.#waiting.shift() ?? this.#later.shift();
     if (next === undefined) {
       this.#free++;
       return;
@@ -407,13 +411,19 @@ export class WebClient {
    * @param url An absolute http(s) URL.
    * @param init Headers for this request only (they override the client's);
    * `ungated`: this is the robots.txt request its host is held for (see
-   * {@linkcode RequestScheduler.holdForRobots}).
+   * {@linkcode RequestScheduler.holdForRobots}); `later`: a speculative
+   * request (a well-known path, the homepage for its feed links) that waits
+   * while other requests wait for its host.
    * @returns The body, or why there is none. Never rejects for network or HTTP trouble.
    * @throws The signal's reason, promptly, when `options.signal` aborts.
    */
   async get(
     url: string,
-    init: { readonly headers?: Readonly<Record<string, string>>; readonly ungated?: boolean } = {},
+    init: {
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly ungated?: boolean;
+      readonly later?: boolean;
+    } = {},
   ): Promise<FetchResult> {
     const signal = this.#options.signal;
     signal?.throwIfAborted();
@@ -438,7 +448,12 @@ export class WebClient {
       ? this.#plainHeaders ??= this.#headers(undefined)
       : this.#headers(init.headers);
     for (let attempt = 0;; attempt++) {
-      const outcome = await this.#gatedAttempt(start, headers, init.ungated ?? false);
+      const outcome = await this.#gatedAttempt(
+        start,
+        headers,
+        init.ungated ?? false,
+        init.later ?? false,
+      );
       const result = outcome.result;
       if (!result.ok && result.failure !== undefined) this.#firstFailure ??= result.failure;
       if (!result.ok && result.challenge !== undefined) {
@@ -486,13 +501,14 @@ export class WebClient {
 
   /**
    * {@linkcode WebClient.#attempt} once fewer than `concurrency` attempts to
-   * its host are under way; the robots.txt request a held host waits for
-   * (`ungated`) never waits here.
+   * its host are under way (a `later` one once no other waits); the
+   * robots.txt request a held host waits for (`ungated`) never waits here.
    */
   async #gatedAttempt(
     start: URL,
     headers: RequestHeaders,
     ungated: boolean,
+    later: boolean,
   ): Promise<Attempt> {
     if (ungated) return await this.#attempt(start, headers, ungated);
     const key = hostKey(start);
@@ -501,7 +517,7 @@ export class WebClient {
       slots = new Slots(this.#options.concurrency);
       this.#hostSlots.set(key, slots);
     }
-    await slots.acquire(this.#options.signal ?? NEVER_ABORTED);
+    await slots.acquire(this.#options.signal ?? NEVER_ABORTED, later);
     try {
       return await this.#attempt(start, headers, ungated);
     } finally {

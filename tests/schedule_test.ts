@@ -297,6 +297,47 @@ Deno.test("WebClient: a host's delay runs from when a request is sent, not from 
   assert.ok(gap >= 40, `the second request went ${gap.toFixed(1)} ms after the first`);
 });
 
+Deno.test("sitemapTreeForHomepage(): the sitemaps a site names go before the well-known paths and the homepage waiting for its host", async () => {
+  // The probes (and the homepage, read for its feed links) answer 404 after
+  // 100 ms; the named sitemaps at once. One connection, so the server sees the
+  // order in which requests were let go.
+  const site = new FixtureSite()
+    .file("/robots.txt", (o) => `Sitemap: ${o}/index.xml\n`, { latencyMs: 0 })
+    .file("/index.xml", sitemapIndex(["/a.xml", "/b.xml", "/c.xml", "/d.xml"]), { latencyMs: 0 })
+    .file("/a.xml", urlset(["/a"]), { latencyMs: 0 })
+    .file("/b.xml", urlset(["/b"]), { latencyMs: 0 })
+    .file("/c.xml", urlset(["/c"]), { latencyMs: 0 })
+    .file("/d.xml", urlset(["/d"]), { latencyMs: 0 });
+  site.latencyMs = 100;
+  const server = await site.listen();
+  try {
+    const tree = await sitemapTreeForHomepage(server.url("/"), {
+      workers: 0,
+      concurrency: 1,
+      retries: 0,
+    });
+    assert.equal([...tree.allPages()].length, 4);
+    const paths = site.log.map((entry) => entry.path);
+    // A probe takes the connection whenever no named sitemap is waiting for
+    // it (robots.txt answered, the index not yet parsed), never otherwise.
+    assert.deepEqual(paths.slice(0, 8), [
+      "/robots.txt",
+      "/sitemap.xml",
+      "/index.xml",
+      "/sitemap.xml.gz",
+      "/a.xml",
+      "/b.xml",
+      "/c.xml",
+      "/d.xml",
+    ]);
+    // Then the other 12 well-known paths, and the homepage last.
+    assert.equal(paths.length, 21);
+    assert.equal(paths[20], "/");
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("sitemapTreeForHomepage() with respectCrawlDelay: robots.txt first, then its Crawl-delay between requests", async () => {
   const site = new FixtureSite()
     .file("/robots.txt", (o) => `User-agent: *\nCrawl-delay: 0.05\nSitemap: ${o}/index.xml\n`)
