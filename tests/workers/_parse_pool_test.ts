@@ -571,16 +571,24 @@ Deno.test("ParsePool never starts two workers in one turn of the event loop", as
   }
 });
 
+/**
+ * Calls `pool.warm()` and waits until `pool.started` reaches `workers`: each
+ * starts once the one before it has loaded (the stand-in never reports warm,
+ * so no ready()).
+ */
+async function warmUntilStarted(pool: ReturnType<typeof stubPool>, workers: number) {
+  pool.warm();
+  assert.equal(pool.started, 1);
+  for (let i = 0; i < 300 && pool.started < workers; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(pool.started, workers);
+}
+
 Deno.test("ParsePool.warm() with grow: at-once starts every worker, one after another", async () => {
   const pool = stubPool(2, "at-once");
   try {
-    pool.warm();
-    assert.equal(pool.started, 1);
-    // The next starts once the first has loaded (the stand-in never reports warm, so no ready()).
-    for (let i = 0; i < 300 && pool.started < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(pool.started, 2);
+    await warmUntilStarted(pool, 2);
   } finally {
     pool.close();
   }
@@ -589,12 +597,7 @@ Deno.test("ParsePool.warm() with grow: at-once starts every worker, one after an
 Deno.test("ParsePool.warm() with warmWorkers: 2 starts two of three workers, one after another", async () => {
   const pool = stubPool(3, "when-queued", 2);
   try {
-    pool.warm();
-    assert.equal(pool.started, 1);
-    for (let i = 0; i < 300 && pool.started < 2; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.equal(pool.started, 2);
+    await warmUntilStarted(pool, 2);
     // The third waits for jobs that back up, as in any "when-queued" pool.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(pool.started, 2);
