@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { constants, gzipSync } from "node:zlib";
 import { decompressIfGzip, decompressIfGzipWithStreams } from "../src/decompress.ts";
 import { gzipBomb, gzipUrlset } from "../fixtures/bombs.ts";
 
@@ -31,7 +32,22 @@ const INPUTS: Readonly<Record<string, () => Uint8Array>> = {
   forged: () => gzipBomb(EXPANDED, { claimedBytes: 8 * MiB - 1 }),
   // Not a bomb: a genuine 42 MB urlset, accepted, for the cost of a big legitimate file.
   urlset: () => gzipUrlset(400_000).gzip,
+  // Not bombs either: literal-heavy data (a decoder's slowest kind) whose trailer
+  // claims 4 GiB, 1.8 MB (counted first, then inflated) and 2.6 MB of gzip (past
+  // the count's input cap in src/decompress.ts: inflated at once).
+  "lit-s": () => forgedLiterals(11 << 20),
+  "lit-l": () => forgedLiterals(16 << 20),
 };
+
+/** Skewed bytes gzipped as literals only, the trailer's length forged to 4 GiB - 1. */
+function forgedLiterals(bytes: number): Uint8Array {
+  let seed = 1;
+  const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const data = new Uint8Array(bytes).map(() => random() < 0.9 ? 65 : 66 + Math.floor(random() * 4));
+  const gzipped = new Uint8Array(gzipSync(data, { strategy: constants.Z_HUFFMAN_ONLY }));
+  new DataView(gzipped.buffer).setUint32(gzipped.length - 4, 0xffffffff, true);
+  return gzipped;
+}
 const isDeno = "Deno" in globalThis;
 const runtime = isDeno
   ? `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`
