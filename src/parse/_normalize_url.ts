@@ -677,7 +677,8 @@ function host(
 /** Host names {@linkcode idnHost} has asked `URL.parse` about (null: refused); cleared when full. */
 const idnHosts = new Map<string, string | null>();
 const IDN_HOSTS_MAX = 256;
-const utf8Decoder = new TextDecoder();
+/** `ignoreBOM`: a U+FEFF that starts a host is part of it (UTS #46 then maps it away). */
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Writes the host name `s[a, e)`, which has an IDN label (non-ASCII, or

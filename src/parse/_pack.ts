@@ -36,7 +36,8 @@ import {
 import { NotUrlCounter, resolvePageUrl } from "./_url.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+/** `ignoreBOM`: a U+FEFF that starts a URL is part of it. */
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** Keeps a U+FEFF inside a value as the document's streaming decoder does. */
 const rawDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 

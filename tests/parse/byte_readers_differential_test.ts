@@ -247,3 +247,22 @@ Deno.test("byte-level sitemapindex: a URL read from its bytes and the same URL n
     warning: null,
   });
 });
+
+Deno.test("every reader keeps a U+FEFF inside an extension value, wherever the encoded columns cut the string", () => {
+  // Found by bench/fuzz_byte_readers.ts (seed 466375380): the general path's
+  // columns decoded a string part that starts with U+FEFF as if it were a
+  // byte order mark, dropping it, where the byte-level reader keeps it.
+  const doc = urlset(
+    '<url><loc>https://www.example.com/en/about</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="fr" href="https://www.example.com/fr/a-propos"/>' +
+      '<xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="x-default" href="https\ufeff://www.example./en/about"/></url>',
+    "<url></url>",
+  );
+  const general = parseSitemapGeneral(encoder.encode(doc), { url: BASE, since: NaN });
+  deepStrictEqual(general.kind === "pages" ? [...extras(general.pages)] : [], [[0, {
+    alternates: [
+      { hreflang: "fr", href: "https://www.example.com/fr/a-propos" },
+      { hreflang: "x-default", href: "https\ufeff://www.example./en/about" },
+    ],
+  }]]);
+  check(doc);
+});
