@@ -235,10 +235,18 @@ async function inflateLayers(
  * claim costs the count, and the data is then inflated as any other.
  */
 function claimsBomb(bytes: Uint8Array, maxBytes: number): boolean {
-  if (bytes.byteLength < 18 || bytes.byteLength > COUNT_INPUT_MAX) return false;
-  const trailer = new DataView(bytes.buffer, bytes.byteOffset + bytes.byteLength - 4, 4);
-  const claimed = trailer.getUint32(0, true);
+  if (bytes.byteLength > COUNT_INPUT_MAX) return false;
+  const claimed = claimedSize(bytes);
   return claimed > maxBytes && claimed > BOMB_RATIO * bytes.byteLength;
+}
+
+/**
+ * The last member's ISIZE (RFC 1952 §2.3.1): the inflated size mod 2^32 it
+ * claims, which anyone can forge; -1 for data too short to hold a member.
+ */
+function claimedSize(bytes: Uint8Array): number {
+  if (bytes.byteLength < 18) return -1;
+  return new DataView(bytes.buffer, bytes.byteOffset + bytes.byteLength - 4, 4).getUint32(0, true);
 }
 
 function tooBig(maxBytes: number): Extract<Inflated, { ok: false }> {
@@ -304,9 +312,7 @@ function zlibInflaterOf(zlib: Zlib): Inflater {
  * equal chunks of at most {@linkcode ZLIB_WHOLE_CHUNK_MAX}.
  */
 function outputChunkSize(bytes: Uint8Array, limit: number): number {
-  if (bytes.byteLength < 18) return ZLIB_CHUNK_BYTES;
-  const trailer = new DataView(bytes.buffer, bytes.byteOffset + bytes.byteLength - 4, 4);
-  const size = trailer.getUint32(0, true) + 1;
+  const size = claimedSize(bytes) + 1;
   if (size <= ZLIB_CHUNK_BYTES) return ZLIB_CHUNK_BYTES;
   if (size <= ZLIB_SIZED_CHUNK_MAX) return size;
   const chunks = Math.ceil((limit + 1) / ZLIB_WHOLE_CHUNK_MAX);
