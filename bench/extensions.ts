@@ -46,7 +46,7 @@ function parse(
   extensions: "lazy" | "eager",
   gzip: Uint8Array | null = null,
 ): PackedPages {
-  const r = parseSitemapBody(xml, { url: URL_, extensions }, gzip);
+  const r = parseSitemapBody(xml, { url: URL_, extensions }, { gzip });
   if (r.kind !== "pages") throw new Error(r.kind);
   return r.pages;
 }

@@ -562,32 +562,32 @@ export class KeptRuns<E> {
     const starts = x.pageStarts;
     const at = x.spanAt;
     const pages: DecodedPages<T> = new Array(end - first).fill(null);
-    // The run's spans, read as one text when they lie close together (they
-    // follow each other in deflated spans, with the core fields between
-    // them in a gzip body).
-    let lo = bytes.length;
-    let hi = 0;
-    let total = 0;
-    for (let p = first; p < end; p++) {
-      const length = starts[p + 1]! - starts[p]!;
-      if (length === 0) continue;
-      lo = Math.min(lo, at[p]!);
-      hi = Math.max(hi, at[p]! + length);
-      total += length;
-    }
     const tags = this.#tags;
-    if (tags === null || hi - lo > 4 * total + 4096) {
+    if (tags === null) {
       walkPages(x, f, bytes, withSpans(x, first, end), this.#base, pages, first);
       return pages;
     }
-    // A copy, aligned for the text's four-bytes-at-a-time scan.
-    const spans = new SpanDecoder(f, tags, bytes.slice(lo, hi), this.#base, this.#normalBase);
+    // The run's spans as one text of their own, aligned for the text's
+    // four-bytes-at-a-time scan: deflated spans follow each other (one
+    // copy); in a gzip body the core fields lie between them, which would
+    // be decoded as text too, so each span is copied after the last.
+    const total = starts[end]! - starts[first]!;
+    let lo = bytes.length;
+    let hi = 0;
+    for (let p = first; p < end; p++) {
+      if (starts[p + 1]! === starts[p]!) continue;
+      lo = Math.min(lo, at[p]!);
+      hi = Math.max(hi, at[p]! + starts[p + 1]! - starts[p]!);
+    }
+    const gathered = hi - lo !== total;
+    const text = gathered ? gatherRun(x, bytes, first, end, total) : bytes.slice(lo, hi);
+    const spans = new SpanDecoder(f, tags, text, this.#base, this.#normalBase);
     // The pages it declines, read by the walker together.
     let declined: number[] | null = null;
     for (let p = first; p < end; p++) {
       const length = starts[p + 1]! - starts[p]!;
       if (length === 0) continue;
-      const a = at[p]! - lo;
+      const a = gathered ? starts[p]! - starts[first]! : at[p]! - lo;
       const read = spans.page(a, a + length);
       if (read === undefined) (declined ??= []).push(p);
       else pages[p - first] = read;
@@ -595,6 +595,30 @@ export class KeptRuns<E> {
     if (declined !== null) walkPages(x, f, bytes, declined, this.#base, pages, first);
     return pages;
   }
+}
+
+/**
+ * The spans of pages `[first, end)` copied one after another into a buffer
+ * of `total` bytes, in page order (as {@linkcode KeptExtras.pageStarts}
+ * counts them).
+ */
+function gatherRun(
+  x: KeptExtras,
+  bytes: Uint8Array,
+  first: number,
+  end: number,
+  total: number,
+): Uint8Array {
+  const starts = x.pageStarts;
+  const at = x.spanAt;
+  const text = new Uint8Array(total);
+  for (let p = first, o = 0; p < end; p++) {
+    const n = starts[p + 1]! - starts[p]!;
+    if (n === 0) continue;
+    text.set(bytes.subarray(at[p]!, at[p]! + n), o);
+    o += n;
+  }
+  return text;
 }
 
 /** Each factory's readers, by kept extensions. */

@@ -19,6 +19,12 @@ export interface KeepExtensions {
    * document (see {@linkcode keepableGzip}), else null.
    */
   readonly gzip: Uint8Array | null;
+  /**
+   * The largest share of the kept spans' bytes that `gzip` may be and be
+   * kept in their place, sparing their deflate; {@linkcode GZIP_SHARE} when
+   * unset. The caller weighs the deflate's time against the memory.
+   */
+  readonly gzipShare?: number;
 }
 
 /** What the extras writer needs to store the spans it was given. */
@@ -36,7 +42,7 @@ export interface KeepContext extends KeepExtensions {
  * fraction of their bytes: else (a `since` filter that kept few pages, or
  * few pages with extensions) a deflate of the spans alone is smaller.
  */
-const GZIP_SHARE = 1 / 4;
+export const GZIP_SHARE = 1 / 4;
 
 /**
  * Documents (the views themselves) that belong to one parse alone, a job's
@@ -110,7 +116,7 @@ export function packKept(
   const zlib = syncZlib();
   const doc = k.doc;
   const inPlace = spareDocuments.has(doc);
-  if (k.gzip !== null && k.gzip.length <= bytes * GZIP_SHARE) {
+  if (k.gzip !== null && k.gzip.length <= bytes * (k.gzipShare ?? GZIP_SHARE)) {
     const size = doc.length;
     if (inPlace) freeDocument(doc);
     return {

@@ -257,7 +257,7 @@ class UrlsetBytes extends UrlNesting implements ByteReader {
     this.#values = this.#builder.values;
     this.#keeps = keep !== null;
     if (keep !== null) {
-      this.#writer.keep({ doc, root, base: base === null ? "" : base.href, gzip: keep.gzip });
+      this.#writer.keep({ ...keep, doc, root, base: base === null ? "" : base.href });
     }
   }
 

@@ -15,6 +15,7 @@ import { sniffFormat, XmlDispatcher } from "./_detect.ts";
 import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
 import { errorMessage } from "../_error_message.ts";
 import type { ParseResult } from "./_result.ts";
+import type { KeepExtensions } from "./_kept_pack.ts";
 import { parseRobotsTxt } from "./robots_txt.ts";
 import { TextSitemapReader } from "./_text.ts";
 import type { XmlTokenizer, XmlTokenizerOptions } from "./_tokenizer.ts";
@@ -116,8 +117,11 @@ function tokenizerOptions(options: ParseSitemapOptions): XmlTokenizerOptions {
  * @returns Pages, index children, or the reason the document is not a sitemap.
  */
 export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  return readOrInvalid(bytes, options, true, null);
+  return readOrInvalid(bytes, options, true, NO_GZIP);
 }
+
+/** Kept extensions of a document that was not gzipped. */
+const NO_GZIP: KeepExtensions = { gzip: null };
 
 /**
  * {@linkcode parseSitemap}, for a document inflated from `gzip`: when its
@@ -125,15 +129,16 @@ export function parseSitemap(bytes: Uint8Array, options: ParseSitemapOptions): P
  *
  * @param bytes The document's bytes, decompressed.
  * @param options The document's URL and how to read it.
- * @param gzip The body as downloaded, when it is one gzip member of exactly `bytes`; else null.
+ * @param keep The body as downloaded, when it is one gzip member of exactly
+ * `bytes` (else null), and when to keep it in place of the spans.
  * @returns What {@linkcode parseSitemap} returns.
  */
 export function parseSitemapBody(
   bytes: Uint8Array,
   options: ParseSitemapOptions,
-  gzip: Uint8Array | null,
+  keep: KeepExtensions,
 ): ParseResult {
-  return readOrInvalid(bytes, options, true, gzip);
+  return readOrInvalid(bytes, options, true, keep);
 }
 
 /**
@@ -145,7 +150,7 @@ export function parseSitemapBody(
  * @returns What {@linkcode parseSitemap} returns.
  */
 export function parseSitemapGeneral(bytes: Uint8Array, options: ParseSitemapOptions): ParseResult {
-  return readOrInvalid(bytes, options, false, null);
+  return readOrInvalid(bytes, options, false, NO_GZIP);
 }
 
 /** {@linkcode read}, with what it throws (a cancellation aside) as the reason the document is invalid. */
@@ -153,10 +158,10 @@ function readOrInvalid(
   bytes: Uint8Array,
   options: ParseSitemapOptions,
   fast: boolean,
-  gzip: Uint8Array | null,
+  keep: KeepExtensions,
 ): ParseResult {
   try {
-    return read(bytes, options, fast, gzip);
+    return read(bytes, options, fast, keep);
   } catch (e) {
     if (e instanceof ParseCancelled) throw e;
     // Readers are written not to throw; this is the net under that promise.
@@ -173,7 +178,7 @@ function read(
   bytes: Uint8Array,
   options: ParseSitemapOptions,
   fast: boolean,
-  gzip: Uint8Array | null,
+  keep: KeepExtensions,
 ): ParseResult {
   const since = options.since ?? NaN;
   const checkpoint = options.checkpoint ?? NO_CHECKPOINT;
@@ -193,7 +198,7 @@ function read(
         base,
         since,
         checkpoint,
-        options.extensions === "eager" ? null : { gzip },
+        options.extensions === "eager" ? null : keep,
       ) ??
       readSitemapIndexBytes(bytes, base, checkpoint);
     if (fastResult !== null) return fastResult;

@@ -79,6 +79,13 @@ export interface Runtime {
    * plain crawl's bodies at four connections, two where it does not.
    */
   readonly callWarmWorkers: number;
+  /**
+   * The largest share of a urlset's kept extension bytes its gzip body may
+   * be and be kept in their place, sparing the parse their deflate (a first
+   * read then inflates the whole body): where the deflate is slow, more
+   * memory buys parse time.
+   */
+  readonly keptGzipShare: number;
   /** Logical cores the runtime reports, or 1 when it reports none. */
   coreCount(): number;
   /** Why `url` cannot run as a worker here, or null when it may be tried. */

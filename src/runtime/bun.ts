@@ -21,6 +21,12 @@ export const name = "bun";
 export const callWarmWorkers = 1;
 
 /**
+ * Kept gzip bodies (see `Runtime.keptGzipShare`): up to a quarter of the
+ * spans, the parse modules' own choice, as on Deno.
+ */
+export const keptGzipShare = 1 / 4;
+
+/**
  * Logical cores.
  *
  * @returns At least 1.

@@ -14,6 +14,7 @@ import { type Checkpoint, NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.t
 import type { ParseResult } from "../parse/_result.ts";
 import { parseSitemapBody } from "../parse/parse_sitemap.ts";
 import { keepableGzip, SPARE_DOCUMENT, spareDocument } from "../parse/_kept_pack.ts";
+import { runtime } from "../runtime/mod.ts";
 
 /** One sitemap body to decompress and parse. */
 export interface ParseJob {
@@ -174,7 +175,7 @@ export async function runParseJob(
       contentType: job.contentType,
       checkpoint,
       ...(job.extensions === undefined ? {} : { extensions: job.extensions }),
-    }, keptBody(inflated, job.bytes));
+    }, { gzip: keptBody(inflated, job.bytes), gzipShare: runtime.keptGzipShare });
     // Freed now (its buffer detached), when the parse did not: a worker
     // inflating sitemap after sitemap otherwise held dead documents until it
     // collected (bench/README.md#memory-freed-early). The inflater's output

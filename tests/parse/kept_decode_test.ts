@@ -34,7 +34,7 @@ function urlset(bodies: readonly string[], root = ROOT): Uint8Array {
 }
 
 function pagesOf(bytes: Uint8Array, extensions: "lazy" | "eager"): PackedPages {
-  const r = parseSitemapBody(bytes, { url: URL_, extensions }, null);
+  const r = parseSitemapBody(bytes, { url: URL_, extensions }, { gzip: null });
   if (r.kind !== "pages") throw new Error(`Expected pages, got ${r.kind}`);
   return r.pages;
 }

@@ -28,13 +28,20 @@ import { type CacheEntryFields, runParseJob } from "../../src/workers/_job.ts";
 import { compareSitemapTrees } from "../../src/changes.ts";
 import { decodeSitemapTree, encodeSitemapTree } from "../../src/snapshot.ts";
 import { IndexWebsiteSitemap } from "../../src/objects/sitemap.ts";
-import { REALISTIC_MIX, realisticUrlset, SHAPES, shapeUrlset } from "../../fixtures/realistic.ts";
+import {
+  REALISTIC_MIX,
+  REALISTIC_MIX_ISSUE24,
+  realisticUrlset,
+  SHAPES,
+  shapeUrlset,
+} from "../../fixtures/realistic.ts";
+import { runtime } from "../../src/runtime/mod.ts";
 
 const URL_ = "https://www.example.com/sitemaps/sitemap.xml";
 const encoder = new TextEncoder();
 
 function pagesOf(bytes: Uint8Array, extensions: "lazy" | "eager", gzip: Uint8Array | null = null) {
-  const r = parseSitemapBody(bytes, { url: URL_, extensions }, gzip);
+  const r = parseSitemapBody(bytes, { url: URL_, extensions }, { gzip });
   if (r.kind !== "pages") throw new Error(`Expected pages, got ${r.kind}`);
   return r.pages;
 }
@@ -132,11 +139,47 @@ Deno.test("kept extensions read as eager ones on every shape, lazy, deflated or 
   }
 });
 
+Deno.test("a gzip body up to gzipShare of the spans is kept in their place, and its sparse spans read as eager ones", () => {
+  // Issue 24's mix: a fifth of the pages carry blocks, so the body is about
+  // a third of their spans (a quarter would have it deflated).
+  const xml = encoder.encode(realisticUrlset(3000, 4, { mix: REALISTIC_MIX_ISSUE24 }));
+  const gzip = gzipSync(xml);
+  const eager = pageJson(pagesOf(xml, "eager"));
+  const deflated = pagesOf(xml, "lazy", gzip);
+  const spans = kept(deflated).size;
+  ok(gzip.length > spans / 4 && gzip.length <= spans / 2, `${gzip.length} of ${spans}`);
+  strictEqual(kept(deflated).codec, "deflate-raw");
+  const r = parseSitemapBody(xml, { url: URL_, extensions: "lazy" }, { gzip, gzipShare: 1 / 2 });
+  if (r.kind !== "pages") throw new Error(r.kind);
+  deepStrictEqual([kept(r.pages).codec, kept(r.pages).size], ["gzip", xml.length]);
+  checkPackedPages(r.pages);
+  deepStrictEqual(pageJson(r.pages), eager);
+  deepStrictEqual(pageJson(deflated), eager);
+});
+
+Deno.test("runParseJob() keeps the gzip body up to the runtime's share: half the spans on Node, a quarter elsewhere", async () => {
+  const xml = encoder.encode(realisticUrlset(3000, 4, { mix: REALISTIC_MIX_ISSUE24 }));
+  const outcome = await runParseJob({
+    bytes: gzipSync(xml),
+    url: URL_,
+    since: NaN,
+    robots: false,
+    contentType: null,
+    maxSitemapBytes: 50 << 20,
+  });
+  if (outcome.result.kind !== "pages") throw new Error(outcome.result.kind);
+  deepStrictEqual(
+    [runtime.name, runtime.keptGzipShare, kept(outcome.result.pages).codec],
+    runtime.name === "node" ? ["node", 1 / 2, "gzip"] : [runtime.name, 1 / 4, "deflate-raw"],
+  );
+  deepStrictEqual(pageJson(outcome.result.pages), pageJson(pagesOf(xml, "eager")));
+});
+
 Deno.test("a since filter keeps the kept pages' spans, deflated when the gzip body would be larger", () => {
   const xml = encoder.encode(shapeUrlset("realistic", 400, 3));
   const all = pagesOf(xml, "eager");
   const since = Date.UTC(2024, 6, 1);
-  const r = parseSitemapBody(xml, { url: URL_, since }, gzipSync(xml));
+  const r = parseSitemapBody(xml, { url: URL_, since }, { gzip: gzipSync(xml) });
   if (r.kind !== "pages") throw new Error(r.kind);
   deepStrictEqual(pageJson(r.pages), pageJson(filterPagesSince(all, since)));
   // Filtering stored kept columns (a cached result reused with since) picks the same spans.
