@@ -677,7 +677,16 @@ function treeRow(
 }
 
 /** A `since` row: time against the full tree's, RSS. */
-function sinceRow(c: Case | undefined, fullCase: Case | undefined, what: string): void {
+/**
+ * A `since` row against its full tree; `targeted`: the issue's target (a
+ * plain site keeping 5%) applies, else the row is a comparison.
+ */
+function sinceRow(
+  c: Case | undefined,
+  fullCase: Case | undefined,
+  what: string,
+  targeted: boolean,
+): void {
   if (c === undefined) return;
   const r = ratio(c, fullCase);
   const rss = med(c, (x) => x.peakMiB);
@@ -688,10 +697,12 @@ function sinceRow(c: Case | undefined, fullCase: Case | undefined, what: string)
     cpu: sec(med(c, (x) => x.cpuMs)),
     lag: spread(c, (x) => x.lagMs, msf),
     rss: spread(c, (x) => x.peakMiB, mib),
-    target: "≤ 0.9× the full tree, ≤ 110 MiB",
-    verdict: `${verdict([r <= 0.9, rss <= 110])}: time ${r <= 0.9 ? "met" : "missed"}, RSS ${
-      rss <= 110 ? "met" : "missed"
-    }`,
+    target: targeted ? "≤ 0.9× the full tree, ≤ 110 MiB" : "(comparison)",
+    verdict: targeted
+      ? `${verdict([r <= 0.9, rss <= 110])}: time ${r <= 0.9 ? "met" : "missed"}, RSS ${
+        rss <= 110 ? "met" : "missed"
+      }`
+      : `${times(r)} the full tree`,
   });
 }
 
@@ -739,7 +750,7 @@ if (fullPool !== undefined) {
     verdict: lag <= 10 ? "met" : "MISSED",
   });
 }
-sinceRow(byKey("since"), full, `plain: since ${main.since} keeping ~5%`);
+sinceRow(byKey("since"), full, `plain: since ${main.since} keeping ~5%`, true);
 referenceRow(
   gunzipFloor,
   'plain: single-thread floor (fetch 4 at a time, DecompressionStream, indexOf("<loc>"), no objects)',
@@ -780,7 +791,19 @@ treeRow(rFull, rFloor, "realistic: 1,000,000 URLs, full tree + allPages(), defau
   lag: 40,
   rss: 300,
 });
-sinceRow(byKey("rSince"), rFull, `realistic: since ${sites.realistic?.since} keeping ~5%`);
+{
+  const r = sites.realistic;
+  // Undated pages (a tenth of the realistic mix) are kept by since, as by USP.
+  const share = r === null ? NaN : (100 * r.sinceUrls) / r.urls;
+  sinceRow(
+    byKey("rSince"),
+    rFull,
+    `realistic: since ${r?.since} keeping ${
+      share.toFixed(1)
+    }% (the last 5% of dates, and every page without a lastmod)`,
+    false,
+  );
+}
 referenceRow(
   rFloor,
   "realistic: single-thread floor",
