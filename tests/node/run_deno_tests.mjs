@@ -9,7 +9,8 @@
 // worker (worker.js, which the bundled pool loads from beside itself), and the
 // JavaScript files of its folder (test workers). Then `Deno.test` is shimmed
 // (name and fn, or { name, fn, ignore }), the bundles are imported and their
-// tests run in order. Exits 1 when a test fails.
+// tests run in order, the files split between a few Node processes at once
+// (one per core). Exits 1 when a test fails.
 import { execFile } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { promisify } from "node:util";
@@ -19,7 +20,10 @@ import { pathToFileURL } from "node:url";
 import {
   importTests,
   installDenoTest,
+  isShard,
+  runShards,
   runTests,
+  shardCount,
   testFiles,
 } from "../../fixtures/_deno_test_shim.mjs";
 
@@ -55,7 +59,19 @@ async function runBundles() {
   await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, next));
 }
 
-installDenoTest();
+/** Runs bundled test files, given as `--bundled FILE BUNDLE...` (a shard of the run below). */
+async function runBundled(args) {
+  installDenoTest();
+  for (let k = 0; k < args.length; k += 2) {
+    await importTests(args[k], pathToFileURL(args[k + 1]).href);
+  }
+  await runTests(`Node ${process.version}`);
+}
+
+if (process.argv[2] === "--bundled") {
+  await runBundled(process.argv.slice(3));
+  process.exit();
+}
 
 const bundles = [];
 const prepared = new Set();
@@ -80,5 +96,15 @@ for (const file of testFiles(process.argv.slice(2))) {
 }
 
 await runBundles();
-for (const [file, output] of bundles) await importTests(file, pathToFileURL(output).href);
-await runTests(`Node ${process.version}`);
+if (isShard() || bundles.length < 2) {
+  await runBundled(bundles.flat());
+} else {
+  // The files in a few Node processes at once, as `deno test --parallel` runs them.
+  const script = new URL(import.meta.url).pathname;
+  await runShards(
+    bundles,
+    shardCount(),
+    (part) => [process.execPath, [script, "--bundled", ...part.flat()]],
+    `Node ${process.version}`,
+  );
+}
