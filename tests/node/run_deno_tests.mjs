@@ -20,10 +20,8 @@ import { pathToFileURL } from "node:url";
 import {
   importTests,
   installDenoTest,
-  isShard,
-  runShards,
+  runSharded,
   runTests,
-  shardCount,
   testFiles,
 } from "../../fixtures/_deno_test_shim.mjs";
 
@@ -59,17 +57,17 @@ async function runBundles() {
   await Promise.all(Array.from({ length: Math.max(2, availableParallelism()) }, next));
 }
 
-/** Runs bundled test files, given as `--bundled FILE BUNDLE...` (a shard of the run below). */
-async function runBundled(args) {
+/** Runs bundled test files: `[file, bundle]` pairs. */
+async function runBundled(pairs) {
   installDenoTest();
-  for (let k = 0; k < args.length; k += 2) {
-    await importTests(args[k], pathToFileURL(args[k + 1]).href);
-  }
+  for (const [file, output] of pairs) await importTests(file, pathToFileURL(output).href);
   await runTests(`Node ${process.version}`);
 }
 
 if (process.argv[2] === "--bundled") {
-  await runBundled(process.argv.slice(3));
+  // A shard of the run below: `--bundled FILE BUNDLE...`.
+  const args = process.argv.slice(3);
+  await runBundled(args.flatMap((_, k) => k % 2 === 0 ? [[args[k], args[k + 1]]] : []));
   process.exit();
 }
 
@@ -96,15 +94,11 @@ for (const file of testFiles(process.argv.slice(2))) {
 }
 
 await runBundles();
-if (isShard() || bundles.length < 2) {
-  await runBundled(bundles.flat());
-} else {
-  // The files in a few Node processes at once, as `deno test --parallel` runs them.
-  const script = new URL(import.meta.url).pathname;
-  await runShards(
-    bundles,
-    shardCount(),
-    (part) => [process.execPath, [script, "--bundled", ...part.flat()]],
-    `Node ${process.version}`,
-  );
-}
+// The files in a few Node processes at once, as `deno test --parallel` runs them.
+const script = new URL(import.meta.url).pathname;
+await runSharded(
+  bundles,
+  (part) => [process.execPath, [script, "--bundled", ...part.flat()]],
+  `Node ${process.version}`,
+  runBundled,
+);

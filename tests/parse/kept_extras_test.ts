@@ -46,6 +46,20 @@ function pagesOf(bytes: Uint8Array, extensions: "lazy" | "eager", gzip: Uint8Arr
   return r.pages;
 }
 
+/** The pages of `xml`, gzipped, through a worker's job (as a crawl parses it). */
+async function gzippedJob(xml: Uint8Array): Promise<PackedPages> {
+  const outcome = await runParseJob({
+    bytes: gzipSync(xml),
+    url: URL_,
+    since: NaN,
+    robots: false,
+    contentType: null,
+    maxSitemapBytes: 50 << 20,
+  });
+  if (outcome.result.kind !== "pages") throw new Error(outcome.result.kind);
+  return outcome.result.pages;
+}
+
 /** Every page's JSON, read through the public objects. */
 function pageJson(pages: PackedPages): string[] {
   return [...new PagesXMLSitemap(URL_, pages).pages].map((p) => JSON.stringify(p.toJSON()));
@@ -159,20 +173,12 @@ Deno.test("a gzip body up to gzipShare of the spans is kept in their place, and 
 
 Deno.test("runParseJob() keeps the gzip body up to the runtime's share: half the spans on Node, a quarter elsewhere", async () => {
   const xml = encoder.encode(realisticUrlset(3000, 4, { mix: REALISTIC_MIX_ISSUE24 }));
-  const outcome = await runParseJob({
-    bytes: gzipSync(xml),
-    url: URL_,
-    since: NaN,
-    robots: false,
-    contentType: null,
-    maxSitemapBytes: 50 << 20,
-  });
-  if (outcome.result.kind !== "pages") throw new Error(outcome.result.kind);
+  const pages = await gzippedJob(xml);
   deepStrictEqual(
-    [runtime.name, runtime.keptGzipShare, kept(outcome.result.pages).codec],
+    [runtime.name, runtime.keptGzipShare, kept(pages).codec],
     runtime.name === "node" ? ["node", 1 / 2, "gzip"] : [runtime.name, 1 / 4, "deflate-raw"],
   );
-  deepStrictEqual(pageJson(outcome.result.pages), pageJson(pagesOf(xml, "eager")));
+  deepStrictEqual(pageJson(pages), pageJson(pagesOf(xml, "eager")));
 });
 
 Deno.test("a since filter keeps the kept pages' spans, deflated when the gzip body would be larger", () => {
@@ -189,18 +195,10 @@ Deno.test("a since filter keeps the kept pages' spans, deflated when the gzip bo
 
 Deno.test("runParseJob() keeps a gzipped body as the kept bytes and reads the same pages", async () => {
   const xml = encoder.encode(shapeUrlset("realistic", 500, 5));
-  const outcome = await runParseJob({
-    bytes: gzipSync(xml),
-    url: URL_,
-    since: NaN,
-    robots: false,
-    contentType: null,
-    maxSitemapBytes: 50 << 20,
-  });
-  if (outcome.result.kind !== "pages") throw new Error(outcome.result.kind);
-  strictEqual(kept(outcome.result.pages).codec, "gzip");
-  strictEqual(kept(outcome.result.pages).size, xml.length);
-  deepStrictEqual(pageJson(outcome.result.pages), pageJson(pagesOf(xml, "eager")));
+  const pages = await gzippedJob(xml);
+  strictEqual(kept(pages).codec, "gzip");
+  strictEqual(kept(pages).size, xml.length);
+  deepStrictEqual(pageJson(pages), pageJson(pagesOf(xml, "eager")));
 });
 
 Deno.test("a spared document gathers its kept spans in place, is freed by the parse, and reads the same pages", () => {
