@@ -569,8 +569,9 @@ export class KeptRuns<E> {
     }
     // The run's spans as one text of their own, aligned for the text's
     // four-bytes-at-a-time scan: deflated spans follow each other (one
-    // copy); in a gzip body the core fields lie between them, which would
-    // be decoded as text too, so each span is copied after the last.
+    // copy); in a gzip body the core fields lie between them (and in
+    // spans a since filter picked, the pages it left out), which would be
+    // decoded as text too, so each span is copied after the last.
     const total = starts[end]! - starts[first]!;
     let lo = bytes.length;
     let hi = 0;

@@ -21,8 +21,8 @@ export interface KeepExtensions {
   readonly gzip: Uint8Array | null;
   /**
    * The largest share of the kept spans' bytes that `gzip` may be and be
-   * kept in their place, sparing their deflate; {@linkcode GZIP_SHARE} when
-   * unset. The caller weighs the deflate's time against the memory.
+   * kept in their place, sparing their deflate; a quarter when unset. The
+   * caller weighs the deflate's time against the memory.
    */
   readonly gzipShare?: number;
 }
@@ -42,7 +42,7 @@ export interface KeepContext extends KeepExtensions {
  * fraction of their bytes: else (a `since` filter that kept few pages, or
  * few pages with extensions) a deflate of the spans alone is smaller.
  */
-export const GZIP_SHARE = 1 / 4;
+const GZIP_SHARE = 1 / 4;
 
 /**
  * Documents (the views themselves) that belong to one parse alone, a job's

@@ -23,7 +23,7 @@ export const callWarmWorkers = 1;
 /**
  * Kept gzip bodies (see `Runtime.keptGzipShare`): up to a quarter of the
  * spans, the parse modules' own choice; more would cost the realistic 1M
- * tree ~15 MiB it does not have beside its 300 MiB target.
+ * tree ~18 MiB it does not have beside its 300 MiB target.
  */
 export const keptGzipShare = 1 / 4;
 

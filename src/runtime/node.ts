@@ -72,7 +72,7 @@ export const callWarmWorkers = 2;
  * Deno and Bun keep a quarter. Node's level-1 deflate takes about twice
  * Deno's time, ~12 ms a 10.9 MB urlset of issue 24's mix (a sixth of its
  * parse), which puts the realistic crawl past 1.15x Deno's; keeping the
- * body costs ~0.8 MB a urlset and a slower first extension read
+ * body costs ~0.9 MB a urlset and a slower first extension read
  * (bench/README.md#issue-24-kept-gzip-bodies-on-node).
  */
 export const keptGzipShare = 1 / 2;
