@@ -191,6 +191,10 @@ Deno.test("a since filter keeps the kept pages' spans, deflated when the gzip bo
   // Filtering stored kept columns (a cached result reused with since) picks the same spans.
   const lazyAll = pagesOf(xml, "lazy", gzipSync(xml));
   deepStrictEqual(pageJson(filterPagesSince(lazyAll, since)), pageJson(r.pages));
+  // Deflated spans filtered: the pages left out lie between the kept ones.
+  const deflatedAll = pagesOf(xml, "lazy");
+  strictEqual(kept(deflatedAll).codec, "deflate-raw");
+  deepStrictEqual(pageJson(filterPagesSince(deflatedAll, since)), pageJson(r.pages));
 });
 
 Deno.test("runParseJob() keeps a gzipped body as the kept bytes and reads the same pages", async () => {
