@@ -676,9 +676,8 @@ function treeRow(
   });
 }
 
-/** A `since` row: time against the full tree's, RSS. */
 /**
- * A `since` row against its full tree; `targeted`: the issue's target (a
+ * A `since` row: time against its full tree's, RSS; `targeted`: the issue's target (a
  * plain site keeping 5%) applies, else the row is a comparison.
  */
 function sinceRow(
