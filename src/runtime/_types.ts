@@ -80,6 +80,13 @@ export interface Runtime {
    */
   readonly callWarmWorkers: number;
   /**
+   * How long after its start a call starts those workers. Where starting a
+   * worker holds the calling thread long enough to hold back the first
+   * requests, which the runtime sends from that thread's event loop (Deno),
+   * they go out first; elsewhere 0.
+   */
+  readonly callWarmDelayMs: number;
+  /**
    * The largest share of a urlset's kept extension bytes its gzip body may
    * be and be kept in their place, sparing the parse their deflate (a first
    * read then inflates the whole body): where the deflate is slow, more

@@ -21,6 +21,13 @@ export const name = "bun";
 export const callWarmWorkers = 1;
 
 /**
+ * When a call starts them (see `Runtime.callWarmDelayMs`): at once. Bun's
+ * plain crawl took as long with them started 15 ms in
+ * (bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
+ */
+export const callWarmDelayMs = 0;
+
+/**
  * Kept gzip bodies (see `Runtime.keptGzipShare`): up to a quarter of the
  * spans, the parse modules' own choice, as on Deno.
  */

@@ -21,6 +21,16 @@ export const name = "deno";
 export const callWarmWorkers = 1;
 
 /**
+ * When a call starts them (see `Runtime.callWarmDelayMs`): 15 ms in. Starting
+ * a worker holds the calling thread for 11–17 ms (`op_create_worker`), and
+ * Deno sends a request from that thread's event loop: started at the call's
+ * start, the worker held back the first request, its client's set-up
+ * included, and every request after it; 15 ms in, the first requests have
+ * gone out (bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
+ */
+export const callWarmDelayMs = 15;
+
+/**
  * Kept gzip bodies (see `Runtime.keptGzipShare`): up to a quarter of the
  * spans, the parse modules' own choice; more would cost the realistic 1M
  * tree ~18 MiB it does not have beside its 300 MiB target.

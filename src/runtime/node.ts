@@ -68,6 +68,14 @@ export const name = "node";
 export const callWarmWorkers = 2;
 
 /**
+ * When a call starts them (see `Runtime.callWarmDelayMs`): at once. Node's
+ * `new Worker()` returns before the thread loads, so the first requests are
+ * not held back, and 15 ms later took from the two workers' warm-up: a plain
+ * crawl took longer (bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
+ */
+export const callWarmDelayMs = 0;
+
+/**
  * Kept gzip bodies (see `Runtime.keptGzipShare`): up to half the spans, where
  * Deno and Bun keep a quarter. Node's level-1 deflate takes about twice
  * Deno's time, ~12 ms a 10.9 MB urlset of issue 24's mix (a sixth of its

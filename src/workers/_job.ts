@@ -77,9 +77,10 @@ export interface WorkerRequest {
  * How much a new worker parses before its first job, so that V8 has compiled
  * the parser by then (see worker.ts): `full` for a pool started ahead of
  * calls and a call's first worker (started while robots.txt is on the wire);
- * `light` for a replacement, and the default.
+ * `light` for a replacement, and the default; `none` for a `since` call's
+ * worker, which keeps up unwarmed and whose warm-up would only cost memory.
  */
-export type WarmUp = "light" | "full";
+export type WarmUp = "none" | "light" | "full";
 
 /** The pool's first message to each worker it starts. */
 export interface WarmUpRequest {

@@ -40,10 +40,15 @@ export interface ParsePool {
    */
   close(): void;
   /**
-   * Starts every worker now rather than at its first job, so that their
-   * start-up overlaps the first fetches instead of delaying the first parse.
+   * Starts the workers ahead of their first jobs (see
+   * {@linkcode ParsePoolOptions.warmWorkers}), so that their start-up overlaps
+   * the first fetches instead of delaying the first parse.
+   *
+   * @param delayMs Wait this long before starting the first: starting a
+   * worker holds the calling thread, which may still be sending the first
+   * requests. A job that comes first starts its worker at once. Default 0.
    */
-  warm(): void;
+  warm(delayMs?: number): void;
   /**
    * Resolves once every worker has started and finished its warm-up (after
    * {@linkcode warm}), or at once when the pool parses on the calling thread
@@ -310,7 +315,7 @@ class InThreadPool implements ParsePool {
     this.#closed = true;
   }
 
-  warm(): void {}
+  warm(_delayMs?: number): void {}
 
   ready(): Promise<void> {
     return Promise.resolve();
@@ -440,11 +445,12 @@ class WorkerPool implements ParsePool {
     for (const task of this.#drainQueue()) task.resolve(invalidOutcome(CLOSED_REASON));
   }
 
-  warm(): void {
+  warm(delayMs = 0): void {
+    clearTimeout(this.#warmTimer);
     this.#warmTimer = undefined;
     // The rest start on demand.
     if (this.#closed || this.#inThread || this.#slots.length >= this.#warmWorkers) return;
-    const wait = this.#startWait();
+    const wait = Math.max(delayMs, this.#startWait());
     if (wait > 0) {
       this.#warmTimer = setTimeout(() => this.warm(), wait);
       return;

@@ -6,6 +6,7 @@
  */
 import { runtime } from "../runtime/mod.ts";
 import { createParsePool, defaultWorkerCount, type ParsePool } from "./_parse_pool.ts";
+import type { WarmUp } from "./_job.ts";
 
 /** Options of {@linkcode SitemapParserPool}. */
 export interface SitemapParserPoolOptions {
@@ -151,19 +152,57 @@ export interface CallPool {
   readonly own: boolean;
 }
 
+/** How a call's own pool starts its workers ({@linkcode poolForCall}). */
+export interface CallPoolPlan {
+  /** Start workers ahead of the first document. */
+  readonly ahead: boolean;
+  /** How long after the call's start (`Runtime.callWarmDelayMs`). */
+  readonly delayMs: number;
+  /** How many start ahead. */
+  readonly warmWorkers: number;
+  /** What each parses before its first job. */
+  readonly warmUp: WarmUp;
+}
+
 /**
- * The workers for one call: the caller's shared pool, or new ones. The first
- * (on Node the first two: `Runtime.callWarmWorkers`) starts now and warms up
- * fully while robots.txt and the index are on the wire (a plain crawl's first
- * urlsets then meet optimised parse code), unless
- * a cache makes it likely that nothing needs parsing (a repeat run answered
- * by 304s), `warm` is false, or the call has a `since`: its one worker keeps
- * up without the warm-up, whose compiled code and heap cost the small result
- * a few MiB (bench/README.md#issue-24-the-cold-pool). Those start their first
- * worker with their first document.
+ * How a call's own pool starts its workers:
+ * - a plain call starts its first worker (on Node the first two:
+ *   `Runtime.callWarmWorkers`) ahead, once its first requests have gone out
+ *   (`Runtime.callWarmDelayMs`), and warms it up fully while robots.txt and
+ *   the index are on the wire, so that a crawl's first urlsets meet optimised
+ *   parse code;
+ * - a call with `since` starts one ahead too, unwarmed: it keeps up with a
+ *   small result without the warm-up, whose compiled code and heap cost that
+ *   result a few MiB (bench/README.md#issue-24-the-cold-pool); started with the
+ *   first document instead, its start held the calling thread when the second
+ *   wave of requests was going out;
+ * - a call with a cache (a repeat run is likely answered by 304s, with nothing
+ *   to parse) or `warm` false starts each worker once a document needs it.
  *
  * @param options The call's resolved options.
- * @param warm Start the workers now; false starts each once a document needs it.
+ * @param warm False starts each worker once a document needs it.
+ * @returns The plan.
+ */
+export function callPoolPlan(
+  options: { readonly cache: unknown; readonly since?: number },
+  warm = true,
+): CallPoolPlan {
+  const since = !Number.isNaN(options.since ?? NaN);
+  return {
+    ahead: warm && options.cache === null,
+    delayMs: runtime.callWarmDelayMs,
+    warmWorkers: since ? 1 : runtime.callWarmWorkers,
+    warmUp: since ? "none" : "full",
+  };
+}
+
+/**
+ * The workers for one call: the caller's shared pool, or new ones started as
+ * {@linkcode callPoolPlan} says.
+ *
+ * @param options The call's resolved options.
+ * @param warm Start workers ahead of the first document; false starts each
+ * once a document needs it.
  * @returns The pool, and whether the call must close it.
  */
 export function poolForCall(
@@ -177,12 +216,13 @@ export function poolForCall(
   warm = true,
 ): CallPool {
   if (options.pool !== null) return { pool: parsePoolOf(options.pool), own: false };
+  const plan = callPoolPlan(options, warm);
   const pool = createParsePool({
     workers: options.workers,
     jobTimeoutMs: options.timeoutMs,
-    warmUp: "full",
-    warmWorkers: runtime.callWarmWorkers,
+    warmUp: plan.warmUp,
+    warmWorkers: plan.warmWorkers,
   });
-  if (warm && options.cache === null && Number.isNaN(options.since ?? NaN)) pool.warm();
+  if (plan.ahead) pool.warm(plan.delayMs);
   return { pool, own: true };
 }

@@ -16,6 +16,7 @@ import { errorMessage } from "../_error_message.ts";
 import {
   CANCEL_ALL,
   runParseJob,
+  type WarmUp,
   type WarmUpRequest,
   type WorkerReply,
   type WorkerRequest,
@@ -52,11 +53,18 @@ function checkpoint(at: number): void {
   if (value === runningId || value === CANCEL_ALL) throw new ParseCancelled(at);
 }
 
+/** The slices of each warm-up the pool may ask for. */
+const WARM_UPS: Readonly<Record<WarmUp, readonly number[]>> = {
+  none: [],
+  light: LIGHT_WARM_UP,
+  full: FULL_WARM_UP,
+};
+
 port.onMessage(async (message) => {
   const data = message as WorkerRequest | WarmUpRequest;
   if ("warmUp" in data) {
     cancelFlag = data.cancel ?? null;
-    void warmUp(data.warmUp === "full" ? FULL_WARM_UP : LIGHT_WARM_UP)
+    void warmUp(WARM_UPS[data.warmUp])
       .finally(() => post({ type: "warm" }));
     return;
   }

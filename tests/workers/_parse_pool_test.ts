@@ -10,7 +10,7 @@ import {
 } from "../../src/workers/_parse_pool.ts";
 import { jobData, plainOutcome } from "./_outcome.ts";
 import { runtime } from "../../src/runtime/mod.ts";
-import { poolForCall } from "../../src/workers/parser_pool.ts";
+import { callPoolPlan, poolForCall } from "../../src/workers/parser_pool.ts";
 
 /** What tests/workers/_test_worker.js reports about a job it echoes. */
 interface Echo {
@@ -23,7 +23,7 @@ interface Echo {
   /** Jobs the worker held at once, this one included. */
   readonly concurrent: number;
   /** The warm-up the pool asked of this worker, or null if it asked none before the job. */
-  readonly warmUp: "light" | "full" | null;
+  readonly warmUp: "none" | "light" | "full" | null;
 }
 
 const TEST_WORKER = new URL("./_test_worker.js", import.meta.url);
@@ -606,6 +606,94 @@ Deno.test("ParsePool.warm() with warmWorkers: 2 starts two of three workers, one
   }
 });
 
+Deno.test("ParsePool.warm(delayMs) starts the first worker once the delay has passed, and close() before it starts none", async () => {
+  const pool = stubPool(2);
+  const closed = stubPool(2);
+  try {
+    pool.warm(60);
+    closed.warm(60);
+    const soon = pool.started;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = pool.started;
+    closed.close();
+    for (let i = 0; i < 100 && pool.started === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Past the closed pool's timer too: it starts nothing (nor leaks it).
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    assert.deepEqual(
+      { soon, before, after: pool.started, closed: closed.started },
+      { soon: 0, before: 0, after: 1, closed: 0 },
+    );
+  } finally {
+    pool.close();
+    closed.close();
+  }
+});
+
+Deno.test("ParsePool.warm(delayMs): a job that comes first starts its worker at once, and the timer starts no other", async () => {
+  const pool = stubPool(2);
+  try {
+    pool.warm(100);
+    const echo = echoOf(await pool.parse(job("test:first")));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual({ started: pool.started, warmUp: echo.warmUp }, {
+      started: 1,
+      warmUp: "light",
+    });
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("callPoolPlan(): a call starts workers ahead, warmed fully, a since call one unwarmed, a call with a cache none", () => {
+  // A since call keeps few pages: its one worker keeps up unwarmed, and its
+  // warm-up would only add memory (bench/README.md#issue-24-the-cold-pool).
+  const since = Date.UTC(2024, 0, 1);
+  const delayMs = runtime.name === "deno" ? 15 : 0;
+  assert.deepEqual(
+    [
+      callPoolPlan({ cache: null }),
+      callPoolPlan({ cache: null, since: NaN }),
+      callPoolPlan({ cache: null, since }),
+      callPoolPlan({ cache: {}, since }),
+      callPoolPlan({ cache: null }, false),
+    ],
+    [
+      { ahead: true, delayMs, warmWorkers: runtime.name === "node" ? 2 : 1, warmUp: "full" },
+      { ahead: true, delayMs, warmWorkers: runtime.name === "node" ? 2 : 1, warmUp: "full" },
+      { ahead: true, delayMs, warmWorkers: 1, warmUp: "none" },
+      { ahead: false, delayMs, warmWorkers: 1, warmUp: "none" },
+      { ahead: false, delayMs, warmWorkers: runtime.name === "node" ? 2 : 1, warmUp: "full" },
+    ],
+  );
+});
+
+Deno.test("poolForCall() starts a call's first worker ahead, on Deno once its first requests have gone out; a since call's too", async () => {
+  for (const since of [NaN, Date.UTC(2024, 0, 1)]) {
+    const { pool, own } = poolForCall({
+      pool: null,
+      workers: 2,
+      timeoutMs: 60_000,
+      cache: null,
+      since,
+    });
+    try {
+      const atOnce = pool.started;
+      for (let i = 0; i < 200 && pool.started === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.deepEqual({ own, atOnce, started: pool.started }, {
+        own: true,
+        atOnce: runtime.name === "deno" ? 0 : 1,
+        started: 1,
+      }, `since ${since}`);
+    } finally {
+      pool.close();
+    }
+  }
+});
+
 Deno.test("poolForCall() starts two workers ahead on Node, one on Deno and Bun", async () => {
   // Node's parse is ~1.3x slower: one worker falls behind a plain crawl
   // (bench/README.md#issue-24-two-warm-workers-on-node).
@@ -639,16 +727,15 @@ Deno.test("ParsePool.parse() recovers from a crashed worker", async () => {
   }
 });
 
-Deno.test("ParsePool asks each new worker for its warm-up first: light by default, full when asked, light for a replacement", async () => {
+Deno.test("ParsePool asks each new worker for its warm-up first: light by default, full or none when asked, light for a replacement", async () => {
+  const asked = (warmUp: "none" | "full") =>
+    createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER, warmUp });
   const light = createParsePool({ workers: 1, jobTimeoutMs: 30_000, workerUrl: TEST_WORKER });
-  const full = createParsePool({
-    workers: 1,
-    jobTimeoutMs: 30_000,
-    workerUrl: TEST_WORKER,
-    warmUp: "full",
-  });
+  const none = asked("none");
+  const full = asked("full");
   try {
     assert.equal(echoOf(await light.parse(job("test:a"))).warmUp, "light");
+    assert.equal(echoOf(await none.parse(job("test:a"))).warmUp, "none");
     const first = echoOf(await full.parse(job("test:b")));
     assert.equal(first.warmUp, "full");
     assert.equal(
@@ -660,6 +747,7 @@ Deno.test("ParsePool asks each new worker for its warm-up first: light by defaul
     assert.equal(replacement.warmUp, "light");
   } finally {
     light.close();
+    none.close();
     full.close();
   }
 });

@@ -1,5 +1,5 @@
 import { deepStrictEqual, throws } from "node:assert/strict";
-import { poolForCall, SitemapParserPool } from "../../src/workers/parser_pool.ts";
+import { SitemapParserPool } from "../../src/workers/parser_pool.ts";
 import { sitemapTreeForHomepage } from "../../src/sitemap_tree.ts";
 import { assertRejects } from "../_assert.ts";
 import { gzipSync } from "node:zlib";
@@ -99,22 +99,4 @@ Deno.test("SitemapParserPool whose workers cannot start: the crawl parses on the
   } finally {
     pool.close();
   }
-});
-
-Deno.test("poolForCall() starts a call's first worker ahead, a since call's only with its first document", () => {
-  // A since call keeps few pages: its one worker keeps up unwarmed, and its
-  // warm-up would only add memory (bench/README.md#issue-24-the-cold-pool).
-  const started = [];
-  for (const since of [NaN, Date.UTC(2024, 0, 1)]) {
-    const { pool, own } = poolForCall({
-      pool: null,
-      workers: 2,
-      timeoutMs: 60_000,
-      cache: null,
-      since,
-    });
-    started.push({ own, started: pool.started });
-    pool.close();
-  }
-  deepStrictEqual(started, [{ own: true, started: 1 }, { own: true, started: 0 }]);
 });
