@@ -68,10 +68,9 @@ export const name = "node";
 export const callWarmWorkers = 2;
 
 /**
- * When a call starts them (see `Runtime.callWarmDelayMs`): at once. Node's
- * `new Worker()` returns before the thread loads, so the first requests are
- * not held back, and 15 ms later took from the two workers' warm-up: a plain
- * crawl took longer (bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
+ * When a call starts them (see `Runtime.callWarmDelayMs`): at once. Started
+ * 15 ms in, Node's plain crawl took longer, not shorter (522 against 573 ms,
+ * 6 alternated rounds; bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
  */
 export const callWarmDelayMs = 0;
 
