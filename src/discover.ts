@@ -596,6 +596,9 @@ export class Crawler {
     }
     const requestedAt = Date.now();
     const fetched = await this.#request(url, key, entry);
+    // The site answered before the workers' delayed start: it is fast, and
+    // its next documents would wait for them.
+    this.#pool.hurry();
     if (!fetched.ok) {
       if (fetched.status === 304 && entry !== null) {
         return this.#reuse(key, entry, fetched.url, started);

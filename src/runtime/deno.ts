@@ -26,7 +26,8 @@ export const callWarmWorkers = 1;
  * Deno sends a request from that thread's event loop: started at the call's
  * start, the worker held back the first request, its client's set-up
  * included, and every request after it; 15 ms in, the first requests have
- * gone out (bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
+ * gone out. A site that answers sooner hurries the start (`ParsePool.hurry()`)
+ * (bench/README.md#issue-24-a-calls-first-worker-after-its-first-requests).
  */
 export const callWarmDelayMs = 15;
 

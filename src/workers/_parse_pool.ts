@@ -50,6 +50,12 @@ export interface ParsePool {
    */
   warm(delayMs?: number): void;
   /**
+   * Starts now what a `warm(delayMs)` is still waiting to start; nothing
+   * otherwise. For a call's first answer: a site that answers within the
+   * delay would have its first document wait for a worker that started late.
+   */
+  hurry(): void;
+  /**
    * Resolves once every worker has started and finished its warm-up (after
    * {@linkcode warm}), or at once when the pool parses on the calling thread
    * or is closed.
@@ -317,6 +323,8 @@ class InThreadPool implements ParsePool {
 
   warm(_delayMs?: number): void {}
 
+  hurry(): void {}
+
   ready(): Promise<void> {
     return Promise.resolve();
   }
@@ -371,6 +379,8 @@ class WorkerPool implements ParsePool {
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
   /** {@linkcode warm} has workers left to start, once the last one started is idle. */
   #warmPending = false;
+  /** {@linkcode warm} is waiting out its `delayMs` ({@linkcode hurry} ends the wait). */
+  #warmDelayed = false;
   #readyWaiters: (() => void)[] = [];
 
   readonly #onStopped: ((report: StoppedJob) => void) | undefined;
@@ -448,11 +458,13 @@ class WorkerPool implements ParsePool {
   warm(delayMs = 0): void {
     clearTimeout(this.#warmTimer);
     this.#warmTimer = undefined;
+    this.#warmDelayed = false;
     // The rest start on demand.
     if (this.#closed || this.#inThread || this.#slots.length >= this.#warmWorkers) return;
     const wait = Math.max(delayMs, this.#startWait());
     if (wait > 0) {
       this.#warmTimer = setTimeout(() => this.warm(), wait);
+      this.#warmDelayed = delayMs > 0;
       return;
     }
     const slot = this.#addSlot();
@@ -469,6 +481,10 @@ class WorkerPool implements ParsePool {
     // waited for both; bench/README.md#workers-start-up-warm-up-and-cancellation).
     // A job that finds no idle worker starts one at once anyway.
     this.#warmPending = this.#slots.length < this.#warmWorkers;
+  }
+
+  hurry(): void {
+    if (this.#warmDelayed) this.warm();
   }
 
   /** Goes on with {@linkcode warm} after `slot`'s worker loaded or finished a job, if it is idle. */

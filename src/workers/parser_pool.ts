@@ -168,7 +168,8 @@ export interface CallPoolPlan {
  * How a call's own pool starts its workers:
  * - a plain call starts its first worker (on Node the first two:
  *   `Runtime.callWarmWorkers`) ahead, once its first requests have gone out
- *   (`Runtime.callWarmDelayMs`), and warms it up fully while robots.txt and
+ *   (`Runtime.callWarmDelayMs`; the crawler's first answer hurries it), and
+ *   warms it up fully while robots.txt and
  *   the index are on the wire, so that a crawl's first urlsets meet optimised
  *   parse code;
  * - a call with `since` starts one ahead too, unwarmed: it keeps up with a

@@ -631,6 +631,31 @@ Deno.test("ParsePool.warm(delayMs) starts the first worker once the delay has pa
   }
 });
 
+Deno.test("ParsePool.hurry() starts at once what warm(delayMs) waits to start, and nothing when no start waits", async () => {
+  const delayed = stubPool(2);
+  const idle = stubPool(2);
+  const started = stubPool(2);
+  try {
+    delayed.warm(10_000);
+    delayed.hurry();
+    idle.hurry();
+    started.warm();
+    started.hurry();
+    const now = { delayed: delayed.started, idle: idle.started, started: started.started };
+    // Nothing left for a second hurry, nor for the cleared timer.
+    delayed.hurry();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(
+      { now, later: { delayed: delayed.started, idle: idle.started, started: started.started } },
+      { now: { delayed: 1, idle: 0, started: 1 }, later: { delayed: 1, idle: 0, started: 1 } },
+    );
+  } finally {
+    delayed.close();
+    idle.close();
+    started.close();
+  }
+});
+
 Deno.test("ParsePool.warm(delayMs): a job that comes first starts its worker at once, and the timer starts no other", async () => {
   const pool = stubPool(2);
   try {
