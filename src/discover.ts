@@ -596,8 +596,8 @@ export class Crawler {
     }
     const requestedAt = Date.now();
     const fetched = await this.#request(url, key, entry);
-    // The site answered before the workers' delayed start: it is fast, and
-    // its next documents would wait for them.
+    // An answer before the workers' delayed start (a fast site) starts them
+    // now, or its next documents would wait for them; a no-op after that.
     this.#pool.hurry();
     if (!fetched.ok) {
       if (fetched.status === 304 && entry !== null) {
