@@ -13,20 +13,35 @@ const SLICE_MS = 2;
 /** Yields to the event loop once the current slice of work is used up. */
 export class TimeSlicer {
   #sliceStart = 0;
+  /** A slice is running: no turn of the event loop since it started. */
+  #open = false;
 
   /**
    * Resolves at once while the slice lasts; once more than {@linkcode SLICE_MS}
-   * has passed since the last yield, resolves on a later turn of the event
-   * loop (a timer), so that whatever else is due runs first. A step after a
-   * pause (the thread was idle) yields once, which costs about a millisecond.
+   * has passed since the slice started, resolves on a later turn of the event
+   * loop (a timer), so that whatever else is due runs first.
+   *
+   * The first step after a turn of the event loop (the thread was idle, or
+   * ran other callbacks) starts a new slice and goes on at once: a burst's
+   * first step (an index's first child request) is not held back by a yield
+   * that lets nothing run. A timer set then notes the next turn, which ends
+   * the slice; until it fires, the steps ran back to back.
    *
    * @returns A promise to await before the next step.
    */
   yieldIfBusy(): Promise<void> | void {
+    if (!this.#open) {
+      this.#open = true;
+      this.#sliceStart = performance.now();
+      setTimeout(() => {
+        this.#open = false;
+      }, 0);
+      return;
+    }
     if (performance.now() - this.#sliceStart < SLICE_MS) return;
     return new Promise<void>((resolve) =>
       setTimeout(() => {
-        this.#sliceStart = performance.now();
+        this.#open = false;
         resolve();
       }, 0)
     );
