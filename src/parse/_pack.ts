@@ -36,9 +36,10 @@ import {
 import { NotUrlCounter, resolvePageUrl } from "./_url.ts";
 
 const encoder = new TextEncoder();
-/** `ignoreBOM`: a U+FEFF that starts a URL is part of it. */
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-/** Keeps a U+FEFF inside a value as the document's streaming decoder does. */
+/**
+ * `ignoreBOM`: a U+FEFF that starts a URL or a value is part of it, as the
+ * document's streaming decoder keeps it.
+ */
 const rawDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
@@ -1018,7 +1019,7 @@ export class PackedPagesBuilder {
           continue;
         }
         seen ??= new Set<string>();
-        const url = decoder.decode(this.#bytes.subarray(this.#start(e), this.#ends[e]));
+        const url = rawDecoder.decode(this.#bytes.subarray(this.#start(e), this.#ends[e]));
         if (seen.has(url)) dup[e] = 1;
         else seen.add(url);
       }
