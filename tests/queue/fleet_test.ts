@@ -19,6 +19,10 @@ function comparable(lines: readonly string[]): string[] {
     const record = JSON.parse(line);
     if (record.summary !== undefined) {
       const { ms: _, ...summary } = record.summary;
+      // A host that refuses every connection gets 4 to 6 requests before its
+      // third refusal is in, by the runtime's timing (tests/outcome_test.ts
+      // pins the count with one request at a time): equal, but not to the request.
+      if (summary.status === "unreachable") delete summary.requests;
       return JSON.stringify({ ...record, summary });
     }
     return line;
