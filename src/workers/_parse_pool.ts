@@ -15,7 +15,8 @@
 import { CANCEL_ALL, type ParseJob, type ParseOutcome, runParseJob } from "./_job.ts";
 import { errorMessage } from "../_error_message.ts";
 import type { WarmUp, WarmUpRequest, WorkerReply, WorkerRequest } from "./_job.ts";
-import { ParseCancelled } from "../_checkpoint.ts";
+import { NO_CHECKPOINT, ParseCancelled } from "../_checkpoint.ts";
+import { LIGHT_WARM_UP, warmUp } from "./_warm_up.ts";
 import { type ParseWorker, runtime } from "../runtime/mod.ts";
 
 export type { ParseJob, ParseOutcome } from "./_job.ts";
@@ -125,6 +126,19 @@ export interface ParsePoolOptions {
    * terminated and replaced. @default {1000}
    */
   readonly stopGraceMs?: number;
+  /**
+   * Parse documents on the calling thread, one per turn of its event loop,
+   * while each is expected to take at most {@linkcode HERE_JOB_MS} there and
+   * those waiting there {@linkcode HERE_BACKLOG_MS} together (at the rate
+   * this thread has parsed so far); the first document that is not, and
+   * every one after it, goes to the workers, started then. For a call whose
+   * documents are cheap to parse (a `since` call over plain urlsets), this
+   * spares the cost of a worker: its start on the calling thread, its memory
+   * (bench/README.md#issue-24-since-on-the-calling-thread). {@linkcode ParsePool.warm} starts no worker
+   * while documents still parse here.
+   * @default false
+   */
+  readonly callingThreadFirst?: boolean;
 }
 
 /** A job a worker stopped after the pool gave up on it (see {@linkcode ParsePoolOptions.onStopped}). */
@@ -202,7 +216,8 @@ export function createParsePool(options: ParsePoolOptions): ParsePool {
   if (workers === 0) return new InThreadPool(null);
   const unavailable = runtime.workerUnavailable(url);
   if (unavailable !== null) return new InThreadPool(startFailure(unavailable));
-  return new WorkerPool(workers, jobTimeoutMs, url, options);
+  const pool = new WorkerPool(workers, jobTimeoutMs, url, options);
+  return options.callingThreadFirst === true ? new CallingThreadFirst(pool) : pool;
 }
 
 // Spelled as two literal `new URL(…, import.meta.url)` expressions so bundlers
@@ -284,8 +299,12 @@ function afterTimers(): Promise<void> {
 }
 
 /** A job parsed on this thread, after a turn of the event loop ({@linkcode afterTimers}). */
-async function parseHere(job: ParseJob, signal: AbortSignal | null): Promise<ParseOutcome> {
-  await afterTimers();
+async function parseHere(
+  job: ParseJob,
+  signal: AbortSignal | null,
+  turn = true,
+): Promise<ParseOutcome> {
+  if (turn) await afterTimers();
   if (signal?.aborted) return invalidOutcome(CANCELLED_REASON);
   // Only the inflater's awaits let an abort in while the job runs here.
   const outcome = await runParseJob(job, (at) => {
@@ -328,6 +347,185 @@ class InThreadPool implements ParsePool {
   ready(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/**
+ * The most a document may be expected to take on the calling thread, at the
+ * rate measured there, for a {@linkcode ParsePoolOptions.callingThreadFirst}
+ * pool to parse it there: it holds the thread's event loop that long. A
+ * plain 4.2 MB urlset under `since` takes 6 ms warm, 27 ms cold (Deno); a
+ * 10.9 MB urlset of the issue-24 mix 36–45 ms warm, so it goes to a worker.
+ */
+export const HERE_JOB_MS = 30;
+
+/**
+ * The most the documents waiting on the calling thread may be expected to
+ * take together before the next one goes to a worker: a burst of four plain
+ * urlsets fits, a burst that would hold up the crawl does not.
+ */
+export const HERE_BACKLOG_MS = 150;
+
+/**
+ * The rate the calling thread is assumed to parse at (document bytes a
+ * millisecond) until it has parsed something, weighted as
+ * {@linkcode HERE_PRIOR_MS}: a cold `since` parse of a plain urlset (4.2 MB
+ * in 27 ms, gunzip included), so that a first document of 4.5 MB or less
+ * parses here and a realistic 10.9 MB one does not.
+ */
+const HERE_PRIOR_BYTES_PER_MS = 150_000;
+const HERE_PRIOR_MS = 30;
+
+/** What a {@linkcode CallingThreadFirst} pool's `warm()` parses on the calling thread. */
+const CALLING_THREAD_WARM_UP = LIGHT_WARM_UP;
+
+/** The warm-up's `since`: keeps one page in nine of the warm-up documents (2024-09). */
+const WARM_UP_SINCE = Date.UTC(2024, 8, 1);
+
+/**
+ * A worker pool whose calling thread parses the cheap documents that come
+ * before any worker is needed ({@linkcode ParsePoolOptions.callingThreadFirst}).
+ */
+class CallingThreadFirst implements ParsePool {
+  readonly #workers: WorkerPool;
+  /** Waiting to parse here, in order; the head may be running. */
+  #here: HereTask[] = [];
+  #hereBytes = 0;
+  #running = false;
+  /** A document went to the workers: every later one does too. */
+  #handedOver = false;
+  #closed = false;
+  #parsedBytes = HERE_PRIOR_BYTES_PER_MS * HERE_PRIOR_MS;
+  #parsedMs = HERE_PRIOR_MS;
+  #warmState: "idle" | "delayed" | "running" = "idle";
+  #warmTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(workers: WorkerPool) {
+    this.#workers = workers;
+  }
+
+  get size(): number {
+    return this.#workers.size;
+  }
+
+  get started(): number {
+    return this.#workers.started;
+  }
+
+  get startFailure(): string | null {
+    return this.#workers.startFailure;
+  }
+
+  parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
+    if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
+    if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
+    if (!this.#handedOver) {
+      const bytes = documentBytes(job);
+      const rate = this.#parsedBytes / this.#parsedMs;
+      if (bytes / rate <= HERE_JOB_MS && (this.#hereBytes + bytes) / rate <= HERE_BACKLOG_MS) {
+        return new Promise((resolve) => {
+          const task: HereTask = { job, signal, bytes, settled: false, resolve, onAbort: null };
+          if (signal !== null) {
+            // A job given up on while it waits ends at once, as on a worker.
+            task.onAbort = () => this.#settle(task, invalidOutcome(CANCELLED_REASON));
+            signal.addEventListener("abort", task.onAbort, { once: true });
+          }
+          this.#here.push(task);
+          this.#hereBytes += bytes;
+          void this.#next();
+        });
+      }
+      this.#handedOver = true;
+    }
+    return this.#workers.parse(job, signal);
+  }
+
+  /** Parses the waiting documents one by one, each after a turn of the event loop. */
+  async #next(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    while (this.#here.length > 0 && !this.#closed) {
+      // Timers and answers that came during the last document run first.
+      await afterTimers();
+      // close() has ended every waiting document.
+      if (this.#closed) break;
+      const task = this.#here[0]!;
+      if (!task.settled) {
+        const start = performance.now();
+        const outcome = await parseHere(task.job, task.signal, false);
+        if (outcome.result.kind !== "invalid") {
+          this.#parsedBytes += outcome.decompressedBytes;
+          this.#parsedMs += performance.now() - start;
+        }
+        this.#settle(task, outcome);
+      }
+      if (this.#here[0] === task) {
+        this.#here.shift();
+        this.#hereBytes -= task.bytes;
+      }
+    }
+    this.#running = false;
+  }
+
+  #settle(task: HereTask, outcome: ParseOutcome): void {
+    if (task.settled) return;
+    task.settled = true;
+    if (task.onAbort !== null) task.signal?.removeEventListener("abort", task.onAbort);
+    task.resolve(outcome);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#warmTimer);
+    this.#workers.close();
+    for (const task of this.#here.splice(0)) this.#settle(task, invalidOutcome(CLOSED_REASON));
+    this.#hereBytes = 0;
+  }
+
+  /**
+   * Warms up this thread's parse code (or, once documents go to the workers,
+   * starts them): slices of {@linkcode CALLING_THREAD_WARM_UP} after
+   * `delayMs`, each in a turn of its own, until the first document comes.
+   */
+  warm(delayMs = 0): void {
+    if (this.#handedOver) {
+      this.#workers.warm(delayMs);
+      return;
+    }
+    if (this.#closed || this.#warmState !== "idle") return;
+    this.#warmState = "delayed";
+    this.#warmTimer = setTimeout(() => this.#warmHere(), delayMs);
+  }
+
+  hurry(): void {
+    if (this.#warmState === "delayed") this.#warmHere();
+    this.#workers.hurry();
+  }
+
+  #warmHere(): void {
+    clearTimeout(this.#warmTimer);
+    this.#warmState = "running";
+    void warmUp(CALLING_THREAD_WARM_UP, {
+      since: WARM_UP_SINCE,
+      stop: () => this.#closed || this.#handedOver || this.#here.length > 0,
+      checkpoint: NO_CHECKPOINT,
+    });
+  }
+
+  ready(): Promise<void> {
+    return this.#handedOver ? this.#workers.ready() : Promise.resolve();
+  }
+}
+
+/** A document waiting to be parsed on the calling thread. */
+interface HereTask {
+  readonly job: ParseJob;
+  readonly signal: AbortSignal | null;
+  /** {@linkcode documentBytes} of the job, read before the parse. */
+  readonly bytes: number;
+  settled: boolean;
+  readonly resolve: (outcome: ParseOutcome) => void;
+  onAbort: (() => void) | null;
 }
 
 interface Task {

@@ -6,6 +6,10 @@
  *
  * @module
  */
+import type { Checkpoint } from "../_checkpoint.ts";
+import { detachBuffer, detachPackedPages } from "../_detach.ts";
+import { runtime } from "../runtime/mod.ts";
+import { runParseJob } from "./_job.ts";
 
 /** How often a warm-up document repeats a URL ({@linkcode warmUpDocument}). */
 export const DUPLICATE_EVERY = 100;
@@ -65,3 +69,84 @@ export const LIGHT_WARM_UP: readonly number[] = [...RAMP, ...Array<number>(6).fi
  * (bench/README.md#workers-start-up-warm-up-and-cancellation).
  */
 export const FULL_WARM_UP: readonly number[] = [...RAMP, 2000, ...Array<number>(6).fill(4000)];
+
+/** Options of {@linkcode warmUp}. */
+export interface WarmUpOptions {
+  /**
+   * The jobs' `since` (epoch milliseconds): NaN warms up the full parse; a
+   * date keeps about one page in nine of the warm-up documents, which warms
+   * up the `since` filter too.
+   */
+  readonly since: number;
+  /** True once the warm-up should stop (a real job came), read before each slice. */
+  readonly stop: () => boolean;
+  /** The jobs' checkpoint: throwing `ParseCancelled` from it stops the warm-up. */
+  readonly checkpoint: Checkpoint;
+}
+
+/**
+ * Runs parse jobs over synthetic gzipped urlsets, in slices, until `stop()`
+ * says a real job came, so that V8 has compiled the parser's hot code before
+ * real sitemaps come: a fresh thread's first sitemaps ran several times
+ * slower than later ones while V8 was still compiling the packer
+ * (bench/README.md#workers-start-up-warm-up-and-cancellation). The jobs take
+ * the same path as real ones (gzip, the inflater's buffers, the byte-level
+ * reader, duplicate search, packing). Each slice is a few milliseconds once
+ * compiled and the loop yields a turn of the event loop before each, so a
+ * real job waits for one slice at most. Never rejects.
+ *
+ * @param slices URLs per slice, in order.
+ * @param options The jobs' `since`, when to stop, and their checkpoint.
+ *
+ * @example Warm up on two small slices
+ * ```ts
+ * import { warmUp } from "./_warm_up.ts";
+ *
+ * await warmUp([20, 50], { since: NaN, stop: () => false, checkpoint: () => {} });
+ * ```
+ */
+export async function warmUp(slices: readonly number[], options: WarmUpOptions): Promise<void> {
+  const { since, stop, checkpoint } = options;
+  const documents = new Map<number, Uint8Array<ArrayBuffer>>();
+  try {
+    for (const urls of slices) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (stop()) return;
+      let gzipped = documents.get(urls);
+      if (gzipped === undefined) {
+        gzipped = await gzip(warmUpDocument(urls));
+        documents.set(urls, gzipped);
+        if (stop()) return;
+      }
+      const bytes = gzipped.slice();
+      const { result, cancelled } = await runParseJob({
+        // The job may keep or detach the buffer it is given: a copy each time.
+        bytes,
+        url: "https://warm.example/sitemap.xml.gz",
+        since,
+        robots: false,
+        contentType: "application/gzip",
+        maxSitemapBytes: 50 << 20,
+      }, checkpoint);
+      // Freed now: left to the collector, the slices' buffers stayed
+      // allocated after the warm-up (bench/README.md#memory-freed-early).
+      detachBuffer(bytes);
+      if (result.kind === "pages") detachPackedPages(result.pages);
+      // Stopped by the pool closing (CANCEL_ALL).
+      if (cancelled !== undefined) return;
+    }
+  } catch {
+    // Only a head start: what it did not compile compiles with the first job.
+  }
+}
+
+/** `bytes` gzipped with Node's zlib, or as they are where there is none (the job reads both). */
+async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const zlib = await runtime.loadZlib();
+  if (zlib === null) return bytes;
+  try {
+    return new Uint8Array(zlib.gzipSync(bytes, { level: 1 }));
+  } catch {
+    return bytes;
+  }
+}

@@ -162,6 +162,8 @@ export interface CallPoolPlan {
   readonly warmWorkers: number;
   /** What each parses before its first job. */
   readonly warmUp: WarmUp;
+  /** Cheap documents parse on the calling thread until one needs a worker. */
+  readonly callingThreadFirst: boolean;
 }
 
 /**
@@ -172,11 +174,12 @@ export interface CallPoolPlan {
  *   warms it up fully while robots.txt and
  *   the index are on the wire, so that a crawl's first urlsets meet optimised
  *   parse code;
- * - a call with `since` starts one ahead too, unwarmed: it keeps up with a
- *   small result without the warm-up, whose compiled code and heap cost that
- *   result a few MiB (bench/README.md#issue-24-the-cold-pool); started with the
- *   first document instead, its start held the calling thread when the second
- *   wave of requests was going out;
+ * - a call with `since` starts none ahead: it parses its documents on the
+ *   calling thread while each is cheap there (a plain urlset takes ~6 ms when
+ *   only the pages since the date are kept), and starts a worker, unwarmed,
+ *   for the first that is not (`ParsePoolOptions.callingThreadFirst`;
+ *   bench/README.md#issue-24-since-on-the-calling-thread): a worker's start
+ *   and memory cost more than a small result's whole parse;
  * - a call with a cache (a repeat run is likely answered by 304s, with nothing
  *   to parse) or `warm` false starts each worker once a document needs it.
  *
@@ -194,6 +197,7 @@ export function callPoolPlan(
     delayMs: runtime.callWarmDelayMs,
     warmWorkers: since ? 1 : runtime.callWarmWorkers,
     warmUp: since ? "none" : "full",
+    callingThreadFirst: since,
   };
 }
 
@@ -223,6 +227,7 @@ export function poolForCall(
     jobTimeoutMs: options.timeoutMs,
     warmUp: plan.warmUp,
     warmWorkers: plan.warmWorkers,
+    callingThreadFirst: plan.callingThreadFirst,
   });
   if (plan.ahead) pool.warm(plan.delayMs);
   return { pool, own: true };

@@ -10,7 +10,7 @@
  * @module
  */
 import { transferablesOf } from "../parse/_result.ts";
-import { detachBuffer, detachPackedPages } from "../_detach.ts";
+import { detachBuffer } from "../_detach.ts";
 import { ParseCancelled } from "../_checkpoint.ts";
 import { errorMessage } from "../_error_message.ts";
 import {
@@ -22,7 +22,7 @@ import {
   type WorkerRequest,
 } from "./_job.ts";
 import { runtime } from "../runtime/mod.ts";
-import { FULL_WARM_UP, LIGHT_WARM_UP, warmUpDocument } from "./_warm_up.ts";
+import { FULL_WARM_UP, LIGHT_WARM_UP, warmUp } from "./_warm_up.ts";
 
 const port = runtime.parentPort();
 
@@ -64,7 +64,7 @@ port.onMessage(async (message) => {
   const data = message as WorkerRequest | WarmUpRequest;
   if ("warmUp" in data) {
     cancelFlag = data.cancel ?? null;
-    void warmUp(WARM_UPS[data.warmUp])
+    void warmUp(WARM_UPS[data.warmUp], { since: NaN, stop: () => jobSeen, checkpoint })
       .finally(() => post({ type: "warm" }));
     return;
   }
@@ -109,58 +109,6 @@ function post(reply: WorkerReply): void {
 // Listing one buffer twice is a DataCloneError, and two columns may share one.
 function uniqueBuffers(buffers: readonly ArrayBuffer[]): ArrayBuffer[] {
   return [...new Set(buffers)].filter((buffer) => !(buffer instanceof SharedArrayBuffer));
-}
-
-/**
- * Runs parse jobs over synthetic gzipped urlsets, in slices, until the first
- * real job arrives, so that V8 has compiled the parser's hot code before
- * real sitemaps come: a fresh worker's first sitemaps ran several times
- * slower than later ones while V8 was still compiling the packer
- * (bench/README.md#workers-start-up-warm-up-and-cancellation). The jobs take the same
- * path as real ones (gzip, the inflater's buffers, the byte-level reader,
- * duplicate search, packing). Each slice is a few milliseconds once compiled
- * and the loop yields between slices, so a job (a gzip bomb, say) waits for
- * one slice at most.
- */
-async function warmUp(slices: readonly number[]): Promise<void> {
-  const documents = new Map<number, Uint8Array<ArrayBuffer>>();
-  for (const urls of slices) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (jobSeen) return;
-    let gzipped = documents.get(urls);
-    if (gzipped === undefined) {
-      gzipped = await gzip(warmUpDocument(urls));
-      documents.set(urls, gzipped);
-      if (jobSeen) return;
-    }
-    const bytes = gzipped.slice();
-    const { result, cancelled } = await runParseJob({
-      // The job may keep or detach the buffer it is given: a copy each time.
-      bytes,
-      url: "https://warm.example/sitemap.xml.gz",
-      since: NaN,
-      robots: false,
-      contentType: "application/gzip",
-      maxSitemapBytes: 50 << 20,
-    }, checkpoint);
-    // Freed now: left to the collector, the slices' buffers stayed
-    // allocated after the warm-up (bench/README.md#memory-freed-early).
-    detachBuffer(bytes);
-    if (result.kind === "pages") detachPackedPages(result.pages);
-    // Stopped by the pool closing (CANCEL_ALL).
-    if (cancelled !== undefined) return;
-  }
-}
-
-/** `bytes` gzipped with Node's zlib, or as they are where there is none (the job reads both). */
-async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const zlib = await runtime.loadZlib();
-  if (zlib === null) return bytes;
-  try {
-    return new Uint8Array(zlib.gzipSync(bytes, { level: 1 }));
-  } catch {
-    return bytes;
-  }
 }
 
 /**

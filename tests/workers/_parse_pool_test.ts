@@ -671,11 +671,13 @@ Deno.test("ParsePool.warm(delayMs): a job that comes first starts its worker at 
   }
 });
 
-Deno.test("callPoolPlan(): a call starts workers ahead, warmed fully, a since call one unwarmed, a call with a cache none", () => {
-  // A since call keeps few pages: its one worker keeps up unwarmed, and its
-  // warm-up would only add memory (bench/README.md#issue-24-the-cold-pool).
+Deno.test("callPoolPlan(): a call starts workers ahead, warmed fully; a since call parses here first, its worker unwarmed; a call with a cache starts none ahead", () => {
+  // A since call keeps few pages: its documents are cheap to parse on the
+  // calling thread, and a worker would only add memory
+  // (bench/README.md#issue-24-since-on-the-calling-thread).
   const since = Date.UTC(2024, 0, 1);
   const delayMs = runtime.name === "deno" ? 15 : 0;
+  const workers = runtime.name === "node" ? 2 : 1;
   assert.deepEqual(
     [
       callPoolPlan({ cache: null }),
@@ -685,16 +687,16 @@ Deno.test("callPoolPlan(): a call starts workers ahead, warmed fully, a since ca
       callPoolPlan({ cache: null }, false),
     ],
     [
-      { ahead: true, delayMs, warmWorkers: runtime.name === "node" ? 2 : 1, warmUp: "full" },
-      { ahead: true, delayMs, warmWorkers: runtime.name === "node" ? 2 : 1, warmUp: "full" },
-      { ahead: true, delayMs, warmWorkers: 1, warmUp: "none" },
-      { ahead: false, delayMs, warmWorkers: 1, warmUp: "none" },
-      { ahead: false, delayMs, warmWorkers: runtime.name === "node" ? 2 : 1, warmUp: "full" },
+      { ahead: true, delayMs, warmWorkers: workers, warmUp: "full", callingThreadFirst: false },
+      { ahead: true, delayMs, warmWorkers: workers, warmUp: "full", callingThreadFirst: false },
+      { ahead: true, delayMs, warmWorkers: 1, warmUp: "none", callingThreadFirst: true },
+      { ahead: false, delayMs, warmWorkers: 1, warmUp: "none", callingThreadFirst: true },
+      { ahead: false, delayMs, warmWorkers: workers, warmUp: "full", callingThreadFirst: false },
     ],
   );
 });
 
-Deno.test("poolForCall() starts a call's first worker ahead, on Deno once its first requests have gone out; a since call's too", async () => {
+Deno.test("poolForCall() starts a call's first worker ahead, on Deno once its first requests have gone out; a since call's none", async () => {
   for (const since of [NaN, Date.UTC(2024, 0, 1)]) {
     const { pool, own } = poolForCall({
       pool: null,
@@ -705,18 +707,140 @@ Deno.test("poolForCall() starts a call's first worker ahead, on Deno once its fi
     });
     try {
       const atOnce = pool.started;
-      for (let i = 0; i < 200 && pool.started === 0; i++) {
+      // Long enough for a worker started ahead, and for the since call's
+      // warm-up on this thread, which must not start one.
+      for (let i = 0; i < 30 && (pool.started === 0 || !Number.isNaN(since)); i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       assert.deepEqual({ own, atOnce, started: pool.started }, {
         own: true,
-        atOnce: runtime.name === "deno" ? 0 : 1,
-        started: 1,
+        atOnce: runtime.name === "deno" || !Number.isNaN(since) ? 0 : 1,
+        started: Number.isNaN(since) ? 1 : 0,
       }, `since ${since}`);
     } finally {
       pool.close();
     }
   }
+});
+
+/** A `callingThreadFirst` pool of stand-in workers: what reaches a worker comes back as an echo. */
+function hereFirstPool(workers = 1) {
+  return createParsePool({
+    workers,
+    jobTimeoutMs: 30_000,
+    workerUrl: TEST_WORKER,
+    callingThreadFirst: true,
+  });
+}
+
+/** Where a job of {@linkcode hereFirstPool} was parsed, and its pages or reason. */
+function whereParsed(outcome: ParseOutcome): string {
+  if (outcome.result.kind === "pages") {
+    const { result } = plainOutcome(outcome) as { result: { pages: { urls: string[] } } };
+    return `here: ${result.pages.urls.join(" ")}`;
+  }
+  const reason = reasonOf(outcome);
+  return reason.startsWith("{") ? `worker: ${(JSON.parse(reason) as Echo).url}` : reason;
+}
+
+const SINCE_2024 = Date.UTC(2024, 0, 1);
+
+Deno.test("a callingThreadFirst pool parses cheap documents on the calling thread, one per turn of the event loop, and starts no worker", async () => {
+  const pool = hereFirstPool();
+  try {
+    const order: string[] = [];
+    const jobs = [0, 1, 2].map((i) =>
+      pool.parse(job(`https://example.com/${i}.xml`, URLSET, { since: SINCE_2024 })).then(
+        (outcome) => order.push(`${i} ${whereParsed(outcome)}`),
+      )
+    );
+    setTimeout(() => order.push("timer"), 0);
+    await Promise.all(jobs);
+    assert.deepEqual({ order, started: pool.started }, {
+      order: [
+        "0 here: https://example.com/new",
+        "timer",
+        "1 here: https://example.com/new",
+        "2 here: https://example.com/new",
+      ],
+      started: 0,
+    });
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("a callingThreadFirst pool hands the first costly document, and every one after it, to a worker", async () => {
+  const pool = hereFirstPool();
+  try {
+    // 5 MB at the rate assumed before any parse (150 kB/ms): 33 ms, over HERE_JOB_MS.
+    const costly = URLSET.replace("</urlset>", " ".repeat(5_000_000) + "</urlset>");
+    const outcomes = await Promise.all([
+      pool.parse(job("https://example.com/cheap.xml", URLSET)),
+      pool.parse(job("test:costly", costly, { maxSitemapBytes: 10_000_000 })),
+      pool.parse(job("test:cheap-after", URLSET)),
+    ]);
+    assert.deepEqual({ where: outcomes.map(whereParsed), started: pool.started }, {
+      where: [
+        "here: https://example.com/old https://example.com/new",
+        "worker: test:costly",
+        "worker: test:cheap-after",
+      ],
+      started: 1,
+    });
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("a callingThreadFirst pool sends a burst to a worker once those waiting here would take longer than HERE_BACKLOG_MS", async () => {
+  const pool = hereFirstPool();
+  try {
+    // 1.2 MB each: 8 ms at the assumed rate, so 18 of them would wait 150 ms.
+    const doc = URLSET.replace("</urlset>", " ".repeat(1_200_000) + "</urlset>");
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: 20 },
+        (_, i) => pool.parse(job(`test:${i}`, doc, { maxSitemapBytes: 2e6 })),
+      ),
+    );
+    const where = outcomes.map((outcome) => whereParsed(outcome).split(":")[0]);
+    assert.deepEqual({ where, started: pool.started }, {
+      where: [...Array(18).fill("here"), "worker", "worker"],
+      started: 1,
+    });
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("a callingThreadFirst pool ends waiting documents when closed, and a waiting document at once when its signal aborts", async () => {
+  const pool = hereFirstPool();
+  const controller = new AbortController();
+  const first = pool.parse(job("https://example.com/a.xml", URLSET));
+  const aborted = pool.parse(job("https://example.com/b.xml", URLSET), controller.signal);
+  const order: string[] = [];
+  void first.then(() => order.push("first"));
+  void aborted.then(() => order.push("aborted"));
+  controller.abort();
+  await aborted;
+  const waiting = pool.parse(job("https://example.com/c.xml", URLSET));
+  pool.close();
+  assert.deepEqual(
+    {
+      order,
+      reasons: (await Promise.all([aborted, first, waiting])).map(whereParsed),
+      afterClose: whereParsed(await pool.parse(job("https://example.com/d.xml", URLSET))),
+      started: pool.started,
+    },
+    {
+      // The aborted job ended before the one ahead of it, which close() ended.
+      order: ["aborted", "first"],
+      reasons: ["Parse cancelled", "Parser pool was closed", "Parser pool was closed"],
+      afterClose: "Parser pool was closed",
+      started: 0,
+    },
+  );
 });
 
 Deno.test("poolForCall() starts two workers ahead on Node, one on Deno and Bun", async () => {
