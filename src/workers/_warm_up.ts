@@ -98,11 +98,14 @@ export interface WarmUpOptions {
  * @param slices URLs per slice, in order.
  * @param options The jobs' `since`, when to stop, and their checkpoint.
  *
- * @example Warm up on two small slices
+ * @example Warm up on two small slices, each checked against `stop()` first
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { warmUp } from "./_warm_up.ts";
  *
- * await warmUp([20, 50], { since: NaN, stop: () => false, checkpoint: () => {} });
+ * let looks = 0;
+ * await warmUp([20, 50], { since: NaN, stop: () => (looks++, false), checkpoint: () => {} });
+ * strictEqual(looks, 4); // before each slice, and after gzipping each new size
  * ```
  */
 export async function warmUp(slices: readonly number[], options: WarmUpOptions): Promise<void> {
