@@ -134,8 +134,9 @@ export interface ParsePoolOptions {
    * every one after it, goes to the workers, started then. For a call whose
    * documents are cheap to parse (a `since` call over plain urlsets), this
    * spares the cost of a worker: its start on the calling thread, its memory
-   * (bench/README.md#issue-24-since-on-the-calling-thread). {@linkcode ParsePool.warm} starts no worker
-   * while documents still parse here.
+   * (bench/README.md#issue-24-since-on-the-calling-thread). Until a document
+   * goes to the workers, {@linkcode ParsePool.warm} warms up the calling
+   * thread's parse code instead of starting a worker.
    * @default false
    */
   readonly callingThreadFirst?: boolean;
