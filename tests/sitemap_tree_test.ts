@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects } from "./_assert.ts";
 import { sitemapTreeForHomepage } from "../src/sitemap_tree.ts";
 import type { SitemapTreeOptions } from "../src/options.ts";
-import { gzip } from "../fixtures/generate.ts";
+import { generatedPage, generateUrlset, gzip } from "../fixtures/generate.ts";
 import { gzipBomb } from "../fixtures/bombs.ts";
 import { IndexRobotsTxtSitemap, InvalidSitemap } from "../src/objects/sitemap.ts";
 import { sitemapTreeFromJSON } from "../src/objects/from_json.ts";
@@ -498,6 +498,55 @@ Deno.test("sitemapTreeForHomepage() applies since in the parser and counts found
     ]);
     assertEquals(tree.stats.pagesFound, 4);
     assertEquals(tree.stats.pagesKept, 3);
+  });
+});
+
+Deno.test("sitemapTreeForHomepage() with since keeps the same pages whether a document parses on the calling thread or on a worker it hands over to", async () => {
+  // Default options: the call parses cheap documents on its own thread and
+  // hands a costly one (the 46,000-URL urlset) and every later one to a worker
+  // (bench/README.md#issue-24-since-on-the-calling-thread). workers: 0
+  // parses everything on the calling thread, the other way.
+  const since = "2024-06-01";
+  // In order: a cheap one, the costly one (6.2 MB inflated, over 30 ms at the
+  // rate first assumed), then a cheap one after the hand-over.
+  const documents: [path: string, urls: number, latencyMs: number][] = [
+    ["/a.xml.gz", 300, 0],
+    ["/big.xml.gz", 46_000, 100],
+    ["/c.xml.gz", 500, 300],
+  ];
+  const site = new FixtureSite()
+    .file("/robots.txt", "Sitemap: /index.xml\n")
+    .file("/index.xml", sitemapIndex(documents.map(([path]) => path)));
+  for (const [path, count, latencyMs] of documents) {
+    site.file(
+      path,
+      (o) => generateUrlset(count, { host: o, seed: count, lastmod: true, changefreq: true }),
+      { gzip: "file", latencyMs },
+    );
+  }
+  const expected = documents.flatMap(([, count]) =>
+    Array.from(
+      { length: count },
+      (_, i) => generatedPage(i, { seed: count, lastmod: true, changefreq: true }),
+    )
+      .filter((page) => page.lastmod === null || page.lastmod >= new Date(since))
+  ).length;
+  await withSite(site, async (server) => {
+    const options = { useKnownPaths: false, useFeeds: false, timeoutMs: 10_000, since };
+    const split = await sitemapTreeForHomepage(server.url("/"), options);
+    const here = await sitemapTreeForHomepage(server.url("/"), { ...options, workers: 0 });
+    const pages = (tree: typeof here) =>
+      [...tree.allPages()].map((p) => `${p.url} ${p.lastModified?.toISOString()}`);
+    assertEquals(
+      {
+        kept: split.stats.pagesKept,
+        found: split.stats.pagesFound,
+        warnings: split.stats.warnings,
+      },
+      { kept: expected, found: 46_800, warnings: [] },
+    );
+    assertEquals(pages(split), pages(here));
+    assertEquals(pages(split).length, expected);
   });
 });
 
