@@ -315,7 +315,7 @@ async function parseHere(
 }
 
 class InThreadPool implements ParsePool {
-  #closed = false;
+  readonly #here = new HereQueue();
   readonly startFailure: string | null;
 
   constructor(startFailure: string | null) {
@@ -330,15 +330,12 @@ class InThreadPool implements ParsePool {
     return 0;
   }
 
-  async parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
-    if (this.#closed) return invalidOutcome(CLOSED_REASON);
-    await afterTimers();
-    if (this.#closed) return invalidOutcome(CLOSED_REASON);
-    return parseHere(job, signal);
+  parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
+    return this.#here.parse(job, signal);
   }
 
   close(): void {
-    this.#closed = true;
+    this.#here.close();
   }
 
   warm(_delayMs?: number): void {}
@@ -348,6 +345,122 @@ class InThreadPool implements ParsePool {
   ready(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/**
+ * Documents parsed on the calling thread one by one, each after a turn of the
+ * event loop ({@linkcode afterTimers}), so that timers and answers that came
+ * during one document run before the next: parsed back to back in one turn,
+ * a burst of bodies held up the next round of requests
+ * (bench/README.md#issue-24-since-on-the-calling-thread). Keeps the rate it
+ * parses at.
+ */
+class HereQueue {
+  /** Waiting, in order; the head may be running. */
+  #tasks: HereTask[] = [];
+  #waitingBytes = 0;
+  #running = false;
+  #closed = false;
+  #parsedBytes: number;
+  #parsedMs: number;
+
+  /**
+   * @param priorBytesPerMs The rate assumed before anything is parsed,
+   * weighted as `priorMs` of parsing.
+   * @param priorMs See `priorBytesPerMs`.
+   */
+  constructor(priorBytesPerMs = 0, priorMs = 0) {
+    this.#parsedBytes = priorBytesPerMs * priorMs;
+    this.#parsedMs = priorMs;
+  }
+
+  /** Document bytes a millisecond, as parsed here so far (and the prior). */
+  get rate(): number {
+    return this.#parsedBytes / this.#parsedMs;
+  }
+
+  /** {@linkcode documentBytes} of the documents waiting or running. */
+  get waitingBytes(): number {
+    return this.#waitingBytes;
+  }
+
+  /** Whether a document waits or runs. */
+  get busy(): boolean {
+    return this.#tasks.length > 0;
+  }
+
+  /**
+   * Parses `job` once the documents before it are done. Resolves, never
+   * rejects; as invalid ("Parse cancelled") at once when `signal` aborts
+   * while the job waits, and ("Parser pool was closed") on {@linkcode close}.
+   */
+  parse(job: ParseJob, signal: AbortSignal | null): Promise<ParseOutcome> {
+    if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
+    if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
+    return new Promise((resolve) => {
+      const bytes = documentBytes(job);
+      const task: HereTask = { job, signal, bytes, settled: false, resolve, onAbort: null };
+      if (signal !== null) {
+        // A job given up on while it waits ends at once, as on a worker.
+        task.onAbort = () => this.#settle(task, invalidOutcome(CANCELLED_REASON));
+        signal.addEventListener("abort", task.onAbort, { once: true });
+      }
+      this.#tasks.push(task);
+      this.#waitingBytes += bytes;
+      void this.#next();
+    });
+  }
+
+  async #next(): Promise<void> {
+    if (this.#running) return;
+    this.#running = true;
+    while (this.#tasks.length > 0 && !this.#closed) {
+      await afterTimers();
+      // close() has ended every waiting document.
+      if (this.#closed) break;
+      const task = this.#tasks[0]!;
+      if (!task.settled) {
+        const start = performance.now();
+        const outcome = await parseHere(task.job, task.signal, false);
+        if (outcome.result.kind !== "invalid") {
+          this.#parsedBytes += outcome.decompressedBytes;
+          this.#parsedMs += performance.now() - start;
+        }
+        this.#settle(task, outcome);
+      }
+      if (this.#tasks[0] === task) {
+        this.#tasks.shift();
+        this.#waitingBytes -= task.bytes;
+      }
+    }
+    this.#running = false;
+  }
+
+  #settle(task: HereTask, outcome: ParseOutcome): void {
+    if (task.settled) return;
+    task.settled = true;
+    if (task.onAbort !== null) task.signal?.removeEventListener("abort", task.onAbort);
+    task.resolve(outcome);
+  }
+
+  /** Ends every waiting document as invalid, and refuses later ones. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const task of this.#tasks.splice(0)) this.#settle(task, invalidOutcome(CLOSED_REASON));
+    this.#waitingBytes = 0;
+  }
+}
+
+/** A document waiting to be parsed on the calling thread. */
+interface HereTask {
+  readonly job: ParseJob;
+  readonly signal: AbortSignal | null;
+  /** {@linkcode documentBytes} of the job, read before the parse. */
+  readonly bytes: number;
+  settled: boolean;
+  readonly resolve: (outcome: ParseOutcome) => void;
+  onAbort: (() => void) | null;
 }
 
 /**
@@ -388,15 +501,10 @@ const WARM_UP_SINCE = Date.UTC(2024, 8, 1);
  */
 class CallingThreadFirst implements ParsePool {
   readonly #workers: WorkerPool;
-  /** Waiting to parse here, in order; the head may be running. */
-  #here: HereTask[] = [];
-  #hereBytes = 0;
-  #running = false;
+  readonly #here = new HereQueue(HERE_PRIOR_BYTES_PER_MS, HERE_PRIOR_MS);
   /** A document went to the workers: every later one does too. */
   #handedOver = false;
   #closed = false;
-  #parsedBytes = HERE_PRIOR_BYTES_PER_MS * HERE_PRIOR_MS;
-  #parsedMs = HERE_PRIOR_MS;
   #warmState: "idle" | "delayed" | "running" = "idle";
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -418,60 +526,17 @@ class CallingThreadFirst implements ParsePool {
 
   parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
     if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
-    if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
     if (!this.#handedOver) {
       const bytes = documentBytes(job);
-      const rate = this.#parsedBytes / this.#parsedMs;
-      if (bytes / rate <= HERE_JOB_MS && (this.#hereBytes + bytes) / rate <= HERE_BACKLOG_MS) {
-        return new Promise((resolve) => {
-          const task: HereTask = { job, signal, bytes, settled: false, resolve, onAbort: null };
-          if (signal !== null) {
-            // A job given up on while it waits ends at once, as on a worker.
-            task.onAbort = () => this.#settle(task, invalidOutcome(CANCELLED_REASON));
-            signal.addEventListener("abort", task.onAbort, { once: true });
-          }
-          this.#here.push(task);
-          this.#hereBytes += bytes;
-          void this.#next();
-        });
+      const rate = this.#here.rate;
+      if (
+        bytes / rate <= HERE_JOB_MS && (this.#here.waitingBytes + bytes) / rate <= HERE_BACKLOG_MS
+      ) {
+        return this.#here.parse(job, signal);
       }
       this.#handedOver = true;
     }
     return this.#workers.parse(job, signal);
-  }
-
-  /** Parses the waiting documents one by one, each after a turn of the event loop. */
-  async #next(): Promise<void> {
-    if (this.#running) return;
-    this.#running = true;
-    while (this.#here.length > 0 && !this.#closed) {
-      // Timers and answers that came during the last document run first.
-      await afterTimers();
-      // close() has ended every waiting document.
-      if (this.#closed) break;
-      const task = this.#here[0]!;
-      if (!task.settled) {
-        const start = performance.now();
-        const outcome = await parseHere(task.job, task.signal, false);
-        if (outcome.result.kind !== "invalid") {
-          this.#parsedBytes += outcome.decompressedBytes;
-          this.#parsedMs += performance.now() - start;
-        }
-        this.#settle(task, outcome);
-      }
-      if (this.#here[0] === task) {
-        this.#here.shift();
-        this.#hereBytes -= task.bytes;
-      }
-    }
-    this.#running = false;
-  }
-
-  #settle(task: HereTask, outcome: ParseOutcome): void {
-    if (task.settled) return;
-    task.settled = true;
-    if (task.onAbort !== null) task.signal?.removeEventListener("abort", task.onAbort);
-    task.resolve(outcome);
   }
 
   close(): void {
@@ -479,8 +544,7 @@ class CallingThreadFirst implements ParsePool {
     this.#closed = true;
     clearTimeout(this.#warmTimer);
     this.#workers.close();
-    for (const task of this.#here.splice(0)) this.#settle(task, invalidOutcome(CLOSED_REASON));
-    this.#hereBytes = 0;
+    this.#here.close();
   }
 
   /**
@@ -508,7 +572,7 @@ class CallingThreadFirst implements ParsePool {
     this.#warmState = "running";
     void warmUp(CALLING_THREAD_WARM_UP, {
       since: WARM_UP_SINCE,
-      stop: () => this.#closed || this.#handedOver || this.#here.length > 0,
+      stop: () => this.#closed || this.#handedOver || this.#here.busy,
       checkpoint: NO_CHECKPOINT,
     });
   }
@@ -516,17 +580,6 @@ class CallingThreadFirst implements ParsePool {
   ready(): Promise<void> {
     return this.#handedOver ? this.#workers.ready() : Promise.resolve();
   }
-}
-
-/** A document waiting to be parsed on the calling thread. */
-interface HereTask {
-  readonly job: ParseJob;
-  readonly signal: AbortSignal | null;
-  /** {@linkcode documentBytes} of the job, read before the parse. */
-  readonly bytes: number;
-  settled: boolean;
-  readonly resolve: (outcome: ParseOutcome) => void;
-  onAbort: (() => void) | null;
 }
 
 interface Task {

@@ -322,13 +322,16 @@ Deno.test("ParsePool.parse() on the calling thread lets due timers run before ea
   const pool = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
   const order: string[] = [];
   setTimeout(() => order.push("timer"), 0);
-  await Promise.all(
+  const parsed = Promise.all(
     ["a", "b"].map((name) =>
       pool.parse(job(`https://example.com/${name}.txt`, `https://example.com/${name}\n`))
         .then(() => order.push(name))
     ),
   );
-  assert.deepEqual(order, ["timer", "a", "b"]);
+  // Set after both documents came: it runs between them, not after both.
+  setTimeout(() => order.push("timer 2"), 0);
+  await parsed;
+  assert.deepEqual(order, ["timer", "a", "timer 2", "b"]);
   pool.close();
   // Closed while a job waited for its turn: that job is refused, not parsed.
   const late = createParsePool({ workers: 0, jobTimeoutMs: 30_000 });
