@@ -299,13 +299,8 @@ function afterTimers(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** A job parsed on this thread, after a turn of the event loop ({@linkcode afterTimers}). */
-async function parseHere(
-  job: ParseJob,
-  signal: AbortSignal | null,
-  turn = true,
-): Promise<ParseOutcome> {
-  if (turn) await afterTimers();
+/** A job parsed on this thread, now ({@linkcode HereQueue} gives each a turn of its own). */
+async function parseHere(job: ParseJob, signal: AbortSignal | null): Promise<ParseOutcome> {
   if (signal?.aborted) return invalidOutcome(CANCELLED_REASON);
   // Only the inflater's awaits let an abort in while the job runs here.
   const outcome = await runParseJob(job, (at) => {
@@ -421,7 +416,7 @@ class HereQueue {
       const task = this.#tasks[0]!;
       if (!task.settled) {
         const start = performance.now();
-        const outcome = await parseHere(task.job, task.signal, false);
+        const outcome = await parseHere(task.job, task.signal);
         if (outcome.result.kind !== "invalid") {
           this.#parsedBytes += outcome.decompressedBytes;
           this.#parsedMs += performance.now() - start;
@@ -626,6 +621,8 @@ class WorkerPool implements ParsePool {
   #closed = false;
   /** Set once a worker could not start: everything left parses on this thread. */
   #inThread = false;
+  /** Where documents parse once {@linkcode #inThread} is set. */
+  readonly #here = new HereQueue();
   startFailure: string | null = null;
   /** The next step of {@linkcode warm}, pending. */
   #warmTimer: ReturnType<typeof setTimeout> | undefined;
@@ -683,7 +680,7 @@ class WorkerPool implements ParsePool {
   parse(job: ParseJob, signal: AbortSignal | null = null): Promise<ParseOutcome> {
     if (this.#closed) return Promise.resolve(invalidOutcome(CLOSED_REASON));
     if (signal?.aborted) return Promise.resolve(invalidOutcome(CANCELLED_REASON));
-    if (this.#inThread) return parseHere(job, signal);
+    if (this.#inThread) return this.#here.parse(job, signal);
     return new Promise((resolve) => {
       if (this.#queueHead === this.#queue.length) this.#queuedSince = performance.now();
       this.#queue.push({ job, signal, resolve });
@@ -705,6 +702,7 @@ class WorkerPool implements ParsePool {
       task?.resolve(invalidOutcome(CLOSED_REASON));
     }
     for (const task of this.#drainQueue()) task.resolve(invalidOutcome(CLOSED_REASON));
+    this.#here.close();
   }
 
   warm(delayMs = 0): void {
@@ -768,7 +766,7 @@ class WorkerPool implements ParsePool {
     while (this.#queueHead < this.#queue.length && !this.#closed) {
       if (this.#inThread) {
         for (const task of this.#drainQueue()) {
-          void parseHere(task.job, task.signal).then(task.resolve);
+          void this.#here.parse(task.job, task.signal).then(task.resolve);
         }
         return;
       }
@@ -887,7 +885,7 @@ class WorkerPool implements ParsePool {
     } catch (error) {
       // The runtime has workers but will not start this one: parse here instead.
       this.#cannotStart(errorMessage(error));
-      void parseHere(task.job, task.signal).then(task.resolve);
+      void this.#here.parse(task.job, task.signal).then(task.resolve);
       return;
     }
     slot.task = task;
@@ -1005,7 +1003,7 @@ class WorkerPool implements ParsePool {
       this.#cannotStart(message);
       const task = this.#release(slot);
       this.#retire(slot);
-      if (task !== null) void parseHere(task.job, task.signal).then(task.resolve);
+      if (task !== null) void this.#here.parse(task.job, task.signal).then(task.resolve);
       this.#pump();
       return;
     }
