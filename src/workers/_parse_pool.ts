@@ -369,7 +369,7 @@ class HereQueue {
     this.#parsedMs = priorMs;
   }
 
-  /** Document bytes a millisecond, as parsed here so far (and the prior). */
+  /** Document bytes a millisecond, as parsed here so far (and the prior); NaN without either. */
   get rate(): number {
     return this.#parsedBytes / this.#parsedMs;
   }
